@@ -1,0 +1,190 @@
+#include "formats/stream.hpp"
+
+#include "formats/msgpack_map.hpp"
+#include "libcommon/cli.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+
+namespace sasskit::stream {
+namespace {
+
+// Walks one msgpack object without building it, to learn whether the buffer
+// holds all of it. Nothing is allocated from declared lengths here, so the
+// real unpack that follows only ever sees bytes that exist: a forged length
+// cannot make the reader allocate more than the input's size.
+struct CompletenessVisitor : msgpack::null_visitor {
+  bool insufficient = false;
+  bool malformed = false;
+  void parse_error(size_t, size_t) { malformed = true; }
+  void insufficient_bytes(size_t, size_t) { insufficient = true; }
+};
+
+constexpr size_t kReadChunk = 1 << 16;
+
+std::string type_of(const msgpack::object& o, const std::string& where) {
+  if (o.type != msgpack::type::MAP) fail_input(where, "record is not a map");
+  return MapView(o, where).get<std::string>("t");
+}
+
+}  // namespace
+
+Record::Record(std::string bytes, std::string where)
+    : bytes_(std::move(bytes)), where_(std::move(where)) {
+  msgpack::unpack(handle_, bytes_.data(), bytes_.size());
+  type_ = type_of(handle_.get(), where_);
+}
+
+Reader::Reader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {
+  std::string bytes;
+  if (!read_object(bytes)) fail_input(name_, "empty input: not a sasskit stream");
+  msgpack::object_handle h;
+  try {
+    h = msgpack::unpack(bytes.data(), bytes.size());
+  } catch (const std::exception&) {
+    fail_input(name_, "not a sasskit stream (bad header)");
+  }
+  const msgpack::object& o = h.get();
+  const std::string where = name_ + ": header";
+  if (o.type != msgpack::type::MAP) fail_input(name_, "not a sasskit stream (no header)");
+  MapView m(o, where);
+  if (!m.has("magic") || m.get<std::string>("magic") != kMagic)
+    fail_input(name_, "not a sasskit stream (wrong magic)");
+  header_.major = m.get<uint32_t>("major");
+  header_.minor = m.get<uint32_t>("minor");
+  if (header_.major != kMajor)
+    fail_input(name_, "stream format version " + std::to_string(header_.major) + "." +
+                          std::to_string(header_.minor) + " is not supported (this is " +
+                          std::to_string(kMajor) + "." + std::to_string(kMinor) +
+                          "): upgrade sasskit");
+  for (const auto& s : m.array("provenance")) {
+    MapView sm(s, where);
+    Stage st{sm.get<std::string>("tool"), sm.get<std::string>("version"),
+             sm.get<std::vector<std::string>>("argv")};
+    header_.provenance.push_back(std::move(st));
+  }
+}
+
+bool Reader::fill(size_t at_least) {
+  while (buf_.size() - pos_ < at_least && !eof_) {
+    if (pos_ > 0 && pos_ * 2 >= buf_.size()) {
+      buf_.erase(0, pos_);
+      pos_ = 0;
+    }
+    size_t want = std::max(kReadChunk, buf_.size());
+    size_t old = buf_.size();
+    buf_.resize(old + want);
+    in_.read(buf_.data() + old, static_cast<std::streamsize>(want));
+    buf_.resize(old + static_cast<size_t>(in_.gcount()));
+    if (in_.bad()) fail_io(name_, "read error");
+    if (!in_) eof_ = true;
+  }
+  return buf_.size() - pos_ >= at_least;
+}
+
+bool Reader::read_object(std::string& bytes) {
+  size_t need = 1;
+  for (;;) {
+    if (!fill(need)) {
+      if (buf_.size() == pos_) return false;
+      fail_input(name_, "truncated stream: record " + std::to_string(index_) +
+                            " is incomplete (no end record)");
+    }
+    CompletenessVisitor v;
+    size_t off = 0;
+    bool ok = msgpack::parse(buf_.data() + pos_, buf_.size() - pos_, off, v);
+    if (ok) {
+      bytes.assign(buf_, pos_, off);
+      pos_ += off;
+      ++index_;
+      return true;
+    }
+    if (v.malformed) fail_input(name_, "record " + std::to_string(index_) + " is not valid msgpack");
+    need = (buf_.size() - pos_) * 2;  // insufficient: read more, doubling
+  }
+}
+
+bool Reader::next(Record& out) {
+  std::string bytes;
+  if (!read_object(bytes))
+    fail_input(name_, "truncated stream: no end record after " + std::to_string(index_ - 1) +
+                          " records");
+  out = Record(std::move(bytes), name_ + ": record " + std::to_string(index_ - 1));
+  if (out.type() == "end") {
+    check_end(out);
+    return false;
+  }
+  ++counts_[out.type()];
+  return true;
+}
+
+void Reader::check_end(const Record& end) {
+  MapView m(end.object(), end.where());
+  auto declared = m.get<std::map<std::string, uint64_t>>("counts");
+  if (declared != counts_) {
+    std::string detail;
+    for (const auto& [type, n] : declared)
+      if (counts_[type] != n)
+        detail += " " + type + ": " + std::to_string(counts_[type]) + " of " + std::to_string(n);
+    fail_input(end.where(), "record counts do not match the end record (stream damaged):" +
+                                (detail.empty() ? std::string(" extra records") : detail));
+  }
+}
+
+Writer::Writer(std::ostream& out, std::string name, const Header& upstream, Stage self)
+    : out_(out), name_(std::move(name)) {
+  Packer pk(buf_);
+  pk.pack_map(4);
+  pk.pack(std::string("magic"));
+  pk.pack(std::string(kMagic));
+  pk.pack(std::string("major"));
+  pk.pack(kMajor);
+  pk.pack(std::string("minor"));
+  pk.pack(kMinor);
+  pk.pack(std::string("provenance"));
+  pk.pack_array(static_cast<uint32_t>(upstream.provenance.size() + 1));
+  auto pack_stage = [&](const Stage& s) {
+    pk.pack_map(3);
+    pk.pack(std::string("tool"));
+    pk.pack(s.tool);
+    pk.pack(std::string("version"));
+    pk.pack(s.version);
+    pk.pack(std::string("argv"));
+    pk.pack(s.argv);
+  };
+  for (const auto& s : upstream.provenance) pack_stage(s);
+  pack_stage(self);
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+}
+
+void Writer::emit(std::string_view type) {
+  ++counts_[std::string(type)];
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+}
+
+void Writer::write(const Record& record) {
+  ++counts_[record.type()];
+  out_.write(record.bytes().data(), static_cast<std::streamsize>(record.bytes().size()));
+}
+
+void Writer::finish() {
+  if (finished_) return;
+  Packer pk(buf_);
+  pk.pack_map(2);
+  pk.pack(std::string("t"));
+  pk.pack(std::string("end"));
+  pk.pack(std::string("counts"));
+  pk.pack(counts_);
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+  finished_ = true;
+  check_written(out_, name_);
+}
+
+Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
+                 bool no_provenance) {
+  return Stage{tool, version_string(), no_provenance ? std::vector<std::string>{} : argv};
+}
+
+}  // namespace sasskit::stream

@@ -1,0 +1,63 @@
+#include "cli.hpp"
+
+#include <iostream>
+#include <new>
+
+#include "diag.hpp"
+#include "version.hpp"
+
+namespace sasskit {
+
+std::string version_string() { return SASSKIT_VERSION; }
+
+ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv)
+    : name_(std::move(name)), app_(std::move(description), name_), argc_(argc), argv_(argv) {
+  set_program_name(name_);
+  std::ios::sync_with_stdio(false);
+  common_.argv.assign(argv, argv + argc);
+  app_.set_version_flag("--version", name_ + " (sasskit) " + version_string());
+  app_.set_config("--config", "", "Read options from a CLI11 (TOML or INI) config file");
+  app_.add_option("--threads,-j", common_.threads, "Worker threads")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  app_.add_flag("--quiet,-q", common_.quiet, "No warnings or progress on stderr");
+  app_.add_flag("--force,-f", common_.force, "Write a binary stream even to a terminal");
+  app_.add_flag("--no-provenance", common_.no_provenance,
+                "Leave this stage's command line out of the stream header");
+}
+
+int ToolApp::run(const std::function<void()>& body) {
+  try {
+    app_.parse(argc_, argv_);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app_.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app_.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << app_.version() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << name_ << ": " << e.what() << "\n"
+              << "usage: " << name_ << " [OPTIONS]" << app_.get_display_name()
+              << "  (see '" << name_ << " --help')\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  set_quiet(common_.quiet);
+  try {
+    body();
+  } catch (const Error& e) {
+    print_error(e);
+    return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    std::cerr << name_ << ": out of memory\n";
+    return static_cast<int>(ExitCode::Failure);
+  } catch (const std::exception& e) {
+    std::cerr << name_ << ": internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::Internal);
+  }
+  return 0;
+}
+
+}  // namespace sasskit

@@ -1,0 +1,44 @@
+// Options every tool shares, declared once, and the wrapper that turns
+// exceptions into one stderr line and an exit status.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sasskit {
+
+struct CommonOptions {
+  unsigned threads = 1;
+  bool quiet = false;
+  bool force = false;          // write a binary stream to a terminal
+  bool no_provenance = false;  // omit argv from the stream header
+  std::vector<std::string> argv;
+};
+
+// A CLI11 app with --help, --version, --config FILE (any option can come from
+// it), --threads, --quiet, --force and --no-provenance.
+class ToolApp {
+ public:
+  ToolApp(std::string name, std::string description, int argc, char** argv);
+  CLI::App& app() { return app_; }
+  CommonOptions& common() { return common_; }
+  const std::string& name() const { return name_; }
+
+  // Parses the command line and runs `body`; returns the exit status.
+  // Usage errors print a short usage on stderr; --help and --version go to
+  // stdout; sasskit::Error prints "tool: where: what".
+  int run(const std::function<void()>& body);
+
+ private:
+  std::string name_;
+  CLI::App app_;
+  CommonOptions common_;
+  int argc_;
+  char** argv_;
+};
+
+std::string version_string();
+
+}  // namespace sasskit

@@ -1,0 +1,45 @@
+#include "diag.hpp"
+
+#include <iostream>
+
+namespace sasskit {
+namespace {
+std::string g_program = "sasskit";
+bool g_quiet = false;
+
+void print_line(const std::string& where, const std::string& prefix, const std::string& what) {
+  std::string line = g_program + ": ";
+  if (!where.empty()) line += where + ": ";
+  line += prefix + what + "\n";
+  std::cerr << line << std::flush;
+}
+}  // namespace
+
+std::string location(const std::string& file, uint64_t line) {
+  return file + ":" + std::to_string(line);
+}
+
+void fail_input(const std::string& file, uint64_t line, const std::string& what) {
+  throw Error(ExitCode::BadInput, location(file, line), what);
+}
+void fail_input(const std::string& where, const std::string& what) {
+  throw Error(ExitCode::BadInput, where, what);
+}
+void fail_io(const std::string& file, const std::string& what) {
+  throw Error(ExitCode::Io, file, what);
+}
+void fail_usage(const std::string& what) { throw Error(ExitCode::Usage, "", what); }
+void fail(const std::string& what) { throw Error(ExitCode::Failure, "", what); }
+
+void set_program_name(std::string name) { g_program = std::move(name); }
+const std::string& program_name() { return g_program; }
+
+void print_error(const Error& e) { print_line(e.where(), "", e.what()); }
+
+void warn(const std::string& where, const std::string& what) {
+  if (!g_quiet) print_line(where, "warning: ", what);
+}
+void set_quiet(bool q) { g_quiet = q; }
+bool quiet() { return g_quiet; }
+
+}  // namespace sasskit

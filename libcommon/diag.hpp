@@ -1,0 +1,55 @@
+// Diagnostics: the error type every library function throws, the exit codes
+// every tool documents, and warnings that never change the exit status.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace sasskit {
+
+// Exit statuses shared by all tools; each man page lists them under EXIT STATUS.
+enum class ExitCode : int {
+  Ok = 0,         // success
+  Failure = 1,    // the work could not be done (model limit, no matching data)
+  Usage = 2,      // bad command line or option value
+  BadInput = 3,   // malformed or inconsistent input data
+  Io = 4,         // a file could not be opened, read or written
+  Internal = 5,   // a bug: please report it
+};
+// A closed pipe (`tool | head`) ends a tool through SIGPIPE: status 141 in the shell.
+
+// An error with a location. `where` is "file:line", "file" or empty.
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, std::string where, const std::string& what)
+      : std::runtime_error(what), code_(code), where_(std::move(where)) {}
+  ExitCode code() const { return code_; }
+  const std::string& where() const { return where_; }
+
+ private:
+  ExitCode code_;
+  std::string where_;
+};
+
+// Shorthands for the common cases.
+[[noreturn]] void fail_input(const std::string& file, uint64_t line, const std::string& what);
+[[noreturn]] void fail_input(const std::string& where, const std::string& what);
+[[noreturn]] void fail_io(const std::string& file, const std::string& what);
+[[noreturn]] void fail_usage(const std::string& what);
+[[noreturn]] void fail(const std::string& what);
+
+std::string location(const std::string& file, uint64_t line);
+
+// The name every message starts with; set once by the tool's main.
+void set_program_name(std::string name);
+const std::string& program_name();
+
+// "tool: where: message" on stderr.
+void print_error(const Error& e);
+// "tool: where: warning: message" on stderr, unless --quiet.
+void warn(const std::string& where, const std::string& what);
+void set_quiet(bool quiet);
+bool quiet();
+
+}  // namespace sasskit

@@ -1,0 +1,69 @@
+// File-or-stdin input with compression detected by magic bytes, and
+// all-or-nothing output: `-o FILE` goes to a temporary file renamed on commit.
+#pragma once
+
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <string>
+
+namespace sasskit {
+
+enum class Compression { None, Gzip, Xz };
+
+// Detects gzip or xz from the first bytes of `in` without consuming them.
+Compression detect_compression(std::istream& in);
+
+// An input opened by path, or stdin for "-". Transparently decompresses
+// gzip and xz whatever the file is called.
+class Input {
+ public:
+  explicit Input(const std::string& path);
+  ~Input();
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+
+  std::istream& stream() { return *stream_; }
+  // The name for messages: the path, or "<stdin>".
+  const std::string& name() const { return name_; }
+  // Raises an Io error if the underlying read failed (not at plain EOF).
+  void check_read_error() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::istream* stream_ = nullptr;
+  std::string name_;
+};
+
+enum class OutputKind { Text, Binary };
+
+// An output by path or "-" for stdout. A file is written to a temporary
+// next to it and renamed by commit(); destroyed without commit, it removes
+// the temporary so a failed run leaves no partial file. A binary stream to a
+// terminal is refused unless `force`.
+class Output {
+ public:
+  Output(const std::string& path, OutputKind kind, bool force = false);
+  ~Output();
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  std::ostream& stream() { return *stream_; }
+  const std::string& name() const { return name_; }
+  // Flushes, checks every write succeeded, closes and renames into place.
+  void commit();
+
+ private:
+  std::unique_ptr<std::ostream> file_;
+  std::ostream* stream_ = nullptr;
+  std::string path_, tmp_path_, name_;
+  bool committed_ = false;
+};
+
+// Throws an Io error naming `name` if `out` has failed; flushes first.
+void check_written(std::ostream& out, const std::string& name);
+
+bool stderr_is_terminal();
+
+}  // namespace sasskit

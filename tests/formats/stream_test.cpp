@@ -1,0 +1,216 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "formats/records.hpp"
+#include "libcommon/diag.hpp"
+
+using namespace sasskit;
+using namespace sasskit::stream;
+
+namespace {
+
+KernelInfo sample_kernel() {
+  KernelInfo k;
+  k.id = 3;
+  k.name = "_Z6vecAddIfEvPT_S1_S1_i";
+  k.grid = {4, 2, 1};
+  k.block = {256, 1, 1};
+  k.shmem = 1024;
+  k.nregs = 32;
+  k.binary_version = 70;
+  k.stream_id = 7;
+  k.shmem_base = 0x7f2b5a000000;
+  k.local_base = 0x7f2b58000000;
+  k.nvbit_version = "1.5.5";
+  k.tracer_version = 4;
+  k.lineinfo = true;
+  k.trace_file = "kernel-3.traceg";
+  return k;
+}
+
+InstTable sample_table() {
+  InstTable t;
+  t.kernel_id = 3;
+  StaticInst add{0x10, std::nullopt, "IADD3", {1}, {2, 3, 255}, 0, std::nullopt};
+  StaticInst ld{0x20, 12u, "LDG.E.128.SYS", {4}, {6}, 16, std::string("0x10")};
+  t.insts = {add, ld};
+  return t;
+}
+
+CtaTrace sample_cta() {
+  CtaTrace c;
+  c.kernel_id = 3;
+  c.cta = {1, 0, 0};
+  WarpTrace w;
+  w.warp_id = 2;
+  w.inst = {0, 1, 0};
+  w.mask = {0xffffffff, 0x3, 0x1};
+  w.addr_mode = {1};
+  w.addrs = {0x1000, 0x1010};
+  c.warps = {w};
+  return c;
+}
+
+std::string write_stream(const std::function<void(Writer&)>& body) {
+  std::ostringstream out;
+  Writer w(out, "test", Header{}, Stage{"test", "0", {"test", "-x"}});
+  body(w);
+  w.finish();
+  return out.str();
+}
+
+}  // namespace
+
+TEST(Stream, RoundTripsEveryRecordType) {
+  std::string bytes = write_stream([](Writer& w) {
+    w.write(Memcpy{0x7000, 400});
+    w.write(sample_kernel());
+    w.write(sample_table());
+    w.write(sample_cta());
+  });
+  std::istringstream in(bytes);
+  Reader r(in, "s");
+  ASSERT_EQ(r.header().provenance.size(), 1u);
+  EXPECT_EQ(r.header().provenance[0].argv, (std::vector<std::string>{"test", "-x"}));
+  Record rec;
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(decode<Memcpy>(rec), (Memcpy{0x7000, 400}));
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(decode<KernelInfo>(rec), sample_kernel());
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(decode<InstTable>(rec), sample_table());
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(rec.type(), "cta");
+  CtaTrace cta = decode<CtaTrace>(rec);
+  EXPECT_EQ(cta, sample_cta());
+  EXPECT_NO_THROW(validate_cta(cta, sample_table().insts, "x"));
+  EXPECT_FALSE(r.next(rec));
+}
+
+TEST(Stream, PassesUnknownRecordsThroughByteForByte) {
+  msgpack::sbuffer custom;
+  Packer pk(custom);
+  pk.pack_map(2);
+  pk.pack(std::string("t"));
+  pk.pack(std::string("future"));
+  pk.pack(std::string("payload"));
+  pk.pack(std::vector<int>{1, -2, 3});
+  std::string first = write_stream([&](Writer& w) {
+    w.write(sample_kernel());
+    w.write(Record(std::string(custom.data(), custom.size()), "x"));
+  });
+  std::istringstream in(first);
+  Reader r(in, "s");
+  std::string second = write_stream([&](Writer& w) {
+    Record rec;
+    while (r.next(rec)) w.write(rec);
+  });
+  EXPECT_NE(second.find(std::string(custom.data(), custom.size())), std::string::npos);
+  std::istringstream in2(second);
+  Reader r2(in2, "s2");
+  Record rec;
+  ASSERT_TRUE(r2.next(rec));
+  EXPECT_EQ(rec.type(), "kernel");
+  ASSERT_TRUE(r2.next(rec));
+  EXPECT_EQ(rec.type(), "future");
+  EXPECT_FALSE(r2.next(rec));
+}
+
+TEST(Stream, ProvenanceChainGrowsByOneStagePerTool) {
+  std::string first = write_stream([](Writer&) {});
+  std::istringstream in(first);
+  Reader r(in, "s");
+  std::ostringstream out;
+  Writer w(out, "o", r.header(), Stage{"second", "1", {}});
+  w.finish();
+  std::istringstream in2(out.str());
+  Reader r2(in2, "s2");
+  ASSERT_EQ(r2.header().provenance.size(), 2u);
+  EXPECT_EQ(r2.header().provenance[1].tool, "second");
+}
+
+namespace {
+std::string header_with_version(uint32_t major, uint32_t minor) {
+  msgpack::sbuffer b;
+  Packer pk(b);
+  pk.pack_map(4);
+  pk.pack(std::string("magic"));
+  pk.pack(std::string(kMagic));
+  pk.pack(std::string("major"));
+  pk.pack(major);
+  pk.pack(std::string("minor"));
+  pk.pack(minor);
+  pk.pack(std::string("provenance"));
+  pk.pack_array(0);
+  pk.pack_map(2);
+  pk.pack(std::string("t"));
+  pk.pack(std::string("end"));
+  pk.pack(std::string("counts"));
+  pk.pack_map(0);
+  return std::string(b.data(), b.size());
+}
+
+std::string error_of(const std::string& bytes) {
+  try {
+    std::istringstream in(bytes);
+    Reader r(in, "s");
+    Record rec;
+    while (r.next(rec)) {
+    }
+  } catch (const Error& e) {
+    return e.where() + ": " + e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Stream, RefusesUnknownMajorVersionAcceptsHigherMinor) {
+  EXPECT_NE(error_of(header_with_version(2, 0)).find("version 2.0 is not supported"),
+            std::string::npos);
+  EXPECT_EQ(error_of(header_with_version(kMajor, kMinor + 5)), "");
+}
+
+TEST(Stream, ReportsTruncationAndWrongMagic) {
+  std::string bytes = write_stream([](Writer& w) { w.write(sample_cta()); });
+  for (size_t cut : {bytes.size() - 1, bytes.size() - 20, size_t(10)})
+    EXPECT_NE(error_of(bytes.substr(0, cut)).find("truncated"), std::string::npos) << cut;
+  EXPECT_NE(error_of("hello world").find("not a sasskit stream"), std::string::npos);
+  EXPECT_NE(error_of("").find("empty input"), std::string::npos);
+}
+
+TEST(Stream, ForgedLengthIsTruncationNotAllocation) {
+  std::string bytes = header_with_version(kMajor, kMinor);
+  std::string head = bytes.substr(0, bytes.size() - 15);  // header only
+  // An array header claiming 2^32-1 elements, followed by nothing.
+  std::string forged = head + std::string("\xdd\xff\xff\xff\xff", 5);
+  EXPECT_NE(error_of(forged).find("truncated"), std::string::npos);
+  std::string forged_bin = head + std::string("\xc6\x7f\xff\xff\xff", 5) + "abc";
+  EXPECT_NE(error_of(forged_bin).find("truncated"), std::string::npos);
+}
+
+TEST(Stream, DetectsCountMismatch) {
+  // Splice a kernel record from another stream in front of the end record.
+  std::string one = write_stream([](Writer& w) { w.write(sample_kernel()); });
+  std::string none = write_stream([](Writer&) {});
+  std::string kernel_bytes;
+  {
+    std::istringstream in(one);
+    Reader r(in, "s");
+    Record rec;
+    r.next(rec);
+    kernel_bytes = rec.bytes();
+  }
+  size_t header_len = none.size() - 15;  // the end record {t:end, counts:{}} is 15 bytes
+  std::string spliced = none.substr(0, header_len) + kernel_bytes + none.substr(header_len);
+  EXPECT_NE(error_of(spliced).find("record counts do not match"), std::string::npos);
+}
+
+TEST(Stream, ValidateCtaRejectsInconsistentColumns) {
+  CtaTrace c = sample_cta();
+  c.warps[0].addrs.pop_back();
+  EXPECT_THROW(validate_cta(c, sample_table().insts, "x"), Error);
+  c = sample_cta();
+  c.warps[0].inst[0] = 9;
+  EXPECT_THROW(validate_cta(c, sample_table().insts, "x"), Error);
+}
