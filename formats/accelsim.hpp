@@ -1,0 +1,49 @@
+// Accel-Sim SASS trace text: kernelslist.g and kernel-N.traceg (tracer
+// versions 3, 4 and 5; .xz and .gz read transparently), read and written.
+#pragma once
+
+#include <functional>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "formats/records.hpp"
+#include "formats/trace.hpp"
+
+namespace sasskit::accelsim {
+
+// One line of kernelslist.g, in order.
+using ListEntry = std::variant<Memcpy, std::string /* kernel trace file name */>;
+
+// Reads kernelslist.g. `path` names it in messages.
+std::vector<ListEntry> read_kernel_list(std::istream& in, const std::string& path);
+void write_kernel_list(std::ostream& out, const std::vector<ListEntry>& entries);
+
+// Receives a kernel trace as it is read, in file order: the header once,
+// then per CTA the instruction-table entries it introduced (cumulative, as
+// in the stream) followed by the CTA. Memory stays bounded by one CTA.
+struct KernelSink {
+  std::function<void(const KernelInfo&)> kernel;
+  std::function<void(const InstTable&)> insts;  // only called with new entries
+  std::function<void(const CtaTrace&)> cta;
+};
+
+// Reads one kernel-N.traceg. Malformed input throws BadInput "file:line: ...".
+void read_kernel_trace(std::istream& in, const std::string& path, const KernelSink& sink);
+
+// Writes one kernel-N.traceg in the layout of tracer version
+// `kernel.tracer_version`, so that reading it back gives equal records.
+class KernelTraceWriter {
+ public:
+  KernelTraceWriter(std::ostream& out, const KernelInfo& kernel);
+  void insts(const InstTable& slice);  // entries must arrive in index order
+  void cta(const CtaTrace& cta);
+ private:
+  std::ostream& out_;
+  KernelInfo kernel_;
+  std::vector<StaticInst> table_;
+};
+
+}  // namespace sasskit::accelsim
