@@ -1,0 +1,42 @@
+#include "formats/stream_json.hpp"
+
+#include <sstream>
+
+namespace sasskit {
+namespace {
+std::string key_text(const msgpack::object& k) {
+  if (k.type == msgpack::type::STR) return std::string(k.via.str.ptr, k.via.str.size);
+  std::ostringstream s;
+  JsonWriter inner(s);
+  write_json(inner, k);
+  return s.str();
+}
+}  // namespace
+
+void write_json(JsonWriter& json, const msgpack::object& o) {
+  switch (o.type) {
+    case msgpack::type::NIL: json.null(); break;
+    case msgpack::type::BOOLEAN: json.value(o.via.boolean); break;
+    case msgpack::type::POSITIVE_INTEGER: json.value(static_cast<uint64_t>(o.via.u64)); break;
+    case msgpack::type::NEGATIVE_INTEGER: json.value(static_cast<int64_t>(o.via.i64)); break;
+    case msgpack::type::FLOAT32:
+    case msgpack::type::FLOAT64: json.value(o.via.f64); break;
+    case msgpack::type::STR: json.value(std::string_view(o.via.str.ptr, o.via.str.size)); break;
+    case msgpack::type::ARRAY:
+      json.begin_array();
+      for (uint32_t i = 0; i < o.via.array.size; ++i) write_json(json, o.via.array.ptr[i]);
+      json.end_array();
+      break;
+    case msgpack::type::MAP:
+      json.begin_object();
+      for (uint32_t i = 0; i < o.via.map.size; ++i) {
+        json.key(key_text(o.via.map.ptr[i].key));
+        write_json(json, o.via.map.ptr[i].val);
+      }
+      json.end_object();
+      break;
+    default: json.null(); break;
+  }
+}
+
+}  // namespace sasskit

@@ -1,0 +1,152 @@
+#include "formats/trace_source.hpp"
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+
+#include "formats/accelsim.hpp"
+#include "formats/msgpack_map.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+
+namespace sasskit {
+namespace fs = std::filesystem;
+
+namespace {
+
+uint32_t parse_id(std::string_view s, const std::string& list) {
+  uint32_t v = 0;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
+    fail_usage("bad kernel list '" + list + "': '" + std::string(s) + "' is not a kernel id");
+  return v;
+}
+
+// Thrown from a handler callback to skip the rest of an unselected kernel.
+struct SkipKernel {};
+
+class SelectingSink {
+ public:
+  SelectingSink(const KernelSelection& sel, TraceHandler& h) : sel_(sel), h_(h) {}
+  accelsim::KernelSink sink() {
+    return accelsim::KernelSink{
+        [this](const KernelInfo& k) {
+          if (!sel_.contains(k.id)) throw SkipKernel{};
+          h_.kernel(k);
+        },
+        [this](const InstTable& t) { h_.insts(t); },
+        [this](const CtaTrace& c) { h_.cta(c); }};
+  }
+
+ private:
+  const KernelSelection& sel_;
+  TraceHandler& h_;
+};
+
+std::string find_kernel_file(const fs::path& dir, const std::string& name) {
+  for (const char* suffix : {"", ".xz", ".gz"}) {
+    fs::path p = dir / (name + suffix);
+    if (fs::exists(p)) return p.string();
+  }
+  fail_io((dir / name).string(), "kernel trace listed in kernelslist.g does not exist");
+}
+
+}  // namespace
+
+KernelSelection KernelSelection::parse(const std::string& list) {
+  KernelSelection sel;
+  std::string_view rest(list);
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    size_t dash = item.find('-');
+    if (dash == std::string_view::npos) {
+      sel.ids_.insert(parse_id(item, list));
+      continue;
+    }
+    uint32_t lo = parse_id(item.substr(0, dash), list);
+    uint32_t hi = parse_id(item.substr(dash + 1), list);
+    if (lo > hi) fail_usage("bad kernel list '" + list + "': range " + std::string(item) + " is empty");
+    sel.ranges_.insert({lo, hi});
+  }
+  if (sel.all()) fail_usage("empty kernel list");
+  return sel;
+}
+
+bool KernelSelection::contains(uint32_t id) const {
+  if (all() || ids_.count(id)) return true;
+  for (const auto& [lo, hi] : ranges_)
+    if (id >= lo && id <= hi) return true;
+  return false;
+}
+
+std::string accelsim_list_path(const std::string& path) {
+  return fs::is_directory(path) ? (fs::path(path) / "kernelslist.g").string() : path;
+}
+
+TraceFormat detect_trace_format(const std::string& path) {
+  if (path != "-" && (fs::is_directory(path) || fs::path(path).filename() == "kernelslist.g"))
+    return TraceFormat::AccelsimDir;
+  Input in(path);
+  char head[32] = {};
+  in.stream().read(head, sizeof head);
+  std::string_view bytes(head, static_cast<size_t>(in.stream().gcount()));
+  if (bytes.find(stream::kMagic) != std::string_view::npos) return TraceFormat::Stream;
+  fail_input(in.name(), "not a sasskit stream, archive or Accel-Sim trace directory");
+}
+
+void read_accelsim(const std::string& path, const KernelSelection& selection,
+                   TraceHandler& handler) {
+  std::string list_path = accelsim_list_path(path);
+  if (!fs::exists(list_path)) {
+    if (fs::is_directory(path)) fail_io(path, "no kernelslist.g in this directory");
+    fail_io(list_path, "no such file");
+  }
+  fs::path dir = fs::path(list_path).parent_path();
+  std::vector<accelsim::ListEntry> entries;
+  {
+    Input list(list_path);
+    entries = accelsim::read_kernel_list(list.stream(), list_path);
+  }
+  SelectingSink selecting(selection, handler);
+  accelsim::KernelSink sink = selecting.sink();
+  for (const auto& entry : entries) {
+    if (const auto* copy = std::get_if<Memcpy>(&entry)) {
+      handler.memcpy(*copy);
+      continue;
+    }
+    std::string file = find_kernel_file(dir, std::get<std::string>(entry));
+    Input in(file);
+    try {
+      accelsim::read_kernel_trace(in.stream(), file, sink);
+    } catch (const SkipKernel&) {
+    }
+    in.check_read_error();
+  }
+}
+
+void read_stream(stream::Reader& reader, const KernelSelection& selection, TraceHandler& handler) {
+  stream::Record r;
+  while (reader.next(r)) {
+    const std::string& t = r.type();
+    if (t == "memcpy") {
+      handler.memcpy(stream::decode<Memcpy>(r));
+      continue;
+    }
+    // Every per-kernel record names its kernel: "id" in kernel, "kernel" elsewhere.
+    MapView m(r.object(), r.where());
+    const char* id_key = t == "kernel" ? "id" : "kernel";
+    if (m.has(id_key) && !selection.contains(m.get<uint32_t>(id_key))) continue;
+    if (t == "kernel")
+      handler.kernel(stream::decode<KernelInfo>(r));
+    else if (t == "insts")
+      handler.insts(stream::decode<InstTable>(r));
+    else if (t == "cta")
+      handler.cta(stream::decode<CtaTrace>(r));
+    else
+      handler.other(r);
+  }
+}
+
+}  // namespace sasskit

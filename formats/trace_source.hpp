@@ -1,0 +1,60 @@
+// Reading a trace from wherever it is — an Accel-Sim directory or
+// kernelslist.g, or a sasskit stream — as one sequence of events, so tools
+// that convert traces need not care about the source.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "formats/records.hpp"
+#include "formats/stream.hpp"
+
+namespace sasskit {
+
+// Receives a trace in order. Records of a stream that are not trace records
+// (sched, cache, ...) arrive through other().
+class TraceHandler {
+ public:
+  virtual ~TraceHandler() = default;
+  virtual void memcpy(const Memcpy&) {}
+  virtual void kernel(const KernelInfo&) = 0;
+  virtual void insts(const InstTable&) = 0;
+  virtual void cta(const CtaTrace&) = 0;
+  virtual void other(const stream::Record&) {}
+};
+
+// Kernel ids chosen with a list such as "1,3-5"; empty = every kernel.
+class KernelSelection {
+ public:
+  KernelSelection() = default;
+  // Throws a usage error naming the bad item.
+  static KernelSelection parse(const std::string& list);
+  bool all() const { return ids_.empty() && ranges_.empty(); }
+  bool contains(uint32_t id) const;
+  void add(uint32_t id) { ids_.insert(id); }
+
+ private:
+  std::set<uint32_t> ids_;
+  std::set<std::pair<uint32_t, uint32_t>> ranges_;
+};
+
+enum class TraceFormat { AccelsimDir, Stream, Archive };
+
+// Detects what `path` holds: a directory or kernelslist.g (Accel-Sim), the
+// stream magic, or the archive magic. "-" is stdin: a stream or an archive.
+TraceFormat detect_trace_format(const std::string& path);
+
+// The directory holding kernelslist.g for `path` (a directory or the file).
+std::string accelsim_list_path(const std::string& path);
+
+// Reads an Accel-Sim trace (directory or kernelslist.g). Kernel files are
+// looked up as listed, then with .xz and .gz appended.
+void read_accelsim(const std::string& path, const KernelSelection& selection,
+                   TraceHandler& handler);
+
+// Reads a stream's records after its header; `reader` is already open.
+void read_stream(stream::Reader& reader, const KernelSelection& selection,
+                 TraceHandler& handler);
+
+}  // namespace sasskit

@@ -1,0 +1,33 @@
+// trace-unpack: an archive, Accel-Sim trace or stream -> the stream,
+// Accel-Sim text or JSON Lines.
+#include <map>
+
+#include "libcommon/cli.hpp"
+#include "unpack.hpp"
+
+int main(int argc, char** argv) {
+  sasskit::ToolApp tool("trace-unpack",
+                        "Expand a sasskit archive or an Accel-Sim trace into the sasskit stream, "
+                        "Accel-Sim text or JSON Lines.",
+                        argc, argv);
+  CLI::App& app = tool.app();
+  sasskit::unpack::Options opt;
+  std::string kernels;
+  const std::map<std::string, sasskit::unpack::Target> targets{
+      {"stream", sasskit::unpack::Target::Stream},
+      {"accelsim", sasskit::unpack::Target::Accelsim},
+      {"jsonl", sasskit::unpack::Target::Jsonl}};
+  app.add_option("input", opt.input, "Archive, stream, Accel-Sim directory or kernelslist.g (- = stdin)")
+      ->capture_default_str();
+  app.add_option("-o,--output", opt.output,
+                 "Output file, or directory for --to accelsim (- = stdout)")
+      ->capture_default_str();
+  app.add_option("--to", opt.target, "Output form: stream, accelsim or jsonl")
+      ->transform(CLI::CheckedTransformer(targets, CLI::ignore_case))
+      ->capture_default_str();
+  app.add_option("--kernels", kernels, "Only these kernel ids, e.g. 1,3-5");
+  return tool.run([&] {
+    if (!kernels.empty()) opt.kernels = sasskit::KernelSelection::parse(kernels);
+    sasskit::unpack::run(opt, tool.common());
+  });
+}

@@ -1,0 +1,80 @@
+// The three outputs of trace-unpack, each a TraceHandler.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "formats/accelsim.hpp"
+#include "formats/trace_source.hpp"
+#include "libcommon/io.hpp"
+#include "libcommon/json.hpp"
+
+namespace sasskit::unpack {
+
+// Writes every event as a stream record; other records pass through.
+class StreamSink : public TraceHandler {
+ public:
+  explicit StreamSink(stream::Writer& writer) : w_(writer) {}
+  void memcpy(const Memcpy& m) override { w_.write(m); }
+  void kernel(const KernelInfo& k) override { w_.write(k); }
+  void insts(const InstTable& t) override { w_.write(t); }
+  void cta(const CtaTrace& c) override { w_.write(c); }
+  void other(const stream::Record& r) override { w_.write(r); }
+
+ private:
+  stream::Writer& w_;
+};
+
+// One JSON object per line: the header, each record, the end record.
+class JsonlSink : public TraceHandler {
+ public:
+  JsonlSink(std::ostream& out, const stream::Header& header);
+  void memcpy(const Memcpy& m) override { typed(m); }
+  void kernel(const KernelInfo& k) override { typed(k); }
+  void insts(const InstTable& t) override { typed(t); }
+  void cta(const CtaTrace& c) override { typed(c); }
+  void other(const stream::Record& r) override;
+  void finish();
+
+ private:
+  template <class T>
+  void typed(const T& value);
+  void line(const char* data, size_t size, const std::string& type);
+
+  std::ostream& out_;
+  JsonWriter json_;
+  std::map<std::string, uint64_t> counts_;
+};
+
+// Accel-Sim text into a directory (kernelslist.g + one file per kernel), or
+// one kernel's trace to stdout.
+class AccelsimSink : public TraceHandler {
+ public:
+  AccelsimSink(const std::string& output, bool to_stdout);
+  ~AccelsimSink() override;
+  void memcpy(const Memcpy& m) override { entries_.emplace_back(m); }
+  void kernel(const KernelInfo& k) override;
+  void insts(const InstTable& t) override { writer_->insts(t); }
+  void cta(const CtaTrace& c) override { writer_->cta(c); }
+  // Commits the last kernel file and kernelslist.g, then moves a newly made
+  // directory into place.
+  void finish();
+
+ private:
+  void close_kernel();
+
+  std::string final_dir_, dir_;
+  bool to_stdout_;
+  bool made_dir_ = false;
+  bool finished_ = false;
+  unsigned kernels_ = 0;
+  std::vector<accelsim::ListEntry> entries_;
+  std::unique_ptr<Output> file_;
+  std::unique_ptr<accelsim::KernelTraceWriter> writer_;
+};
+
+}  // namespace sasskit::unpack

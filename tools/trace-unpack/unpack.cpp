@@ -1,0 +1,83 @@
+#include "unpack.hpp"
+
+#include <memory>
+
+#include "formats/stream.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+#include "sinks.hpp"
+
+namespace sasskit::unpack {
+namespace {
+
+// The input, opened once: its upstream header (empty for Accel-Sim text)
+// and a way to feed its events to a handler.
+class Source {
+ public:
+  Source(const std::string& path, const KernelSelection& kernels)
+      : path_(path), kernels_(kernels), format_(detect_trace_format(path)) {
+    if (format_ == TraceFormat::Stream) {
+      input_ = std::make_unique<Input>(path);
+      reader_ = std::make_unique<stream::Reader>(input_->stream(), input_->name());
+      upstream_ = reader_->header();
+    }
+  }
+  const stream::Header& upstream() const { return upstream_; }
+
+  void feed(TraceHandler& handler) {
+    switch (format_) {
+      case TraceFormat::AccelsimDir:
+        read_accelsim(path_, kernels_, handler);
+        break;
+      case TraceFormat::Stream:
+        read_stream(*reader_, kernels_, handler);
+        break;
+      case TraceFormat::Archive:
+        fail_input(path_, "reading archives is not built in yet");
+    }
+  }
+
+ private:
+  std::string path_;
+  const KernelSelection& kernels_;
+  TraceFormat format_;
+  std::unique_ptr<Input> input_;
+  std::unique_ptr<stream::Reader> reader_;
+  stream::Header upstream_;
+};
+
+}  // namespace
+
+void run(const Options& options, const CommonOptions& common) {
+  Source source(options.input, options.kernels);
+  stream::Stage self = stream::this_stage("trace-unpack", common.argv, common.no_provenance);
+  switch (options.target) {
+    case Target::Stream: {
+      Output out(options.output, OutputKind::Binary, common.force);
+      stream::Writer writer(out.stream(), out.name(), source.upstream(), self);
+      StreamSink sink(writer);
+      source.feed(sink);
+      writer.finish();
+      out.commit();
+      break;
+    }
+    case Target::Jsonl: {
+      Output out(options.output, OutputKind::Text);
+      stream::Header header = source.upstream();
+      header.provenance.push_back(self);
+      JsonlSink sink(out.stream(), header);
+      source.feed(sink);
+      sink.finish();
+      out.commit();
+      break;
+    }
+    case Target::Accelsim: {
+      AccelsimSink sink(options.output, options.output == "-");
+      source.feed(sink);
+      sink.finish();
+      break;
+    }
+  }
+}
+
+}  // namespace sasskit::unpack
