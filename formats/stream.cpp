@@ -30,7 +30,11 @@ std::string type_of(const msgpack::object& o, const std::string& where) {
 
 Record::Record(std::string bytes, std::string where)
     : bytes_(std::move(bytes)), where_(std::move(where)) {
-  msgpack::unpack(handle_, bytes_.data(), bytes_.size());
+  try {
+    msgpack::unpack(handle_, bytes_.data(), bytes_.size());
+  } catch (const msgpack::unpack_error& e) {
+    fail_input(where_, std::string("cannot decode: ") + e.what());
+  }
   type_ = type_of(handle_.get(), where_);
 }
 

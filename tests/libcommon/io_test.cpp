@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+
+using namespace sasskit;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path scratch(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("sasskit-io-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+std::string slurp(Input& in) {
+  std::ostringstream s;
+  s << in.stream().rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+}  // namespace
+
+TEST(Input, ReadsPlainGzipAndXzByContentNotName) {
+  const std::string text = "line one\nline two\n";
+  fs::path plain = scratch("plain.txt");
+  write_file(plain, text);
+  fs::path gz = scratch("looks-plain.txt");
+  fs::path xz = scratch("also-plain.dat");
+  ASSERT_EQ(std::system(("gzip -c " + plain.string() + " > " + gz.string()).c_str()), 0);
+  ASSERT_EQ(std::system(("xz -c " + plain.string() + " > " + xz.string()).c_str()), 0);
+  for (const auto& p : {plain, gz, xz}) {
+    Input in(p.string());
+    EXPECT_EQ(slurp(in), text) << p;
+  }
+}
+
+TEST(Input, DetectsCompressionWithoutConsumingBytes) {
+  std::istringstream plain("ab");
+  EXPECT_EQ(detect_compression(plain), Compression::None);
+  EXPECT_EQ(plain.get(), 'a');
+  std::istringstream gz(std::string("\x1f\x8b\x08rest", 7));
+  EXPECT_EQ(detect_compression(gz), Compression::Gzip);
+  EXPECT_EQ(gz.get(), 0x1f);
+  std::istringstream empty("");
+  EXPECT_EQ(detect_compression(empty), Compression::None);
+}
+
+TEST(Input, MissingFileIsAnIoErrorNamingIt) {
+  try {
+    Input in("/nonexistent/file.traceg");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Io);
+    EXPECT_EQ(e.where(), "/nonexistent/file.traceg");
+  }
+}
+
+TEST(Output, CommitRenamesAndAbandonLeavesNothing) {
+  fs::path target = scratch("out.bin");
+  fs::remove(target);
+  {
+    Output out(target.string(), OutputKind::Binary);
+    out.stream() << "partial";
+    // destroyed without commit: a failed run
+  }
+  EXPECT_FALSE(fs::exists(target));
+  for (const auto& entry : fs::directory_iterator(target.parent_path()))
+    EXPECT_EQ(entry.path().string().find("out.bin.tmp"), std::string::npos) << entry.path();
+  {
+    Output out(target.string(), OutputKind::Binary);
+    out.stream() << "complete";
+    out.commit();
+  }
+  std::ifstream in(target);
+  std::string content;
+  in >> content;
+  EXPECT_EQ(content, "complete");
+}
+
+TEST(Output, MissingDirectoryIsAnIoError) {
+  try {
+    Output out("/nonexistent-dir/out.bin", OutputKind::Binary);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Io);
+    EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos);
+  }
+}
