@@ -38,7 +38,8 @@ Record::Record(std::string bytes, std::string where)
   type_ = type_of(handle_.get(), where_);
 }
 
-Reader::Reader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {
+Reader::Reader(std::istream& in, std::string name, std::string prefix)
+    : in_(in), name_(std::move(name)), buf_(std::move(prefix)) {
   std::string bytes;
   if (!read_object(bytes)) fail_input(name_, "empty input: not a sasskit stream");
   msgpack::object_handle h;
@@ -68,7 +69,7 @@ Reader::Reader(std::istream& in, std::string name) : in_(in), name_(std::move(na
   }
 }
 
-bool Reader::fill(size_t at_least) {
+void Reader::fill(size_t at_least) {
   while (buf_.size() - pos_ < at_least && !eof_) {
     if (pos_ > 0 && pos_ * 2 >= buf_.size()) {
       buf_.erase(0, pos_);
@@ -82,28 +83,27 @@ bool Reader::fill(size_t at_least) {
     if (in_.bad()) fail_io(name_, "read error");
     if (!in_) eof_ = true;
   }
-  return buf_.size() - pos_ >= at_least;
 }
 
 bool Reader::read_object(std::string& bytes) {
   size_t need = 1;
   for (;;) {
-    if (!fill(need)) {
-      if (buf_.size() == pos_) return false;
-      fail_input(name_, "truncated stream: record " + std::to_string(index_) +
-                            " is incomplete (no end record)");
-    }
+    fill(need);
+    size_t available = buf_.size() - pos_;
+    if (available == 0) return false;  // clean end between objects
     CompletenessVisitor v;
     size_t off = 0;
-    bool ok = msgpack::parse(buf_.data() + pos_, buf_.size() - pos_, off, v);
-    if (ok) {
+    if (msgpack::parse(buf_.data() + pos_, available, off, v)) {
       bytes.assign(buf_, pos_, off);
       pos_ += off;
       ++index_;
       return true;
     }
     if (v.malformed) fail_input(name_, "record " + std::to_string(index_) + " is not valid msgpack");
-    need = (buf_.size() - pos_) * 2;  // insufficient: read more, doubling
+    if (eof_)
+      fail_input(name_, "truncated stream: record " + std::to_string(index_) +
+                            " is incomplete (no end record)");
+    need = available * 2;  // insufficient: read more, doubling
   }
 }
 

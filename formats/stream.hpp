@@ -57,8 +57,9 @@ class Record {
 class Reader {
  public:
   // Reads and checks the header: magic, major version (refused if unknown),
-  // minor version (accepted if higher).
-  Reader(std::istream& in, std::string name);
+  // minor version (accepted if higher). `prefix` holds bytes already taken
+  // from `in` (e.g. to recognise the input), read before the rest.
+  Reader(std::istream& in, std::string name, std::string prefix = {});
   const Header& header() const { return header_; }
   // Reads the next record into `out`. Returns false after the end record,
   // whose counts it checks. A stream that stops before its end record is a
@@ -68,7 +69,8 @@ class Reader {
 
  private:
   bool read_object(std::string& bytes);
-  bool fill(size_t at_least);
+  // Reads until `at_least` bytes are buffered past pos_, or the input ends.
+  void fill(size_t at_least);
   void check_end(const Record& end);
 
   std::istream& in_;

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "formats/accelsim.hpp"
+#include "formats/archive.hpp"
 #include "formats/msgpack_map.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
@@ -25,14 +26,19 @@ uint32_t parse_id(std::string_view s, const std::string& list) {
 // Thrown from a handler callback to skip the rest of an unselected kernel.
 struct SkipKernel {};
 
+// Passes on the selected kernels, named as kernelslist.g lists them (the
+// file read may carry an extra .xz or .gz).
 class SelectingSink {
  public:
   SelectingSink(const KernelSelection& sel, TraceHandler& h) : sel_(sel), h_(h) {}
+  void set_listed_name(std::string name) { listed_name_ = std::move(name); }
   accelsim::KernelSink sink() {
     return accelsim::KernelSink{
         [this](const KernelInfo& k) {
           if (!sel_.contains(k.id)) throw SkipKernel{};
-          h_.kernel(k);
+          KernelInfo named = k;
+          named.trace_file = listed_name_;
+          h_.kernel(named);
         },
         [this](const InstTable& t) { h_.insts(t); },
         [this](const CtaTrace& c) { h_.cta(c); }};
@@ -41,6 +47,7 @@ class SelectingSink {
  private:
   const KernelSelection& sel_;
   TraceHandler& h_;
+  std::string listed_name_;
 };
 
 std::string find_kernel_file(const fs::path& dir, const std::string& name) {
@@ -85,15 +92,25 @@ std::string accelsim_list_path(const std::string& path) {
   return fs::is_directory(path) ? (fs::path(path) / "kernelslist.g").string() : path;
 }
 
-TraceFormat detect_trace_format(const std::string& path) {
-  if (path != "-" && (fs::is_directory(path) || fs::path(path).filename() == "kernelslist.g"))
-    return TraceFormat::AccelsimDir;
-  Input in(path);
-  char head[32] = {};
-  in.stream().read(head, sizeof head);
-  std::string_view bytes(head, static_cast<size_t>(in.stream().gcount()));
-  if (bytes.find(stream::kMagic) != std::string_view::npos) return TraceFormat::Stream;
+TraceFormat detect_trace_format(Input& in, std::string& head) {
+  head.resize(32);
+  in.stream().read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.stream().gcount()));
+  in.check_read_error();
+  if (head.find(stream::kMagic) != std::string::npos) return TraceFormat::Stream;
+  if (archive::has_archive_magic(head)) return TraceFormat::Archive;
   fail_input(in.name(), "not a sasskit stream, archive or Accel-Sim trace directory");
+}
+
+bool is_accelsim_path(const std::string& path) {
+  return path != "-" && (fs::is_directory(path) || fs::path(path).filename() == "kernelslist.g");
+}
+
+TraceFormat detect_trace_format(const std::string& path) {
+  if (is_accelsim_path(path)) return TraceFormat::AccelsimDir;
+  Input in(path);
+  std::string head;
+  return detect_trace_format(in, head);
 }
 
 void read_accelsim(const std::string& path, const KernelSelection& selection,
@@ -116,7 +133,9 @@ void read_accelsim(const std::string& path, const KernelSelection& selection,
       handler.memcpy(*copy);
       continue;
     }
-    std::string file = find_kernel_file(dir, std::get<std::string>(entry));
+    const std::string& listed = std::get<std::string>(entry);
+    selecting.set_listed_name(listed);
+    std::string file = find_kernel_file(dir, listed);
     Input in(file);
     try {
       accelsim::read_kernel_trace(in.stream(), file, sink);

@@ -9,6 +9,7 @@
 
 #include "formats/records.hpp"
 #include "formats/stream.hpp"
+#include "libcommon/io.hpp"
 
 namespace sasskit {
 
@@ -41,9 +42,14 @@ class KernelSelection {
 
 enum class TraceFormat { AccelsimDir, Stream, Archive };
 
+// Whether `path` names an Accel-Sim trace: a directory or a kernelslist.g.
+bool is_accelsim_path(const std::string& path);
 // Detects what `path` holds: a directory or kernelslist.g (Accel-Sim), the
-// stream magic, or the archive magic. "-" is stdin: a stream or an archive.
+// stream magic, or the archive magic.
 TraceFormat detect_trace_format(const std::string& path);
+// The same for an opened input: reads its first bytes into `head`, which
+// the caller must treat as the start of the input (see stream::Reader).
+TraceFormat detect_trace_format(Input& in, std::string& head);
 
 // The directory holding kernelslist.g for `path` (a directory or the file).
 std::string accelsim_list_path(const std::string& path);

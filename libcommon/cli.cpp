@@ -4,11 +4,22 @@
 #include <new>
 
 #include "diag.hpp"
+#include "gpu_options.hpp"
 #include "version.hpp"
 
 namespace sasskit {
 
 std::string version_string() { return SASSKIT_VERSION; }
+
+namespace {
+// " [input] [more...]": the positional arguments, for the usage line.
+std::string positional_usage(const CLI::App& app) {
+  std::string out;
+  for (const CLI::Option* opt : app.get_options())
+    if (opt->get_positional()) out += " [" + opt->get_name() + "]";
+  return out;
+}
+}  // namespace
 
 ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv)
     : name_(std::move(name)), app_(std::move(description), name_), argc_(argc), argv_(argv) {
@@ -16,7 +27,10 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
   std::ios::sync_with_stdio(false);
   common_.argv.assign(argv, argv + argc);
   app_.set_version_flag("--version", name_ + " (sasskit) " + version_string());
-  app_.set_config("--config", "", "Read options from a CLI11 (TOML or INI) config file");
+  app_.set_config("--config", "",
+                  "Read options from a CLI11 (TOML or INI) config file, or a bundled GPU model by name")
+      ->transform(config_file_resolver())
+      ->type_name("FILE|GPU");
   app_.add_option("--threads,-j", common_.threads, "Worker threads")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
@@ -40,8 +54,8 @@ int ToolApp::run(const std::function<void()>& body) {
     return 0;
   } catch (const CLI::ParseError& e) {
     std::cerr << name_ << ": " << e.what() << "\n"
-              << "usage: " << name_ << " [OPTIONS]" << app_.get_display_name()
-              << "  (see '" << name_ << " --help')\n";
+              << "usage: " << name_ << " [OPTIONS]" << positional_usage(app_)
+              << " (run '" << name_ << " --help' for the options)\n";
     return static_cast<int>(ExitCode::Usage);
   }
   set_quiet(common_.quiet);
@@ -50,6 +64,8 @@ int ToolApp::run(const std::function<void()>& body) {
   } catch (const Error& e) {
     print_error(e);
     return static_cast<int>(e.code());
+  } catch (const CLI::Success&) {
+    return 0;  // the body finished early on purpose, e.g. --dump-config
   } catch (const std::bad_alloc&) {
     std::cerr << name_ << ": out of memory\n";
     return static_cast<int>(ExitCode::Failure);

@@ -17,15 +17,16 @@ if [ -e "$case_dir/needs-shared" ] && [ ! -d "$DATA" ]; then
   exit 77
 fi
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+outs=$(mktemp -d)
+trap 'rm -rf "$work" "$outs"' EXIT
 cd "$work"
-bash -o pipefail "$case_dir/cmd" >"$work/.stdout" 2>"$work/.stderr" </dev/null
+bash -o pipefail "$case_dir/cmd" >"$outs/stdout" 2>"$outs/stderr" </dev/null
 status=$?
 expected=$(cat "$case_dir/exit" 2>/dev/null || echo 0)
 if [ "${SASSKIT_UPDATE_GOLDEN:-0}" = 1 ]; then
   echo "$status" >"$case_dir/exit"
-  [ -e "$case_dir/stdout" ] && cp "$work/.stdout" "$case_dir/stdout"
-  [ -e "$case_dir/stderr" ] && cp "$work/.stderr" "$case_dir/stderr"
+  [ -e "$case_dir/stdout" ] && cp "$outs/stdout" "$case_dir/stdout"
+  [ -e "$case_dir/stderr" ] && cp "$outs/stderr" "$case_dir/stderr"
   exit 0
 fi
 ok=1
@@ -33,12 +34,12 @@ if [ "$status" != "$expected" ]; then
   echo "FAIL $name: exit status $status, expected $expected"; ok=0
 fi
 for s in stdout stderr; do
-  if [ -e "$case_dir/$s" ] && ! diff -u "$case_dir/$s" "$work/.$s"; then
+  if [ -e "$case_dir/$s" ] && ! diff -u "$case_dir/$s" "$outs/$s"; then
     echo "FAIL $name: $s differs from golden"; ok=0
   fi
 done
 if [ $ok = 0 ]; then
-  echo "--- stderr was:"; head -c 2000 "$work/.stderr"
+  echo "--- stderr was:"; head -c 2000 "$outs/stderr"
   exit 1
 fi
 echo "ok $name"

@@ -26,6 +26,7 @@ KernelInfo sample_kernel() {
   k.tracer_version = 4;
   k.lineinfo = true;
   k.trace_file = "kernel-3.traceg";
+  k.comments = {"#traces format = PC mask ..."};
   return k;
 }
 
@@ -44,10 +45,11 @@ CtaTrace sample_cta() {
   c.cta = {1, 0, 0};
   WarpTrace w;
   w.warp_id = 2;
-  w.inst = {0, 1, 0};
-  w.mask = {0xffffffff, 0x3, 0x1};
-  w.addr_mode = {1};
+  w.inst = {0, 1, 0, 1};
+  w.mask = {0xffffffff, 0x3, 0x1, 0x0};
+  w.addr_mode = {1, 1};
   w.addrs = {0x1000, 0x1010};
+  w.addr_extra = {0x2000, 16};  // base and stride of the mask-0 access
   c.warps = {w};
   return c;
 }
@@ -85,6 +87,22 @@ TEST(Stream, RoundTripsEveryRecordType) {
   CtaTrace cta = decode<CtaTrace>(rec);
   EXPECT_EQ(cta, sample_cta());
   EXPECT_NO_THROW(validate_cta(cta, sample_table().insts, "x"));
+  EXPECT_FALSE(r.next(rec));
+}
+
+TEST(Stream, ReadsRecordsLargerThanTheReadChunkUpToTheLastByte) {
+  CtaTrace big = sample_cta();
+  big.warps[0].inst.assign(60000, 0);
+  big.warps[0].mask.assign(60000, 0xffffffffu);
+  big.warps[0].addr_mode.clear();
+  big.warps[0].addrs.clear();
+  std::string bytes = write_stream([&](Writer& w) { w.write(big); });
+  ASSERT_GT(bytes.size(), 3u << 16);
+  std::istringstream in(bytes);
+  Reader r(in, "s");
+  Record rec;
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(decode<CtaTrace>(rec), big);
   EXPECT_FALSE(r.next(rec));
 }
 

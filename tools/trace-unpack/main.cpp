@@ -22,11 +22,13 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", opt.output,
                  "Output file, or directory for --to accelsim (- = stdout)")
       ->capture_default_str();
-  app.add_option("--to", opt.target, "Output form: stream, accelsim or jsonl")
-      ->transform(CLI::CheckedTransformer(targets, CLI::ignore_case))
+  std::string target = "stream";
+  app.add_option("--to", target, "Output form")
+      ->check(CLI::IsMember({"stream", "accelsim", "jsonl"}))
       ->capture_default_str();
   app.add_option("--kernels", kernels, "Only these kernel ids, e.g. 1,3-5");
   return tool.run([&] {
+    opt.target = targets.at(target);
     if (!kernels.empty()) opt.kernels = sasskit::KernelSelection::parse(kernels);
     sasskit::unpack::run(opt, tool.common());
   });

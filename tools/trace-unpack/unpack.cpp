@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "formats/archive_source.hpp"
 #include "formats/stream.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
@@ -15,10 +16,18 @@ namespace {
 class Source {
  public:
   Source(const std::string& path, const KernelSelection& kernels)
-      : path_(path), kernels_(kernels), format_(detect_trace_format(path)) {
+      : path_(path), kernels_(kernels) {
+    if (is_accelsim_path(path)) {
+      format_ = TraceFormat::AccelsimDir;
+      return;
+    }
+    input_ = std::make_unique<Input>(path);
+    std::string head;  // stdin can be read only once: the reader gets these bytes back
+    format_ = detect_trace_format(*input_, head);
+    if (format_ == TraceFormat::Archive && path == "-")
+      fail_usage("an archive is read through its index: give its file name, not stdin");
     if (format_ == TraceFormat::Stream) {
-      input_ = std::make_unique<Input>(path);
-      reader_ = std::make_unique<stream::Reader>(input_->stream(), input_->name());
+      reader_ = std::make_unique<stream::Reader>(input_->stream(), input_->name(), head);
       upstream_ = reader_->header();
     }
   }
@@ -33,14 +42,15 @@ class Source {
         read_stream(*reader_, kernels_, handler);
         break;
       case TraceFormat::Archive:
-        fail_input(path_, "reading archives is not built in yet");
+        archive::read_archive(path_, kernels_, handler);
+        break;
     }
   }
 
  private:
   std::string path_;
   const KernelSelection& kernels_;
-  TraceFormat format_;
+  TraceFormat format_ = TraceFormat::Stream;
   std::unique_ptr<Input> input_;
   std::unique_ptr<stream::Reader> reader_;
   stream::Header upstream_;
