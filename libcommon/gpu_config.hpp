@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sasskit {
@@ -13,6 +14,10 @@ namespace sasskit {
 enum class UnitClass : uint8_t { Int, Sp, Dp, Sfu, Tensor, Ldst, Branch, Count };
 inline constexpr size_t kUnitClasses = static_cast<size_t>(UnitClass::Count);
 const char* unit_name(UnitClass u);  // "INT", "SP", "DP", "SFU", "TENSOR", "LDST", "BRANCH"
+// The class whose unit_name() is `name` (case-insensitive); false if none.
+bool unit_from_name(std::string_view name, UnitClass& out);
+// "unit-int", ...: the prefix of the class's config keys (sasskit-config(5)).
+std::string unit_key(UnitClass u);
 
 enum class SchedulerPolicy : uint8_t { Lrr, Gto };
 enum class WritePolicy : uint8_t { WriteThrough, WriteBack };
@@ -58,6 +63,7 @@ struct GpuConfig {
   unsigned smem_alloc_unit = 256;       // bytes
   std::vector<unsigned> smem_carveouts_kb;  // selectable shared-memory sizes
   unsigned smem_reserved_per_cta = 0;   // bytes the system reserves per CTA (1 KB on sm_80+)
+  uint64_t unified_l1_smem_bytes = 0;   // L1 + shared memory storage; 0 = separate (Pascal)
 
   // Per sub-core front end and back end.
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
@@ -83,6 +89,10 @@ struct GpuConfig {
 
   const ExecUnit& unit(UnitClass u) const { return units[static_cast<size_t>(u)]; }
 };
+
+// Throws a usage error naming the config key (sasskit-config(5)) when a
+// required value is missing or two values contradict each other.
+void validate(const GpuConfig& gpu);
 
 // What a CTA asks of an SM.
 struct CtaResources {

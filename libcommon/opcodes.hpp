@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,27 @@ class OpcodeTable {
   // Classifies a full opcode with modifiers, e.g. "HMMA.884.F32.F32.STEP0".
   // Unknown opcodes warn once per opcode and get the fallback (see man page).
   OpcodeInfo classify(std::string_view opcode) const;
+
+  // Loads one table file (and the files it includes); for_version() caches these.
+  explicit OpcodeTable(const std::string& tsv_path);
+  ~OpcodeTable();
+  OpcodeTable(const OpcodeTable&) = delete;
+  OpcodeTable& operator=(const OpcodeTable&) = delete;
+  const std::string& path() const { return path_; }
+
+  // The information for an opcode that no row matches: INT, no memory space,
+  // no flags, known = false.
+  static OpcodeInfo fallback();
+
+ private:
+  struct Impl;
+  std::string path_;
+  std::unique_ptr<Impl> impl_;
 };
+
+// The table file for a binary version: opcodes/sm_<N>.tsv with the largest
+// N <= version (the smallest N, with a warning, when none is lower), searched
+// in config_search_dirs() like the GPU models. Throws when there is none.
+std::string opcode_table_path(uint32_t binary_version);
 
 }  // namespace sasskit

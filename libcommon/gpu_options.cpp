@@ -1,0 +1,396 @@
+#include "libcommon/gpu_options.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <variant>
+
+#include "libcommon/accelsim_config.hpp"
+#include "libcommon/diag.hpp"
+#include "version.hpp"
+
+namespace sasskit {
+
+namespace {
+
+template <class T>
+using Ref = std::function<T&(GpuConfig&)>;
+using Field = std::variant<Ref<unsigned>, Ref<uint64_t>, Ref<double>, Ref<bool>, Ref<std::string>,
+                           Ref<SchedulerPolicy>, Ref<WritePolicy>, Ref<std::vector<unsigned>>>;
+
+struct Key {
+  std::string name;
+  std::string help;
+  Field field;
+  bool size = false;  // a byte count that accepts KiB/MiB/GiB suffixes
+};
+
+Ref<CacheGeometry> cache_of(CacheGeometry GpuConfig::*member) {
+  return [member](GpuConfig& g) -> CacheGeometry& { return g.*member; };
+}
+
+void add_cache_keys(std::vector<Key>& keys, const std::string& p, const std::string& what,
+                    CacheGeometry GpuConfig::*member) {
+  auto cache = cache_of(member);
+  auto field = [cache](auto CacheGeometry::*m) {
+    using T = std::remove_reference_t<decltype(std::declval<CacheGeometry&>().*m)>;
+    return Ref<T>([cache, m](GpuConfig& g) -> T& { return cache(g).*m; });
+  };
+  keys.push_back(
+      {p + "-size", what + " capacity (0: perfect/absent)", field(&CacheGeometry::size_bytes), true});
+  keys.push_back({p + "-line-size", what + " line size", field(&CacheGeometry::line_bytes), true});
+  keys.push_back({p + "-sector-size", what + " sector size", field(&CacheGeometry::sector_bytes), true});
+  keys.push_back({p + "-assoc", what + " ways (0: fully associative)", field(&CacheGeometry::assoc)});
+  keys.push_back({p + "-latency", what + " hit latency, cycles", field(&CacheGeometry::latency)});
+  keys.push_back({p + "-mshrs", what + " outstanding misses (0: unlimited)", field(&CacheGeometry::mshrs)});
+  keys.push_back({p + "-write-policy", what + " write policy: write-through or write-back",
+                  field(&CacheGeometry::write_policy)});
+  keys.push_back({p + "-write-allocate", what + " allocates a line on a write miss",
+                  field(&CacheGeometry::write_allocate)});
+}
+
+void add_unit_keys(std::vector<Key>& keys) {
+  for (size_t i = 0; i < kUnitClasses; ++i) {
+    const std::string u = unit_name(static_cast<UnitClass>(i));
+    const std::string key = unit_key(static_cast<UnitClass>(i));
+    auto field = [i](unsigned ExecUnit::*m) {
+      return Ref<unsigned>([i, m](GpuConfig& g) -> unsigned& { return g.units[i].*m; });
+    };
+    keys.push_back({key + "-count", u + " pipelines per sub-core", field(&ExecUnit::count)});
+    keys.push_back({key + "-latency", u + " result latency, cycles", field(&ExecUnit::latency)});
+    keys.push_back(
+        {key + "-interval", u + " initiation interval, cycles", field(&ExecUnit::initiation_interval)});
+  }
+}
+
+template <class T>
+Ref<T> member(T GpuConfig::*m) {
+  return [m](GpuConfig& g) -> T& { return g.*m; };
+}
+
+std::vector<Key> make_keys() {
+  using G = GpuConfig;
+  std::vector<Key> k = {
+      {"name", "model name, e.g. QV100", member(&G::name)},
+      {"clock-mhz", "SM clock, MHz", member(&G::clock_mhz)},
+      {"num-sms", "streaming multiprocessors", member(&G::num_sms)},
+      {"subcores-per-sm", "sub-cores (warp schedulers) per SM", member(&G::subcores_per_sm)},
+      {"warp-size", "threads per warp", member(&G::warp_size)},
+      {"max-warps-per-sm", "resident warps per SM", member(&G::max_warps_per_sm)},
+      {"max-threads-per-sm", "resident threads per SM", member(&G::max_threads_per_sm)},
+      {"max-ctas-per-sm", "resident CTAs per SM", member(&G::max_ctas_per_sm)},
+      {"max-threads-per-cta", "threads per CTA", member(&G::max_threads_per_cta)},
+      {"regs-per-sm", "32-bit registers per SM", member(&G::regs_per_sm)},
+      {"max-regs-per-thread", "registers per thread", member(&G::max_regs_per_thread)},
+      {"reg-alloc-unit", "registers per warp are allocated in multiples of this", member(&G::reg_alloc_unit)},
+      {"smem-per-sm", "shared memory per SM at the chosen carve-out", member(&G::smem_per_sm), true},
+      {"smem-per-cta", "shared memory one CTA may use", member(&G::smem_per_cta), true},
+      {"smem-alloc-unit", "shared memory allocation granularity", member(&G::smem_alloc_unit), true},
+      {"smem-carveouts-kb", "selectable shared-memory carve-outs, KiB", member(&G::smem_carveouts_kb)},
+      {"smem-reserved-per-cta", "shared memory the system reserves per CTA",
+       member(&G::smem_reserved_per_cta), true},
+      {"unified-l1-size", "L1 data cache + shared memory storage (0: separate)",
+       member(&G::unified_l1_smem_bytes), true},
+      {"scheduler", "warp scheduler policy: gto or lrr", member(&G::scheduler)},
+      {"collector-units", "operand collector units per sub-core", member(&G::collector_units)},
+      {"reg-banks", "register file banks per sub-core", member(&G::reg_banks)},
+      {"reg-ports-per-bank", "ports per register bank (reads and write-backs)",
+       member(&G::reg_ports_per_bank)},
+      {"ibuffer-depth", "decoded instructions buffered per warp", member(&G::ibuffer_depth)},
+      {"has-l0i", "each sub-core has an L0 instruction cache", member(&G::has_l0i)},
+  };
+  add_cache_keys(k, "l0i", "L0 instruction cache (per sub-core)", &G::l0i);
+  add_cache_keys(k, "l1i", "L1 instruction cache (per SM)", &G::l1i);
+  add_unit_keys(k);
+  add_cache_keys(k, "l1d", "L1 data cache (per SM)", &G::l1d);
+  std::vector<Key> memory = {
+      {"l1-caches-global-loads", "global loads are cached in L1 by default",
+       member(&G::l1_caches_global_loads)},
+      {"smem-banks", "shared memory banks", member(&G::smem_banks)},
+      {"smem-latency", "shared memory load latency, cycles", member(&G::smem_latency)},
+  };
+  k.insert(k.end(), memory.begin(), memory.end());
+  add_cache_keys(k, "l2", "L2 cache (whole chip)", &G::l2);
+  std::vector<Key> chip = {
+      {"l2-slices", "L2 slices (banks)", member(&G::l2_slices)},
+      {"dram-latency", "DRAM latency beyond L2, SM cycles", member(&G::dram_latency)},
+      {"dram-bandwidth", "DRAM bandwidth, GB/s", member(&G::dram_bandwidth_gbs)},
+      {"noc-bandwidth", "interconnect bandwidth, bytes per SM cycle, whole chip",
+       member(&G::noc_bytes_per_cycle)},
+  };
+  k.insert(k.end(), chip.begin(), chip.end());
+  return k;
+}
+
+const std::vector<Key>& keys() {
+  static const std::vector<Key> all = make_keys();
+  return all;
+}
+
+const Key& find_key(std::string_view name) {
+  for (const Key& k : keys()) {
+    if (k.name == name) return k;
+  }
+  fail_usage("unknown GPU config key '" + std::string(name) + "'");
+}
+
+[[noreturn]] void bad_value(const Key& key, std::string_view value, const std::string& expected) {
+  fail_usage(key.name + ": expected " + expected + ", got '" + std::string(value) + "'");
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+uint64_t parse_count(const Key& key, std::string_view text) {
+  uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  std::string_view unit(end, text.data() + text.size() - end);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  const std::string expected = key.size ? "a size (bytes, or with a KiB/MiB/GiB suffix)" : "a whole number";
+  if (ec != std::errc() || end == text.data()) bad_value(key, text, expected);
+  if (unit.empty()) return value;
+  if (!key.size) bad_value(key, text, expected);
+  const std::string u = lower(unit);
+  uint64_t factor = 0;
+  if (u == "b") factor = 1;
+  if (u == "k" || u == "kb" || u == "kib") factor = 1ull << 10;
+  if (u == "m" || u == "mb" || u == "mib") factor = 1ull << 20;
+  if (u == "g" || u == "gb" || u == "gib") factor = 1ull << 30;
+  if (factor == 0) bad_value(key, text, expected);
+  if (value > UINT64_MAX / factor) bad_value(key, text, "a size below 2^64 bytes");
+  return value * factor;
+}
+
+// "none" is the empty list: CLI11 config files cannot give an option zero values.
+std::vector<unsigned> parse_list(const Key& key, std::string_view text) {
+  std::vector<unsigned> out;
+  if (lower(text) == "none") return out;
+  std::string item;
+  auto flush = [&] {
+    if (item.empty()) return;
+    const uint64_t v = parse_count(key, item);
+    if (v > UINT32_MAX) bad_value(key, item, "a number below 2^32");
+    out.push_back(static_cast<unsigned>(v));
+    item.clear();
+  };
+  for (char c : text) {
+    if (c == ',' || c == ' ' || c == '[' || c == ']') {
+      flush();
+    } else {
+      item += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+bool parse_bool(const Key& key, std::string_view text) {
+  const std::string t = lower(text);
+  if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
+  if (t == "false" || t == "0" || t == "no" || t == "off") return false;
+  bad_value(key, text, "true or false");
+}
+
+double parse_real(const Key& key, std::string_view text) {
+  const std::string s(text);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !(v >= 0)) bad_value(key, text, "a non-negative number");
+  return v;
+}
+
+struct Setter {
+  const Key& key;
+  std::string_view text;
+  void operator()(const Ref<unsigned>& r) const {
+    const uint64_t v = parse_count(key, text);
+    if (v > UINT32_MAX) bad_value(key, text, "a number below 2^32");
+    r(gpu) = static_cast<unsigned>(v);
+  }
+  void operator()(const Ref<uint64_t>& r) const { r(gpu) = parse_count(key, text); }
+  void operator()(const Ref<double>& r) const { r(gpu) = parse_real(key, text); }
+  void operator()(const Ref<bool>& r) const { r(gpu) = parse_bool(key, text); }
+  void operator()(const Ref<std::string>& r) const { r(gpu) = std::string(text); }
+  void operator()(const Ref<std::vector<unsigned>>& r) const { r(gpu) = parse_list(key, text); }
+  void operator()(const Ref<SchedulerPolicy>& r) const {
+    const std::string t = lower(text);
+    if (t != "gto" && t != "lrr") bad_value(key, text, "gto or lrr");
+    r(gpu) = t == "gto" ? SchedulerPolicy::Gto : SchedulerPolicy::Lrr;
+  }
+  void operator()(const Ref<WritePolicy>& r) const {
+    const std::string t = lower(text);
+    if (t != "write-through" && t != "write-back") bad_value(key, text, "write-through or write-back");
+    r(gpu) = t == "write-back" ? WritePolicy::WriteBack : WritePolicy::WriteThrough;
+  }
+  GpuConfig& gpu;
+};
+
+std::string format_size(uint64_t bytes) {
+  if (bytes != 0 && bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + "MiB";
+  if (bytes != 0 && bytes % (1ull << 10) == 0) return std::to_string(bytes >> 10) + "KiB";
+  return std::to_string(bytes);
+}
+
+std::string format_real(double v) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+struct Formatter {
+  const Key& key;
+  GpuConfig& gpu;
+  std::string operator()(const Ref<unsigned>& r) const {
+    return key.size ? format_size(r(gpu)) : std::to_string(r(gpu));
+  }
+  std::string operator()(const Ref<uint64_t>& r) const {
+    return key.size ? format_size(r(gpu)) : std::to_string(r(gpu));
+  }
+  std::string operator()(const Ref<double>& r) const { return format_real(r(gpu)); }
+  std::string operator()(const Ref<bool>& r) const { return r(gpu) ? "true" : "false"; }
+  std::string operator()(const Ref<std::string>& r) const { return '"' + r(gpu) + '"'; }
+  std::string operator()(const Ref<std::vector<unsigned>>& r) const {
+    if (r(gpu).empty()) return "none";
+    std::string out = "[";
+    for (unsigned v : r(gpu)) out += (out.size() > 1 ? ", " : "") + std::to_string(v);
+    return out + "]";
+  }
+  std::string operator()(const Ref<SchedulerPolicy>& r) const {
+    return r(gpu) == SchedulerPolicy::Gto ? "gto" : "lrr";
+  }
+  std::string operator()(const Ref<WritePolicy>& r) const {
+    return r(gpu) == WritePolicy::WriteBack ? "write-back" : "write-through";
+  }
+};
+
+std::string type_name(const Key& key) {
+  if (key.size) return "SIZE";
+  return std::visit(
+      [](const auto& r) -> std::string {
+        using R = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<R, Ref<double>>) return "NUM";
+        if constexpr (std::is_same_v<R, Ref<bool>>) return "BOOL";
+        if constexpr (std::is_same_v<R, Ref<std::string>>) return "TEXT";
+        if constexpr (std::is_same_v<R, Ref<std::vector<unsigned>>>) return "KIB,...|none";
+        if constexpr (std::is_same_v<R, Ref<SchedulerPolicy>>) return "gto|lrr";
+        if constexpr (std::is_same_v<R, Ref<WritePolicy>>) return "write-through|write-back";
+        return "UINT";
+      },
+      key.field);
+}
+
+bool is_list(const Key& key) { return std::holds_alternative<Ref<std::vector<unsigned>>>(key.field); }
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> gpu_config_keys() {
+  std::vector<std::string> names;
+  for (const Key& k : keys()) names.push_back(k.name);
+  return names;
+}
+
+void set_gpu_config_value(GpuConfig& gpu, std::string_view key_name, std::string_view value) {
+  const Key& key = find_key(key_name);
+  std::visit(Setter{key, value, gpu}, key.field);
+}
+
+std::string dump_config(const GpuConfig& gpu) {
+  GpuConfig copy = gpu;
+  std::ostringstream out;
+  out << "# GPU model " << gpu.name << ", as a sasskit config file (sasskit-config(5))\n";
+  for (const Key& k : keys()) out << k.name << " = " << std::visit(Formatter{k, copy}, k.field) << "\n";
+  return out.str();
+}
+
+GpuOptions::GpuOptions(CLI::App& app) {
+  const std::string group = "GPU model (keys of the --config file, see sasskit-config(5))";
+  app.allow_config_extras(CLI::config_extras_mode::error);
+  for (const Key& k : keys()) {
+    std::string help = k.help;
+    help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
+    CLI::Option* opt =
+        app.add_option("--" + k.name)->description(help)->group(group)->type_name(type_name(k));
+    if (is_list(k)) {
+      opt->expected(1, 64)->delimiter(',');
+    } else {
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    }
+    options_.push_back(opt);
+  }
+  app.add_option("--import-accelsim", import_dir_,
+                 "Start from an Accel-Sim config: DIR/gpgpusim.config and DIR/trace.config")
+      ->group(group)
+      ->check(CLI::ExistingDirectory);
+  app.add_flag("--dump-config", dump_, "Print the effective GPU model as a config file and exit")
+      ->group(group);
+}
+
+GpuConfig GpuOptions::config() const {
+  GpuConfig gpu = import_dir_.empty() ? GpuConfig{} : import_accelsim(import_dir_);
+  const auto& all = keys();
+  for (size_t i = 0; i < all.size(); ++i) {
+    const auto& given = options_[i]->results();
+    if (given.empty()) continue;
+    std::visit(Setter{all[i], is_list(all[i]) ? join(given) : given.back(), gpu}, all[i].field);
+  }
+  validate(gpu);
+  if (dump_) {
+    std::cout << dump_config(gpu) << std::flush;
+    throw CLI::Success();
+  }
+  return gpu;
+}
+
+std::vector<std::string> config_search_dirs() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("SASSKIT_CONFIG_PATH")) {
+    std::stringstream paths(env);
+    for (std::string dir; std::getline(paths, dir, ':');) {
+      if (!dir.empty()) dirs.push_back(dir);
+    }
+  }
+  dirs.push_back(SASSKIT_SOURCE_CONFIG_DIR);
+  dirs.push_back(SASSKIT_CONFIG_DIR);
+  return dirs;
+}
+
+std::string resolve_config_file(const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_regular_file(name, ec) || name.find('/') != std::string::npos) return name;
+  for (const auto& dir : config_search_dirs()) {
+    for (const auto& candidate : {dir + "/" + name, dir + "/" + name + ".cfg"}) {
+      if (fs::is_regular_file(candidate, ec)) return candidate;
+    }
+  }
+  return "";
+}
+
+CLI::Validator config_file_resolver() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const std::string path = resolve_config_file(value);
+        if (path.empty()) {
+          return "no file and no bundled GPU model named '" + value +
+                 "' (bundled models are in " SASSKIT_SOURCE_CONFIG_DIR "; set SASSKIT_CONFIG_PATH for more)";
+        }
+        value = path;
+        return "";
+      },
+      "");
+}
+
+}  // namespace sasskit

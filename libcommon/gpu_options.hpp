@@ -1,0 +1,58 @@
+// The GPU model as command-line options: every GpuConfig key is an option of
+// the tool (--num-sms, --l2-size, --unit-sp-latency, ...) and therefore also
+// a key of its --config file (sasskit-config(5)).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libcommon/gpu_config.hpp"
+
+namespace sasskit {
+
+// Registers the GPU keys, --dump-config and --import-accelsim DIR on `app`.
+// Typical use in a tool's main:
+//   sasskit::GpuOptions gpu(app.app());
+//   return app.run([&] { const GpuConfig cfg = gpu.config(); ... });
+class GpuOptions {
+ public:
+  explicit GpuOptions(CLI::App& app);
+
+  // The validated model: built-in defaults, overridden by --import-accelsim,
+  // overridden by the --config file, overridden by the command line. With
+  // --dump-config it prints the model as a config file on stdout and throws
+  // CLI::Success (ToolApp exits 0): call it before opening any output.
+  GpuConfig config() const;
+
+ private:
+  std::vector<CLI::Option*> options_;  // one per key, in key order
+  std::string import_dir_;
+  bool dump_ = false;
+};
+
+// Key names in the order sasskit-config(5) and --dump-config list them.
+std::vector<std::string> gpu_config_keys();
+
+// Sets one key from its text form ("8MiB", "gto", "true", "[0, 8, 16]");
+// a bad value is a usage error naming the key.
+void set_gpu_config_value(GpuConfig& gpu, std::string_view key, std::string_view value);
+
+// The model as a CLI11 config file that --config reads back unchanged.
+std::string dump_config(const GpuConfig& gpu);
+
+// Where bundled data is looked up, in order: each directory of
+// $SASSKIT_CONFIG_PATH (colon-separated), the source tree's configs/, the
+// installed share/sasskit/configs.
+std::vector<std::string> config_search_dirs();
+
+// A --config argument: an existing file as is; otherwise a bundled model
+// name looked up as NAME or NAME.cfg in config_search_dirs().
+// Returns "" when nothing matches.
+std::string resolve_config_file(const std::string& name_or_path);
+
+// The CLI11 transform that ToolApp puts on --config.
+CLI::Validator config_file_resolver();
+
+}  // namespace sasskit
