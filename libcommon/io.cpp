@@ -22,14 +22,13 @@ namespace bio = boost::iostreams;
 Compression detect_compression(std::istream& in) {
   std::array<unsigned char, 6> magic{};
   std::streambuf* buf = in.rdbuf();
-  // Peek through the buffer so the bytes stay available to the reader.
-  size_t n = 0;
-  for (; n < magic.size(); ++n) {
-    int c = n == 0 ? buf->sgetc() : buf->snextc();
-    if (c == EOF) break;
-    magic[n] = static_cast<unsigned char>(c);
+  // Peek through the buffer and step back, so the bytes stay for the reader.
+  size_t n = 0, advanced = 0;
+  for (int c = buf->sgetc(); c != EOF; c = buf->snextc(), ++advanced) {
+    magic[n++] = static_cast<unsigned char>(c);
+    if (n == magic.size()) break;
   }
-  for (size_t i = 1; i < n; ++i) buf->sungetc();
+  for (; advanced > 0; --advanced) buf->sungetc();
   if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return Compression::Gzip;
   static const unsigned char xz[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
   if (n == 6 && std::memcmp(magic.data(), xz, 6) == 0) return Compression::Xz;
