@@ -14,6 +14,10 @@
 
 namespace sasskit::accelsim {
 
+namespace detail {
+struct RenderedInst;
+}
+
 // One line of kernelslist.g, in order.
 using ListEntry = std::variant<Memcpy, std::string /* kernel trace file name */>;
 
@@ -30,20 +34,29 @@ struct KernelSink {
   std::function<void(const CtaTrace&)> cta;
 };
 
-// Reads one kernel-N.traceg. Malformed input throws BadInput "file:line: ...".
+// Reads one kernel-N.traceg, post-processed or raw (formats/ACCELSIM.md).
+// KernelInfo::trace_file is set to the file name of `path`. Malformed input
+// throws BadInput "file:line: expected ..., found ...". A raw trace holds
+// the whole kernel in memory (its lines interleave thread blocks).
 void read_kernel_trace(std::istream& in, const std::string& path, const KernelSink& sink);
 
 // Writes one kernel-N.traceg in the layout of tracer version
 // `kernel.tracer_version`, so that reading it back gives equal records.
+// The header is written on construction, each thread block by cta().
 class KernelTraceWriter {
  public:
   KernelTraceWriter(std::ostream& out, const KernelInfo& kernel);
+  ~KernelTraceWriter();
   void insts(const InstTable& slice);  // entries must arrive in index order
   void cta(const CtaTrace& cta);
  private:
+  void flush();
+
   std::ostream& out_;
   KernelInfo kernel_;
   std::vector<StaticInst> table_;
+  std::vector<detail::RenderedInst> rendered_;  // each entry's fixed text
+  std::string buf_;
 };
 
 }  // namespace sasskit::accelsim

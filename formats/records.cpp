@@ -42,7 +42,7 @@ Memcpy RecordCodec<Memcpy>::unpack(const Record& r) {
 }
 
 void RecordCodec<KernelInfo>::pack(Packer& pk, const KernelInfo& k) {
-  pk.pack_map(15);
+  pk.pack_map(15 + (k.comments.empty() ? 0 : 1));
   pack_type(pk, type);
   key(pk, "id"); pk.pack(k.id);
   key(pk, "name"); pk.pack(k.name);
@@ -58,6 +58,7 @@ void RecordCodec<KernelInfo>::pack(Packer& pk, const KernelInfo& k) {
   key(pk, "tracer_version"); pk.pack(k.tracer_version);
   key(pk, "lineinfo"); pk.pack(k.lineinfo);
   key(pk, "trace_file"); pk.pack(k.trace_file);
+  if (!k.comments.empty()) { key(pk, "comments"); pk.pack(k.comments); }
 }
 
 KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
@@ -77,6 +78,7 @@ KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
   k.tracer_version = m.get<uint32_t>("tracer_version");
   k.lineinfo = m.get<bool>("lineinfo");
   k.trace_file = m.get<std::string>("trace_file");
+  k.comments = m.get_or<std::vector<std::string>>("comments", {});
   return k;
 }
 
@@ -128,13 +130,14 @@ void RecordCodec<CtaTrace>::pack(Packer& pk, const CtaTrace& c) {
   key(pk, "warps");
   pk.pack_array(static_cast<uint32_t>(c.warps.size()));
   for (const auto& w : c.warps) {
-    pk.pack_map(5);
+    pk.pack_map(5 + (w.addr_extra.empty() ? 0 : 1));
     key(pk, "id"); pk.pack(w.warp_id);
     key(pk, "inst"); pk.pack(w.inst);
     key(pk, "mask"); pk.pack(w.mask);
     key(pk, "mode"); pk.pack_array(static_cast<uint32_t>(w.addr_mode.size()));
     for (uint8_t mode : w.addr_mode) pk.pack(static_cast<unsigned>(mode));
     key(pk, "addr"); pk.pack(w.addrs);
+    if (!w.addr_extra.empty()) { key(pk, "extra"); pk.pack(w.addr_extra); }
   }
 }
 
@@ -154,6 +157,7 @@ CtaTrace RecordCodec<CtaTrace>::unpack(const Record& r) {
       w.addr_mode.push_back(static_cast<uint8_t>(mode));
     }
     w.addrs = wm.get<std::vector<uint64_t>>("addr");
+    w.addr_extra = wm.get_or<std::vector<uint64_t>>("extra", {});
     c.warps.push_back(std::move(w));
   }
   return c;
@@ -164,12 +168,14 @@ void validate_cta(const CtaTrace& cta, const std::vector<StaticInst>& table,
   for (const auto& w : cta.warps) {
     const std::string at = where + ": warp " + std::to_string(w.warp_id);
     if (w.inst.size() != w.mask.size()) fail_input(at, "inst and mask columns differ in length");
-    size_t mem = 0, lanes = 0;
+    size_t mem = 0, lanes = 0, extra = 0;
     for (size_t i = 0; i < w.inst.size(); ++i) {
       if (w.inst[i] >= table.size())
         fail_input(at, "instruction index " + std::to_string(w.inst[i]) +
                            " is beyond the kernel's table of " + std::to_string(table.size()));
       if (table[w.inst[i]].mem_width > 0) {
+        if (mem < w.addr_mode.size())
+          extra += addr_extra_count(AddrMode(w.addr_mode[mem]), w.mask[i]);
         ++mem;
         lanes += active_lanes(w.mask[i]);
       }
@@ -177,6 +183,9 @@ void validate_cta(const CtaTrace& cta, const std::vector<StaticInst>& table,
     if (w.addr_mode.size() != mem)
       fail_input(at, "expected " + std::to_string(mem) + " address modes, found " +
                          std::to_string(w.addr_mode.size()));
+    if (w.addr_extra.size() != extra)
+      fail_input(at, "expected " + std::to_string(extra) + " extra address values, found " +
+                         std::to_string(w.addr_extra.size()));
     if (w.addrs.size() != lanes)
       fail_input(at, "expected " + std::to_string(lanes) + " addresses, found " +
                          std::to_string(w.addrs.size()));

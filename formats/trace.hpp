@@ -31,6 +31,9 @@ struct KernelInfo {
   uint32_t tracer_version = 0;  // Accel-Sim tracer version: 3, 4 or 5
   bool lineinfo = false;
   std::string trace_file;       // name of its line in kernelslist.g, e.g. kernel-1.traceg
+  // Header comment lines as written (e.g. "#traces format = ..."); their
+  // wording differs between tracer versions, so they are kept verbatim.
+  std::vector<std::string> comments;
   bool operator==(const KernelInfo&) const = default;
 };
 
@@ -61,13 +64,16 @@ enum class AddrMode : uint8_t { List = 0, BaseStride = 1, BaseDelta = 2 };
 // One warp's dynamic trace in columns: for each dynamic instruction the
 // index into the kernel's table and the active mask; for each dynamic memory
 // instruction (mem_width > 0) its address mode and one address per active
-// lane, all such addresses concatenated in order.
+// lane, all such addresses concatenated in order. `addr_extra` holds the
+// few values Accel-Sim text carries that the addresses do not determine
+// (see addr_extra_count), in the order of their memory instructions.
 struct WarpTrace {
   uint32_t warp_id = 0;
   std::vector<uint32_t> inst;
   std::vector<uint32_t> mask;
   std::vector<uint8_t> addr_mode;
   std::vector<uint64_t> addrs;
+  std::vector<uint64_t> addr_extra;
   bool operator==(const WarpTrace&) const = default;
 };
 
@@ -79,5 +85,16 @@ struct CtaTrace {
 };
 
 inline unsigned active_lanes(uint32_t mask) { return std::popcount(mask); }
+
+// How many addr_extra values a memory instruction carries: base+stride with
+// no active lane keeps base and stride, with one active lane the stride;
+// base+delta with no active lane keeps the base. Strides are stored as
+// two's complement.
+inline unsigned addr_extra_count(AddrMode mode, uint32_t mask) {
+  unsigned lanes = active_lanes(mask);
+  if (mode == AddrMode::BaseStride) return lanes == 0 ? 2 : lanes == 1 ? 1 : 0;
+  if (mode == AddrMode::BaseDelta) return lanes == 0 ? 1 : 0;
+  return 0;
+}
 
 }  // namespace sasskit

@@ -231,4 +231,7 @@ TEST(Stream, ValidateCtaRejectsInconsistentColumns) {
   c = sample_cta();
   c.warps[0].inst[0] = 9;
   EXPECT_THROW(validate_cta(c, sample_table().insts, "x"), Error);
+  c = sample_cta();
+  c.warps[0].addr_extra.pop_back();  // the mask-0 base+stride access keeps two values
+  EXPECT_THROW(validate_cta(c, sample_table().insts, "x"), Error);
 }

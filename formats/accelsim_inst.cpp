@@ -1,0 +1,207 @@
+// One instruction line of Accel-Sim text, read and written
+// (formats/ACCELSIM.md, "Instruction lines").
+#include <bit>
+
+#include "formats/accelsim_text.hpp"
+
+namespace sasskit::accelsim::detail {
+namespace {
+
+std::string mask_text(uint32_t mask) {
+  std::string s = "mask ";
+  append_hex(s, mask, 8);
+  return s;
+}
+
+bool contiguous(uint32_t mask) {
+  uint32_t shifted = mask >> std::countr_zero(mask);
+  return (shifted & (shifted + 1)) == 0;
+}
+
+uint64_t read_hex(Fields& f, const Place& at, const char* what) {
+  std::string_view tok = f.next();
+  uint64_t v = 0;
+  if (!parse_hex(tok, v)) expected(at, what, quoted(tok));
+  return v;
+}
+
+template <class T>
+T read_dec(Fields& f, const Place& at, const char* what) {
+  std::string_view tok = f.next();
+  T v{};
+  if (!parse_dec(tok, v)) expected(at, what, quoted(tok));
+  return v;
+}
+
+void read_registers(Fields& f, const Place& at, const char* count_what,
+                    std::vector<uint16_t>& regs) {
+  uint32_t n = read_dec<uint32_t>(f, at, count_what);
+  regs.clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view tok = f.next();
+    uint16_t r = 0;
+    if (tok.size() < 2 || tok[0] != 'R' || !parse_dec(tok.substr(1), r))
+      expected(at, "register R<n> (" + std::to_string(i + 1) + " of " + std::to_string(n) + ")",
+               quoted(tok));
+    regs.push_back(r);
+  }
+}
+
+size_t count_fields(Fields f) {
+  size_t n = 0;
+  while (!f.next().empty()) ++n;
+  return n;
+}
+
+void read_list(Fields& f, const Place& at, uint32_t mask, WarpTrace& w) {
+  unsigned lanes = active_lanes(mask);
+  for (unsigned i = 0; i < lanes; ++i) {
+    std::string_view tok = f.next();
+    uint64_t a = 0;
+    if (!parse_hex(tok, a))
+      expected(at, "a hexadecimal address for each of the " + std::to_string(lanes) +
+                       " active lanes (address " + std::to_string(i + 1) + ")",
+               quoted(tok));
+    w.addrs.push_back(a);
+  }
+}
+
+void read_base_stride(Fields& f, const Place& at, uint32_t mask, WarpTrace& w) {
+  uint64_t base = read_hex(f, at, "a hexadecimal base address");
+  int64_t stride = read_dec<int64_t>(f, at, "a decimal stride");
+  unsigned lanes = active_lanes(mask);
+  if (lanes >= 2 && !contiguous(mask))
+    expected(at, "contiguous active lanes for address mode 1 (base+stride)", mask_text(mask));
+  if (lanes == 0) w.addr_extra.push_back(base);
+  if (lanes <= 1) w.addr_extra.push_back(static_cast<uint64_t>(stride));
+  for (unsigned i = 0; i < lanes; ++i) w.addrs.push_back(base + i * static_cast<uint64_t>(stride));
+}
+
+void read_base_delta(Fields& f, const Place& at, const LineLayout& layout, uint32_t mask,
+                     WarpTrace& w) {
+  uint64_t base = read_hex(f, at, "a hexadecimal base address");
+  unsigned lanes = active_lanes(mask);
+  size_t want = lanes == 0 ? 0 : lanes - 1;
+  size_t trailing = layout.immediate ? 1 : 0;
+  size_t have = count_fields(f);
+  if (have != want + trailing) {
+    size_t found = have >= trailing ? have - trailing : 0;
+    expected(at, std::to_string(want) + " deltas (active lanes - 1, " + mask_text(mask) + ")",
+             std::to_string(found));
+  }
+  if (lanes == 0) {
+    w.addr_extra.push_back(base);
+    return;
+  }
+  uint64_t a = base;
+  w.addrs.push_back(a);
+  for (size_t i = 0; i < want; ++i) {
+    a += static_cast<uint64_t>(read_dec<int64_t>(f, at, "a decimal delta"));
+    w.addrs.push_back(a);
+  }
+}
+
+}  // namespace
+
+void parse_instruction(Fields& f, const Place& at, const LineLayout& layout, StaticInst& inst,
+                       uint32_t& mask, WarpTrace& w) {
+  if (layout.lineinfo)
+    inst.line = read_dec<uint32_t>(f, at, "a source line number (lineinfo is enabled)");
+  else
+    inst.line.reset();
+  inst.pc = read_hex(f, at, "a hexadecimal PC");
+  std::string_view mask_tok = f.next();
+  uint64_t m = 0;
+  if (!parse_hex(mask_tok, m) || m > 0xffffffffu)
+    expected(at, "a hexadecimal active mask of at most 32 bits", quoted(mask_tok));
+  mask = static_cast<uint32_t>(m);
+  read_registers(f, at, "a destination register count", inst.dst);
+  std::string_view op = f.next();
+  if (op.empty()) expected(at, "an opcode", quoted(op));
+  inst.opcode.assign(op);
+  read_registers(f, at, "a source register count", inst.src);
+  inst.mem_width = read_dec<uint32_t>(f, at, "a memory width in bytes");
+  if (inst.mem_width > 0) {
+    std::string_view tok = f.next();
+    if (tok == "0") read_list(f, at, mask, w);
+    else if (tok == "1") read_base_stride(f, at, mask, w);
+    else if (tok == "2") read_base_delta(f, at, layout, mask, w);
+    else expected(at, "address mode 0, 1 or 2", quoted(tok));
+    w.addr_mode.push_back(static_cast<uint8_t>(tok[0] - '0'));
+  }
+  if (layout.immediate) {
+    std::string_view imm = f.next();
+    if (imm.empty()) expected(at, "an immediate (tracer version 5)", quoted(imm));
+    inst.imm.emplace(imm);
+  } else {
+    inst.imm.reset();
+  }
+  if (!f.at_end()) expected(at, "end of line", quoted(f.next()));
+}
+
+RenderedInst render(const StaticInst& inst) {
+  RenderedInst r;
+  if (inst.line) {
+    append_dec(r.head, *inst.line);
+    r.head += ' ';
+  }
+  append_hex(r.head, inst.pc, 4);
+  r.head += ' ';
+  auto registers = [&](const std::vector<uint16_t>& regs) {
+    r.body += ' ';
+    append_dec(r.body, regs.size());
+    for (uint16_t reg : regs) {
+      r.body += " R";
+      append_dec(r.body, reg);
+    }
+  };
+  registers(inst.dst);
+  r.body += ' ';
+  r.body += inst.opcode;
+  registers(inst.src);
+  r.body += ' ';
+  append_dec(r.body, inst.mem_width);
+  if (inst.imm) r.tail = " " + *inst.imm;
+  return r;
+}
+
+void append_addresses(std::string& out, uint32_t mask, AddrMode mode, const uint64_t*& addrs,
+                      const uint64_t*& extra, const std::string& where) {
+  unsigned lanes = active_lanes(mask);
+  const uint64_t* a = addrs;
+  addrs += lanes;
+  switch (mode) {
+    case AddrMode::List:
+      out += " 0";
+      for (unsigned i = 0; i < lanes; ++i) {
+        out += " 0x";
+        append_hex(out, a[i], 16);
+      }
+      return;
+    case AddrMode::BaseStride: {
+      uint64_t base = lanes == 0 ? *extra++ : a[0];
+      uint64_t stride = lanes <= 1 ? *extra++ : a[1] - a[0];
+      bool fits = lanes < 2 || contiguous(mask);
+      for (unsigned i = 0; fits && i < lanes; ++i) fits = a[i] == base + i * stride;
+      if (!fits)
+        fail_input(where, "expected addresses that address mode 1 (base+stride) can write, found " +
+                              mask_text(mask) + " with irregular addresses");
+      out += " 1 0x";
+      append_hex(out, base);
+      out += ' ';
+      append_dec(out, static_cast<int64_t>(stride));
+      return;
+    }
+    case AddrMode::BaseDelta:
+      out += " 2 0x";
+      append_hex(out, lanes == 0 ? *extra++ : a[0]);
+      for (unsigned i = 1; i < lanes; ++i) {
+        out += ' ';
+        append_dec(out, static_cast<int64_t>(a[i] - a[i - 1]));
+      }
+      return;
+  }
+  fail_input(where, "expected address mode 0, 1 or 2, found " + std::to_string(unsigned(mode)));
+}
+
+}  // namespace sasskit::accelsim::detail

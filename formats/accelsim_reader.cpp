@@ -1,0 +1,239 @@
+// Reading a kernel-N.traceg (formats/ACCELSIM.md): the header, then thread
+// blocks in the post-processed layout (#BEGIN_TB ... #END_TB), or the
+// tracer's raw layout whose lines start with thread block and warp ids.
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include "formats/accelsim.hpp"
+#include "formats/accelsim_text.hpp"
+
+namespace sasskit::accelsim {
+using namespace detail;
+
+namespace {
+
+// The kernel's static instruction table: each distinct instruction once.
+class TableBuilder {
+ public:
+  uint32_t intern(const StaticInst& inst) {
+    auto [it, inserted] = first_by_pc_.try_emplace(inst.pc, static_cast<uint32_t>(table_.size()));
+    if (!inserted) {
+      uint32_t i = it->second;
+      for (;;) {
+        if (table_[i] == inst) return i;
+        if (next_same_pc_[i] == kNone) break;
+        i = next_same_pc_[i];
+      }
+      next_same_pc_[i] = static_cast<uint32_t>(table_.size());
+    }
+    table_.push_back(inst);
+    next_same_pc_.push_back(kNone);
+    return static_cast<uint32_t>(table_.size() - 1);
+  }
+
+  // Hands the entries added since the last call to the sink.
+  void announce(uint32_t kernel_id, const KernelSink& sink) {
+    if (announced_ == table_.size()) return;
+    InstTable slice{kernel_id, static_cast<uint32_t>(announced_),
+                    {table_.begin() + static_cast<ptrdiff_t>(announced_), table_.end()}};
+    announced_ = table_.size();
+    if (sink.insts) sink.insts(slice);
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<StaticInst> table_;
+  std::unordered_map<uint64_t, uint32_t> first_by_pc_;
+  std::vector<uint32_t> next_same_pc_;
+  size_t announced_ = 0;
+};
+
+bool is_blank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+// Instruction lines start with a number (line, PC or thread block id);
+// structural lines with a word or '#', none of which is a hex digit.
+bool is_instruction(std::string_view line) {
+  size_t i = line.find_first_not_of(" \t");
+  return i != std::string_view::npos && std::isxdigit(static_cast<unsigned char>(line[i]));
+}
+
+// Whether `line` is "KEY = VALUE" (KEY may be several words); sets `value`.
+bool keyword_value(std::string_view line, std::string_view key, std::string_view& value) {
+  Fields f(line);
+  Fields probe(key);
+  for (std::string_view word = probe.next(); !word.empty(); word = probe.next())
+    if (f.next() != word) return false;
+  if (f.next() != "=") return false;
+  value = f.next();
+  return !value.empty() && f.at_end();
+}
+
+bool parse_triplet(std::string_view s, Dim3& d) {
+  size_t a = s.find(','), b = a == std::string_view::npos ? a : s.find(',', a + 1);
+  return b != std::string_view::npos && parse_dec(s.substr(0, a), d.x) &&
+         parse_dec(s.substr(a + 1, b - a - 1), d.y) && parse_dec(s.substr(b + 1), d.z);
+}
+
+std::string dim_text(const Dim3& d) {
+  return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+}
+
+// CUDA allows 1024 threads per block; a higher bound leaves room while
+// keeping a forged header from allocating without limit.
+constexpr uint64_t kMaxWarpsPerCta = 2048;
+
+class TraceReader {
+ public:
+  TraceReader(std::istream& in, const std::string& path, const KernelSink& sink)
+      : lines_(in, path), path_(path), sink_(sink) {}
+
+  void run() {
+    read_header();
+    if (!next_line()) return;
+    if (is_instruction(line_)) {
+      read_raw();
+      return;
+    }
+    do {
+      if (!line_.starts_with("#BEGIN_TB"))
+        expected(here(), "'#BEGIN_TB'", quoted(line_));
+      read_cta();
+    } while (next_line());
+  }
+
+ private:
+  Place here() const { return {path_, lines_.number()}; }
+
+  // The next non-blank line into line_; false at end of file.
+  bool next_line() {
+    if (unread_) {
+      unread_ = false;
+      return true;
+    }
+    while (lines_.next(line_))
+      if (!is_blank(line_)) return true;
+    return false;
+  }
+
+  void read_header() {
+    HeaderParser header(path_);
+    bool more = false;
+    while ((more = lines_.next(line_)) && is_header_line(line_)) header.add(line_, lines_.number());
+    kernel_ = header.finish(here(), more ? line_ : std::string_view());
+    unread_ = more;
+    if (path_ != "-" && path_ != "<stdin>")
+      kernel_.trace_file = std::filesystem::path(path_).filename().string();
+    layout_ = layout_of(kernel_);
+    if (sink_.kernel) sink_.kernel(kernel_);
+  }
+
+  void read_cta() {
+    CtaTrace cta;
+    cta.kernel_id = kernel_.id;
+    std::string_view v;
+    if (!next_line()) expected(here(), "'thread block = X,Y,Z'", "end of file");
+    if (!keyword_value(line_, "thread block", v) || !parse_triplet(v, cta.cta))
+      expected(here(), "'thread block = X,Y,Z'", quoted(line_));
+    const std::string block = "thread block " + dim_text(cta.cta);
+    for (;;) {
+      if (!next_line())
+        expected(here(), "'warp = N' or '#END_TB' to finish " + block, "end of file");
+      if (line_.starts_with("#END_TB")) break;
+      WarpTrace& w = cta.warps.emplace_back();
+      if (!keyword_value(line_, "warp", v) || !parse_dec(v, w.warp_id))
+        expected(here(), "'warp = N' or '#END_TB' in " + block, quoted(line_));
+      uint64_t count = 0;
+      if (!next_line()) expected(here(), "'insts = N'", "end of file");
+      if (!keyword_value(line_, "insts", v) || !parse_dec(v, count))
+        expected(here(), "'insts = N'", quoted(line_));
+      read_warp(w, count, block);
+    }
+    table_.announce(kernel_.id, sink_);
+    if (sink_.cta) sink_.cta(cta);
+  }
+
+  void read_warp(WarpTrace& w, uint64_t count, const std::string& block) {
+    const std::string want = std::to_string(count) + " instruction lines in warp " +
+                             std::to_string(w.warp_id) + " of " + block + " ('insts = " +
+                             std::to_string(count) + "' at line " +
+                             std::to_string(lines_.number()) + ")";
+    for (uint64_t i = 0; i < count; ++i) {
+      if (!next_line()) expected(here(), want, std::to_string(i) + " before end of file");
+      if (!is_instruction(line_)) expected(here(), want, std::to_string(i));
+      Fields f(line_);
+      add_instruction(f, w);
+    }
+    if (next_line()) {
+      if (is_instruction(line_)) expected(here(), want, "more");
+      unread_ = true;
+    }
+  }
+
+  void read_raw() {
+    uint64_t warps = (kernel_.block.volume() + 31) / 32;
+    if (warps > kMaxWarpsPerCta)
+      expected(here(), "at most " + std::to_string(kMaxWarpsPerCta * 32) + " threads per block",
+               std::to_string(kernel_.block.volume()));
+    // Raw lines interleave the thread blocks, so all of them are held
+    // until the end, then given out in index order as post-processing does.
+    std::map<uint64_t, CtaTrace> ctas;
+    const Dim3& g = kernel_.grid;
+    do {
+      if (!is_instruction(line_))
+        expected(here(), "a raw instruction line 'TB_X TB_Y TB_Z WARP PC ...'", quoted(line_));
+      Fields f(line_);
+      uint32_t ids[4];
+      for (auto& id : ids)
+        if (!parse_dec(f.next(), id))
+          expected(here(), "thread block x, y, z and warp ids at the start of a raw line",
+                   quoted(line_));
+      Dim3 tb{ids[0], ids[1], ids[2]};
+      if (tb.x >= g.x || tb.y >= g.y || tb.z >= g.z)
+        expected(here(), "a thread block inside the grid " + dim_text(g), dim_text(tb));
+      if (ids[3] >= warps)
+        expected(here(), "a warp id below " + std::to_string(warps), std::to_string(ids[3]));
+      CtaTrace& cta = ctas[(uint64_t(tb.z) * g.y + tb.y) * g.x + tb.x];
+      if (cta.warps.empty()) {
+        cta.kernel_id = kernel_.id;
+        cta.cta = tb;
+        cta.warps.resize(warps);
+        for (uint32_t i = 0; i < warps; ++i) cta.warps[i].warp_id = i;
+      }
+      add_instruction(f, cta.warps[ids[3]]);
+    } while (next_line());
+    table_.announce(kernel_.id, sink_);
+    for (const auto& [index, cta] : ctas)
+      if (sink_.cta) sink_.cta(cta);
+  }
+
+  void add_instruction(Fields& f, WarpTrace& w) {
+    if (!lines_.terminated())
+      expected(here(), "a complete instruction line", "end of file in the middle of the line");
+    uint32_t mask = 0;
+    parse_instruction(f, here(), layout_, scratch_, mask, w);
+    w.inst.push_back(table_.intern(scratch_));
+    w.mask.push_back(mask);
+  }
+
+  LineReader lines_;
+  const std::string& path_;
+  const KernelSink& sink_;
+  std::string_view line_;
+  bool unread_ = false;
+  KernelInfo kernel_;
+  LineLayout layout_;
+  TableBuilder table_;
+  StaticInst scratch_;
+};
+
+}  // namespace
+
+void read_kernel_trace(std::istream& in, const std::string& path, const KernelSink& sink) {
+  TraceReader(in, path, sink).run();
+}
+
+}  // namespace sasskit::accelsim

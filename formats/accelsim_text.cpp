@@ -1,0 +1,108 @@
+#include <cstring>
+
+#include "formats/accelsim_text.hpp"
+
+namespace sasskit::accelsim::detail {
+namespace {
+
+constexpr size_t kBlock = size_t(1) << 20;
+// A longer line is not Accel-Sim text (the longest real line, 32 listed
+// addresses, is under 1 KiB); refusing it bounds memory.
+constexpr size_t kMaxLine = size_t(1) << 20;
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+LineReader::LineReader(std::istream& in, const std::string& path)
+    : in_(in), path_(path), buf_(2 * kBlock) {}
+
+bool LineReader::refill() {
+  if (eof_) return false;
+  if (begin_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (buf_.size() - end_ < kBlock) buf_.resize(end_ + kBlock);
+  in_.read(buf_.data() + end_, static_cast<std::streamsize>(buf_.size() - end_));
+  size_t got = static_cast<size_t>(in_.gcount());
+  end_ += got;
+  if (got == 0) eof_ = true;
+  return got > 0;
+}
+
+bool LineReader::next(std::string_view& line) {
+  size_t scanned = begin_;
+  for (;;) {
+    const char* start = buf_.data() + begin_;
+    const char* nl = static_cast<const char*>(
+        std::memchr(buf_.data() + scanned, '\n', end_ - scanned));
+    if (nl) {
+      size_t len = static_cast<size_t>(nl - start);
+      begin_ += len + 1;
+      if (len > 0 && start[len - 1] == '\r') --len;
+      line = std::string_view(start, len);
+      terminated_ = true;
+      ++number_;
+      return true;
+    }
+    scanned = end_;
+    size_t pending = end_ - begin_;
+    if (pending > kMaxLine)
+      fail_input(path_, number_ + 1, "expected a line shorter than 1 MiB, found a longer one");
+    if (!refill()) {
+      if (pending == 0) return false;
+      line = std::string_view(buf_.data() + begin_, pending);
+      begin_ = end_;
+      terminated_ = false;
+      ++number_;
+      return true;
+    }
+    scanned = begin_ + pending;  // refill moved the pending bytes to the front
+  }
+}
+
+std::string quoted(std::string_view token) {
+  if (token.empty()) return "end of line";
+  constexpr size_t kShown = 40;
+  std::string q(1, '\'');
+  q.append(token.substr(0, kShown));
+  q += token.size() > kShown ? "...'" : "'";
+  return q;
+}
+
+void expected(const Place& at, const std::string& what, const std::string& found) {
+  fail_input(at.path, at.line, "expected " + what + ", found " + found);
+}
+
+bool parse_hex(std::string_view s, uint64_t& value) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  if (s.empty() || s.size() > 16) return false;
+  uint64_t v = 0;
+  for (char c : s) {
+    int d = hex_digit(c);
+    if (d < 0) return false;
+    v = (v << 4) | static_cast<uint64_t>(d);
+  }
+  value = v;
+  return true;
+}
+
+void append_hex(std::string& out, uint64_t value, int width) {
+  char buf[16];
+  int n = 0;
+  do {
+    buf[15 - n++] = "0123456789abcdef"[value & 0xf];
+    value >>= 4;
+  } while (value != 0);
+  for (; n < width; ++n) buf[15 - n] = '0';
+  out.append(buf + 16 - n, static_cast<size_t>(n));
+}
+
+}  // namespace sasskit::accelsim::detail
