@@ -48,6 +48,18 @@ void JsonlSink::finish() {
   out_ << '\n';
 }
 
+namespace {
+// The file name to write a kernel's text under: as listed, less a
+// compression suffix (the text written is plain).
+std::string plain_trace_name(const KernelInfo& k) {
+  if (k.trace_file.empty()) return "kernel-" + std::to_string(k.id) + ".traceg";
+  for (std::string_view suffix : {".xz", ".gz"})
+    if (k.trace_file.ends_with(suffix))
+      return k.trace_file.substr(0, k.trace_file.size() - suffix.size());
+  return k.trace_file;
+}
+}  // namespace
+
 AccelsimSink::AccelsimSink(const std::string& output, bool to_stdout)
     : final_dir_(output), dir_(output), to_stdout_(to_stdout) {
   if (to_stdout_) return;
@@ -86,8 +98,7 @@ void AccelsimSink::kernel(const KernelInfo& k) {
   close_kernel();
   if (to_stdout_ && ++kernels_ > 1)
     fail_usage("Accel-Sim text on stdout holds one kernel: choose it with --kernels, or use -o DIR");
-  std::string name = k.trace_file.empty() ? "kernel-" + std::to_string(k.id) + ".traceg"
-                                          : k.trace_file;
+  std::string name = plain_trace_name(k);
   entries_.emplace_back(name);
   file_ = std::make_unique<Output>(to_stdout_ ? "-" : (fs::path(dir_) / name).string(),
                                    OutputKind::Text);

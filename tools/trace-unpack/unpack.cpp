@@ -73,7 +73,8 @@ void run(const Options& options, const CommonOptions& common) {
     }
     case Target::Jsonl: {
       Output out(options.output, OutputKind::Text);
-      stream::Header header = source.upstream();
+      stream::Header header;  // the version of what this run writes
+      header.provenance = source.upstream().provenance;
       header.provenance.push_back(self);
       JsonlSink sink(out.stream(), header);
       source.feed(sink);
