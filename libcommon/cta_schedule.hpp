@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,8 @@ struct KernelSchedule {
   uint32_t kernel_id = 0;
   std::string policy;          // "round-robin", "greedy", "wave", or "replay:FILE"
   std::vector<uint32_t> sm;    // per CTA
-  std::vector<uint64_t> start; // per CTA, predicted start cycle
+  std::vector<uint64_t> start; // per CTA, predicted start cycle, from the kernel's launch
+  uint64_t launch = 0;         // the kernel's launch on the GPU timeline (first kernel: 0)
   bool operator==(const KernelSchedule&) const = default;
 };
 
@@ -28,5 +30,44 @@ struct KernelSchedule {
 KernelSchedule model_schedule(const GpuConfig& gpu, uint32_t kernel_id, uint32_t num_ctas,
                               unsigned ctas_per_sm, SchedPolicyKind policy,
                               const std::vector<uint64_t>& cta_cycles = {});
+
+// "round-robin", "greedy", "wave"; parse_policy throws a usage error otherwise.
+const char* policy_name(SchedPolicyKind policy);
+SchedPolicyKind parse_policy(const std::string& name);
+
+// One kernel as the CTA scheduler sees it.
+struct KernelLaunch {
+  uint32_t kernel_id = 0;
+  uint64_t stream_id = 0;
+  uint32_t num_ctas = 0;
+  unsigned ctas_per_sm = 0;           // occupancy(); must be > 0
+  std::vector<uint64_t> cta_cycles;   // optional, as in model_schedule()
+};
+
+// The CTA scheduler across the kernels of an application, in launch order.
+// A kernel starts when the previous kernel of its stream has finished;
+// kernels of other streams run beside it where SMs have room: a CTA takes
+// 1/ctas_per_sm of an SM, and CTAs of different kernels share an SM while
+// their fractions sum to at most 1. Within a kernel CTAs are dispatched in
+// launch order, each no earlier than the one before.
+//   round-robin: to the SM with the earliest free slot; ties go to the next
+//                SM after the last one used (Accel-Sim, PPT-GPU).
+//   greedy:      to the SM with the earliest free slot; ties go to the SM
+//                with the least predicted work assigned so far.
+//   wave:        CTA i to SM i % num_sms; wave w (num_sms * ctas_per_sm
+//                CTAs) starts when wave w-1 has finished.
+class CtaScheduler {
+ public:
+  explicit CtaScheduler(unsigned num_sms);
+  ~CtaScheduler();
+  CtaScheduler(const CtaScheduler&) = delete;
+  CtaScheduler& operator=(const CtaScheduler&) = delete;
+
+  KernelSchedule schedule(const KernelLaunch& kernel, SchedPolicyKind policy);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace sasskit

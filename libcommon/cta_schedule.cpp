@@ -1,0 +1,182 @@
+#include "libcommon/cta_schedule.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "libcommon/diag.hpp"
+
+namespace sasskit {
+namespace {
+
+// An SM's capacity in share units: lcm(1..32), so 1/c of an SM is exact for
+// every c up to 32 resident CTAs; larger c round down, which still fits c.
+constexpr uint64_t kCapacity = 144403552893600ULL;
+
+struct Interval {
+  uint64_t start, end, share;
+};
+
+struct SmState {
+  std::vector<Interval> foreign;  // CTAs of earlier kernels still running at this launch
+  std::vector<Interval> placed;   // CTAs of the kernel being scheduled
+  std::multiset<uint64_t> live;   // ends of placed CTAs not known to be over
+  uint64_t work = 0;              // predicted cycles assigned in this kernel
+
+  // Share of the SM the current kernel's CTAs use at `t` >= floor (all
+  // started by then).
+  uint64_t own_used(uint64_t t, uint64_t share) const {
+    return static_cast<uint64_t>(std::distance(live.upper_bound(t), live.end())) * share;
+  }
+  uint64_t foreign_used(uint64_t t) const {
+    uint64_t used = 0;
+    for (const auto& f : foreign)
+      if (f.start <= t && f.end > t) used += f.share;
+    return used;
+  }
+
+  bool fits(uint64_t at, uint64_t duration, uint64_t share) const {
+    auto used_at = [&](uint64_t p) { return own_used(p, share) + foreign_used(p) + share; };
+    if (used_at(at) > kCapacity) return false;
+    for (const auto& f : foreign)
+      if (f.start > at && f.start < at + duration && used_at(f.start) > kCapacity) return false;
+    return true;
+  }
+
+  // The earliest cycle >= floor at which a CTA of `share` and `duration` fits.
+  // `floor` never decreases within a kernel, so ends up to it can be dropped.
+  uint64_t earliest_start(uint64_t floor, uint64_t duration, uint64_t share) {
+    live.erase(live.begin(), live.upper_bound(floor));
+    if (foreign.empty()) {
+      if ((live.size() + 1) * share <= kCapacity) return floor;
+      return *live.begin();  // full: the first CTA to end frees the slot
+    }
+    std::vector<uint64_t> candidates{floor};
+    candidates.insert(candidates.end(), live.begin(), live.end());
+    for (const auto& f : foreign)
+      if (f.end > floor) candidates.push_back(f.end);
+    std::sort(candidates.begin(), candidates.end());
+    for (uint64_t c : candidates)
+      if (fits(c, duration, share)) return c;
+    return candidates.back();  // everything is over by then
+  }
+
+  void place(uint64_t start, uint64_t duration, uint64_t share) {
+    placed.push_back({start, start + duration, share});
+    live.insert(start + duration);
+    work += duration;
+  }
+
+  // Called at a kernel launch: what is still running becomes foreign.
+  void begin_kernel(uint64_t launch) {
+    foreign.insert(foreign.end(), placed.begin(), placed.end());
+    std::erase_if(foreign, [&](const Interval& f) { return f.end <= launch; });
+    placed.clear();
+    live.clear();
+    work = 0;
+  }
+};
+
+}  // namespace
+
+const char* policy_name(SchedPolicyKind policy) {
+  switch (policy) {
+    case SchedPolicyKind::RoundRobin: return "round-robin";
+    case SchedPolicyKind::Greedy: return "greedy";
+    case SchedPolicyKind::Wave: return "wave";
+  }
+  return "?";
+}
+
+SchedPolicyKind parse_policy(const std::string& name) {
+  for (auto p : {SchedPolicyKind::RoundRobin, SchedPolicyKind::Greedy, SchedPolicyKind::Wave})
+    if (name == policy_name(p)) return p;
+  fail_usage("unknown scheduling policy '" + name + "' (round-robin, greedy or wave)");
+}
+
+struct CtaScheduler::State {
+  std::vector<SmState> sms;
+  unsigned last_sm;  // round-robin cursor
+  uint64_t last_launch = 0;
+  std::map<uint64_t, uint64_t> stream_end;
+
+  explicit State(unsigned n) : sms(n), last_sm(n - 1) {}
+
+  unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, uint64_t duration, uint64_t share,
+                   uint64_t& start) {
+    const unsigned n = static_cast<unsigned>(sms.size());
+    unsigned best = n;
+    for (unsigned k = 0; k < n; ++k) {
+      unsigned sm = policy == SchedPolicyKind::RoundRobin ? (last_sm + 1 + k) % n : k;
+      uint64_t t = sms[sm].earliest_start(floor, duration, share);
+      bool better = best == n || t < start ||
+                    (t == start && policy == SchedPolicyKind::Greedy && sms[sm].work < sms[best].work);
+      if (better) {
+        best = sm;
+        start = t;
+      }
+    }
+    return best;
+  }
+};
+
+CtaScheduler::CtaScheduler(unsigned num_sms) {
+  if (num_sms == 0) fail("the GPU model has no SMs");
+  state_ = std::make_unique<State>(num_sms);
+}
+
+CtaScheduler::~CtaScheduler() = default;
+
+KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind policy) {
+  if (k.ctas_per_sm == 0)
+    fail("kernel " + std::to_string(k.kernel_id) + ": no CTA fits on an SM");
+  if (!k.cta_cycles.empty() && k.cta_cycles.size() != k.num_ctas)
+    fail("kernel " + std::to_string(k.kernel_id) + ": " + std::to_string(k.cta_cycles.size()) +
+         " CTA durations for " + std::to_string(k.num_ctas) + " CTAs");
+  State& s = *state_;
+  auto stream = s.stream_end.find(k.stream_id);
+  uint64_t launch = std::max(s.last_launch, stream == s.stream_end.end() ? 0 : stream->second);
+  for (auto& sm : s.sms) sm.begin_kernel(launch);
+
+  const uint64_t share = kCapacity / k.ctas_per_sm;
+  const unsigned n_sms = static_cast<unsigned>(s.sms.size());
+  const uint64_t wave_size = uint64_t(n_sms) * k.ctas_per_sm;
+  KernelSchedule out;
+  out.kernel_id = k.kernel_id;
+  out.policy = policy_name(policy);
+  out.launch = launch;
+  out.sm.resize(k.num_ctas);
+  out.start.resize(k.num_ctas);
+  uint64_t floor = launch, end = launch, wave_end = launch;
+  for (uint32_t i = 0; i < k.num_ctas; ++i) {
+    const uint64_t duration = k.cta_cycles.empty() ? 1 : std::max<uint64_t>(1, k.cta_cycles[i]);
+    uint64_t start = 0;
+    unsigned sm;
+    if (policy == SchedPolicyKind::Wave) {
+      if (i % wave_size == 0) floor = wave_end;
+      sm = i % n_sms;
+      start = s.sms[sm].earliest_start(floor, duration, share);
+    } else {
+      sm = s.pick_sm(policy, floor, duration, share, start);
+      floor = start;
+    }
+    s.sms[sm].place(start, duration, share);
+    s.last_sm = sm;
+    wave_end = std::max(wave_end, start + duration);
+    end = std::max(end, start + duration);
+    out.sm[i] = sm;
+    out.start[i] = start - launch;
+  }
+  s.last_launch = launch;
+  s.stream_end[k.stream_id] = std::max(end, stream == s.stream_end.end() ? 0 : stream->second);
+  return out;
+}
+
+KernelSchedule model_schedule(const GpuConfig& gpu, uint32_t kernel_id, uint32_t num_ctas,
+                              unsigned ctas_per_sm, SchedPolicyKind policy,
+                              const std::vector<uint64_t>& cta_cycles) {
+  CtaScheduler scheduler(gpu.num_sms);
+  return scheduler.schedule(KernelLaunch{kernel_id, 0, num_ctas, ctas_per_sm, cta_cycles}, policy);
+}
+
+}  // namespace sasskit

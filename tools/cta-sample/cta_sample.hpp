@@ -1,0 +1,44 @@
+// cta-sample's stream processing: for each kernel, count its CTAs'
+// instructions by unit class in one pass while spilling their records to a
+// temporary file, schedule the CTAs onto SMs (modeled or replayed), choose
+// the SM(s) to simulate, and emit a sched and a sample record followed by
+// the kept CTAs. Every other record passes through unchanged and in order.
+#pragma once
+
+#include <memory>
+
+#include "formats/cta_log.hpp"
+#include "formats/stream.hpp"
+#include "libcommon/cta_schedule.hpp"
+#include "libcommon/gpu_config.hpp"
+#include "libcommon/json.hpp"
+#include "sampler.hpp"
+
+namespace sasskit::ctasample {
+
+struct Options {
+  SampleOptions sample;
+  SchedPolicyKind policy = SchedPolicyKind::RoundRobin;
+  const CtaLog* replay = nullptr;  // replay this log instead of modeling
+};
+
+// Writes either a stream (`writer`) or a JSON array with one summary object
+// per kernel (`json`); exactly one of them is non-null.
+class CtaSampleStream {
+ public:
+  CtaSampleStream(const GpuConfig& gpu, const Options& options, stream::Writer* writer,
+                  JsonWriter* json);
+  ~CtaSampleStream();
+  void feed(const stream::Record& record);
+  // Completes the last kernel; call after the input's end record.
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Checks options against the model before any input is read (--sm range).
+void check_options(const GpuConfig& gpu, const Options& options);
+
+}  // namespace sasskit::ctasample

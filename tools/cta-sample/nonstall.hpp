@@ -1,0 +1,46 @@
+// HyFiSS's non-stall time of a set of CTAs (Yang et al., MICRO 2024,
+// §III-C): per execution-unit class i with N_i units of latency Lat_i and
+// n_i warp instructions,
+//   Eq. 1   C_i = n_i / N_i + (Lat_i - 1)
+//   Eq. 2   C   = max_i C_i * N_i / min(N_i, IRate)
+// where IRate is the SM's saturated issue rate.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "formats/trace.hpp"
+#include "libcommon/gpu_config.hpp"
+
+namespace sasskit::ctasample {
+
+// Warp instructions per execution-unit class.
+using UnitCounts = std::array<uint64_t, kUnitClasses>;
+
+UnitCounts& operator+=(UnitCounts& a, const UnitCounts& b);
+uint64_t total(const UnitCounts& c);
+
+// Counts a CTA's dynamic warp instructions by the unit of each one's static
+// instruction (`units[i]` for table entry i; indices already validated).
+UnitCounts count_units(const CtaTrace& cta, const std::vector<UnitClass>& units);
+
+class NonStallModel {
+ public:
+  // Takes N_i = count * subcores / initiation_interval (a unit that accepts
+  // a warp instruction every II cycles counts as 1/II of a unit) and
+  // IRate = subcores_per_sm (one warp scheduler per sub-core, each issuing
+  // one instruction per cycle).
+  explicit NonStallModel(const GpuConfig& gpu);
+  // Eq. 2 over the classes that have instructions; 0 for no instructions.
+  // An instruction class the model has no unit for is a Failure.
+  double cycles(const UnitCounts& counts) const;
+
+ private:
+  std::array<double, kUnitClasses> units_{};
+  std::array<double, kUnitClasses> latency_{};
+  double issue_rate_ = 1;
+  std::string gpu_name_;
+};
+
+}  // namespace sasskit::ctasample

@@ -1,0 +1,51 @@
+#include "run.hpp"
+
+#include <sstream>
+
+#include "cta_sample.hpp"
+#include "libcommon/io.hpp"
+
+namespace sasskit::ctasample {
+namespace {
+
+void process(stream::Reader& reader, CtaSampleStream& sampler) {
+  stream::Record record;
+  while (reader.next(record)) sampler.feed(record);
+  sampler.finish();
+}
+
+}  // namespace
+
+void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common) {
+  Options options;
+  options.policy = parse_policy(o.policy);
+  options.sample = SampleOptions{o.keep == "all", o.sm, o.top};
+  check_options(gpu, options);
+  std::optional<CtaLog> log;
+  if (!o.replay.empty()) log = CtaLog::read(o.replay);
+  options.replay = log ? &*log : nullptr;
+
+  Input in(o.input);
+  stream::Reader reader(in.stream(), in.name());
+  const bool json = o.format == "json";
+  Output out(o.output, json ? OutputKind::Text : OutputKind::Binary, common.force);
+  if (json) {
+    std::ostringstream summary;  // small; held back so a failed run prints nothing
+    JsonWriter writer(summary);
+    writer.begin_array();
+    CtaSampleStream sampler(gpu, options, nullptr, &writer);
+    process(reader, sampler);
+    writer.end_array();
+    out.stream() << summary.str() << "\n";
+  } else {
+    stream::Writer writer(out.stream(), out.name(), reader.header(),
+                          stream::this_stage("cta-sample", common.argv, common.no_provenance));
+    CtaSampleStream sampler(gpu, options, &writer, nullptr);
+    process(reader, sampler);
+    writer.finish();
+  }
+  in.check_read_error();
+  out.commit();
+}
+
+}  // namespace sasskit::ctasample
