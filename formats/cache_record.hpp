@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "formats/stream.hpp"
@@ -19,7 +20,36 @@ struct KernelCacheModel {
   std::vector<double> amat;
   std::vector<double> pc_l1_hit_rate;
   std::vector<double> pc_l2_hit_rate;
+  std::vector<uint64_t> pc_requests;
+  std::vector<uint64_t> pc_sectors;
+
+  double kernel_amat = 0;          // cycles, over all cached-space sectors
+  uint64_t l1_sectors = 0, l1_hits = 0;
+  uint64_t l2_sectors = 0, l2_hits = 0;
+  uint64_t l2_bound_sectors = 0;   // sent from L1 to L2 over the interconnect
+  uint64_t dram_sectors = 0;
+  double noc_queue = 0;            // cycles added per L2 access by interconnect queueing
+  double dram_queue = 0;           // cycles added per DRAM access by DRAM queueing
+  // Per SM with L1 or L2 traffic.
+  std::vector<uint32_t> sm;
+  std::vector<double> sm_l1_hit_rate;
+  std::vector<double> sm_l2_hit_rate;
+  // Per memory space and operation with requests ("global.ld", ...).
+  std::vector<std::string> space;
+  std::vector<uint64_t> space_requests;
+  std::vector<uint64_t> space_sectors;
   bool operator==(const KernelCacheModel&) const = default;
 };
 
 }  // namespace sasskit
+
+namespace sasskit::stream {
+
+template <>
+struct RecordCodec<KernelCacheModel> {
+  static constexpr std::string_view type = "cache";
+  static void pack(Packer& pk, const KernelCacheModel& c);
+  static KernelCacheModel unpack(const Record& r);
+};
+
+}  // namespace sasskit::stream

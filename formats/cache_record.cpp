@@ -1,0 +1,90 @@
+#include "formats/cache_record.hpp"
+
+#include "formats/msgpack_map.hpp"
+
+namespace sasskit::stream {
+
+namespace {
+
+template <class T>
+void field(Packer& pk, std::string_view key, const T& value) {
+  pk.pack_str(static_cast<uint32_t>(key.size()));
+  pk.pack_str_body(key.data(), static_cast<uint32_t>(key.size()));
+  pk.pack(value);
+}
+
+template <class T>
+std::vector<T> column(const MapView& m, std::string_view key, size_t expected, std::string_view first) {
+  auto v = m.get_or<std::vector<T>>(key, {});
+  if (m.has(key) && v.size() != expected)
+    fail_input(m.where(), "cache column '" + std::string(key) + "' has " + std::to_string(v.size()) +
+                              " entries, '" + std::string(first) + "' has " + std::to_string(expected));
+  return v;
+}
+
+}  // namespace
+
+void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) {
+  pk.pack_map(26);
+  field(pk, "t", std::string(type));
+  field(pk, "kernel", c.kernel_id);
+  field(pk, "l1_hit_rate", c.l1_hit_rate);
+  field(pk, "l2_hit_rate", c.l2_hit_rate);
+  field(pk, "gmem_requests", c.gmem_requests);
+  field(pk, "kernel_amat", c.kernel_amat);
+  field(pk, "l1_sectors", c.l1_sectors);
+  field(pk, "l1_hits", c.l1_hits);
+  field(pk, "l2_sectors", c.l2_sectors);
+  field(pk, "l2_hits", c.l2_hits);
+  field(pk, "l2_bound_sectors", c.l2_bound_sectors);
+  field(pk, "dram_sectors", c.dram_sectors);
+  field(pk, "noc_queue", c.noc_queue);
+  field(pk, "dram_queue", c.dram_queue);
+  field(pk, "pc", c.pc);
+  field(pk, "amat", c.amat);
+  field(pk, "pc_l1_hit_rate", c.pc_l1_hit_rate);
+  field(pk, "pc_l2_hit_rate", c.pc_l2_hit_rate);
+  field(pk, "pc_requests", c.pc_requests);
+  field(pk, "pc_sectors", c.pc_sectors);
+  field(pk, "sm", c.sm);
+  field(pk, "sm_l1_hit_rate", c.sm_l1_hit_rate);
+  field(pk, "sm_l2_hit_rate", c.sm_l2_hit_rate);
+  field(pk, "space", c.space);
+  field(pk, "space_requests", c.space_requests);
+  field(pk, "space_sectors", c.space_sectors);
+}
+
+KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
+  MapView m(r.object(), r.where());
+  KernelCacheModel c;
+  c.kernel_id = m.get<uint32_t>("kernel");
+  c.l1_hit_rate = m.get<double>("l1_hit_rate");
+  c.l2_hit_rate = m.get<double>("l2_hit_rate");
+  c.gmem_requests = m.get<uint64_t>("gmem_requests");
+  c.kernel_amat = m.get_or<double>("kernel_amat", 0);
+  c.l1_sectors = m.get_or<uint64_t>("l1_sectors", 0);
+  c.l1_hits = m.get_or<uint64_t>("l1_hits", 0);
+  c.l2_sectors = m.get_or<uint64_t>("l2_sectors", 0);
+  c.l2_hits = m.get_or<uint64_t>("l2_hits", 0);
+  c.l2_bound_sectors = m.get_or<uint64_t>("l2_bound_sectors", 0);
+  c.dram_sectors = m.get_or<uint64_t>("dram_sectors", 0);
+  c.noc_queue = m.get_or<double>("noc_queue", 0);
+  c.dram_queue = m.get_or<double>("dram_queue", 0);
+  c.pc = m.get<std::vector<uint64_t>>("pc");
+  const size_t pcs = c.pc.size();
+  c.amat = column<double>(m, "amat", pcs, "pc");
+  if (!m.has("amat")) fail_input(r.where(), "field 'amat' is missing");
+  c.pc_l1_hit_rate = column<double>(m, "pc_l1_hit_rate", pcs, "pc");
+  c.pc_l2_hit_rate = column<double>(m, "pc_l2_hit_rate", pcs, "pc");
+  c.pc_requests = column<uint64_t>(m, "pc_requests", pcs, "pc");
+  c.pc_sectors = column<uint64_t>(m, "pc_sectors", pcs, "pc");
+  c.sm = m.get_or<std::vector<uint32_t>>("sm", {});
+  c.sm_l1_hit_rate = column<double>(m, "sm_l1_hit_rate", c.sm.size(), "sm");
+  c.sm_l2_hit_rate = column<double>(m, "sm_l2_hit_rate", c.sm.size(), "sm");
+  c.space = m.get_or<std::vector<std::string>>("space", {});
+  c.space_requests = column<uint64_t>(m, "space_requests", c.space.size(), "space");
+  c.space_sectors = column<uint64_t>(m, "space_sectors", c.space.size(), "space");
+  return c;
+}
+
+}  // namespace sasskit::stream

@@ -1,0 +1,137 @@
+#include "rd_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "formats/records.hpp"
+#include "formats/sched_record.hpp"
+#include "libcommon/diag.hpp"
+
+using namespace sasskit;
+using namespace sasskit::rdcache;
+
+namespace {
+
+GpuConfig gpu_model() {
+  GpuConfig g;
+  g.name = "test";
+  g.num_sms = 8;
+  g.subcores_per_sm = 4;
+  g.max_warps_per_sm = 64;
+  g.max_threads_per_sm = 2048;
+  g.max_ctas_per_sm = 32;
+  g.regs_per_sm = 65536;
+  g.smem_per_sm = 96 * 1024;
+  g.smem_per_cta = 48 * 1024;
+  g.l1d.size_bytes = 4096;
+  g.l1d.assoc = 4;
+  g.l2.size_bytes = 65536;
+  g.l2.assoc = 16;
+  g.l2.write_allocate = true;
+  return g;
+}
+
+// Keeps what reaches it.
+class Capture : public Sink {
+ public:
+  void record(const stream::Record& r) override { types.push_back(r.type()); }
+  void kernel(const KernelInfo&, const KernelCacheModel& m, const std::vector<SweepResult>&) override {
+    types.push_back("cache");
+    models.push_back(m);
+  }
+  void finish() override { types.push_back("finish"); }
+  std::vector<std::string> types;
+  std::vector<KernelCacheModel> models;
+};
+
+KernelInfo kernel(uint32_t id, uint32_t ctas) {
+  KernelInfo k;
+  k.id = id;
+  k.grid = {ctas, 1, 1};
+  k.block = {32, 1, 1};
+  k.nregs = 16;
+  k.binary_version = 70;
+  return k;
+}
+
+CtaTrace cta(uint32_t kernel_id, uint32_t x) {
+  CtaTrace c;
+  c.kernel_id = kernel_id;
+  c.cta = {x, 0, 0};
+  WarpTrace w;
+  w.inst = {0};
+  w.mask = {0xffffffff};
+  w.addr_mode = {1};
+  for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x1000 + 128 * x + 4 * lane);
+  c.warps = {w};
+  return c;
+}
+
+Capture run(const std::function<void(stream::Writer&)>& body) {
+  std::ostringstream bytes;
+  stream::Writer w(bytes, "test", stream::Header{}, stream::Stage{"test", "0", {}});
+  body(w);
+  w.finish();
+  std::istringstream in(bytes.str());
+  stream::Reader reader(in, "test");
+  Capture capture;
+  run_filter(reader, capture, gpu_model(), Options{});
+  return capture;
+}
+
+void kernel_records(stream::Writer& w, uint32_t id, uint32_t ctas) {
+  w.write(kernel(id, ctas));
+  StaticInst ld;
+  ld.pc = 0x40;
+  ld.opcode = "LDG.E.SYS";
+  ld.mem_width = 4;
+  w.write(InstTable{id, 0, {ld}});
+}
+
+}  // namespace
+
+TEST(Filter, UsesTheSchedRecordForCtaPlacement) {
+  const Capture c = run([](stream::Writer& w) {
+    kernel_records(w, 1, 2);
+    KernelSchedule s;
+    s.kernel_id = 1;
+    s.policy = "replay:test";
+    s.sm = {5, 2};
+    s.start = {0, 0};
+    w.write(s);
+    w.write(cta(1, 0));
+    w.write(cta(1, 1));
+  });
+  ASSERT_EQ(c.models.size(), 1u);
+  EXPECT_EQ(c.models[0].sm, (std::vector<uint32_t>{2, 5}));
+}
+
+TEST(Filter, ModelsTheScheduleWithoutASchedRecord) {
+  const Capture c = run([](stream::Writer& w) {
+    kernel_records(w, 1, 3);
+    for (uint32_t x = 0; x < 3; ++x) w.write(cta(1, x));
+  });
+  ASSERT_EQ(c.models.size(), 1u);
+  EXPECT_EQ(c.models[0].sm.size(), 3u);  // round-robin: one CTA per SM
+  EXPECT_EQ(c.models[0].gmem_requests, 3u);
+}
+
+TEST(Filter, CacheRecordFollowsItsKernelAndPrecedesTheNextCopy) {
+  const Capture c = run([](stream::Writer& w) {
+    kernel_records(w, 1, 1);
+    w.write(cta(1, 0));
+    w.write(Memcpy{0x1000, 128});
+    kernel_records(w, 2, 1);
+    w.write(cta(2, 0));
+  });
+  EXPECT_EQ(c.types, (std::vector<std::string>{"kernel", "insts", "cta", "cache", "memcpy", "kernel", "insts",
+                                                "cta", "cache", "finish"}));
+  ASSERT_EQ(c.models.size(), 2u);
+  EXPECT_EQ(c.models[0].l2_hits, 0u);
+  EXPECT_EQ(c.models[1].l2_hits, 4u);  // the copy filled L2
+}
+
+TEST(Filter, CtaBeforeItsKernelIsBadInput) {
+  EXPECT_THROW(run([](stream::Writer& w) { w.write(cta(1, 0)); }), Error);
+}

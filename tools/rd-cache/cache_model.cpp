@@ -1,0 +1,240 @@
+#include "cache_model.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "libcommon/diag.hpp"
+
+namespace sasskit::rdcache {
+
+uint64_t KernelCounts::gmem_requests() const {
+  uint64_t n = 0;
+  for (size_t op = 0; op < kOps; ++op) n += traffic[static_cast<size_t>(MemSpace::Global) * kOps + op].requests;
+  return n;
+}
+
+// Sectors one SM sends to L2, in its issue order.
+struct L2Request {
+  uint32_t inst = 0;
+  bool lookup = true;  // L2 allocates them
+  uint32_t begin = 0, end = 0;  // into SmPass::l2_sectors
+};
+
+struct CacheModel::SmPass {
+  KernelCounts counts;  // traffic, l1, inst (traffic and l1), sm_l1[0]
+  uint64_t warp_insts = 0;
+  std::vector<L2Request> l2;
+  std::vector<uint64_t> l2_sectors;  // L1-sector base addresses
+  std::vector<DistanceHistogram> l1_histograms;
+};
+
+CacheModel::CacheModel(const GpuConfig& gpu, std::unique_ptr<AccessOrder> order,
+                       std::vector<SweepPoint> sweep, unsigned threads)
+    : gpu_(gpu), order_(std::move(order)), sweep_(std::move(sweep)), threads_(std::max(1u, threads)),
+      l2_(Level::L2, gpu.l2, sweep_) {
+  // Checks the L1 geometry and sweep points now rather than at the first kernel.
+  LevelStacks(Level::L1, gpu_.l1d, sweep_);
+  if (gpu_.num_sms == 0) fail_usage("the GPU model has no SMs (num-sms is 0)");
+}
+
+void CacheModel::copy_to_l2(uint64_t address, uint64_t bytes) {
+  uint64_t keep = gpu_.l2.size_bytes;
+  for (const SweepPoint& p : sweep_)
+    if (p.level == Level::L2) keep = std::max(keep, p.size_bytes);
+  if (bytes > keep) {
+    address += bytes - keep;
+    bytes = keep;
+  }
+  const unsigned line = l2_.shape().line_bytes;
+  std::vector<LineAccess> lines;
+  for (uint64_t a = address - address % line; a < address + bytes; a += line) {
+    const uint64_t from = std::max(a, address), to = std::min(a + line, address + bytes);
+    const uint64_t start[1] = {from};
+    coalesce(start, static_cast<uint32_t>(to - from), l2_.shape(), lines);
+    for (const LineAccess& l : lines) l2_.access(l, false);
+  }
+}
+
+namespace {
+
+// Per SM, groups of CTAs resident together: the SM's CTAs in order of start
+// (then launch order), `ctas_per_sm` at a time.
+std::vector<std::vector<std::vector<uint32_t>>> resident_groups(const KernelAccesses& kernel,
+                                                                const KernelSchedule& schedule,
+                                                                unsigned num_sms, unsigned ctas_per_sm) {
+  std::vector<std::vector<uint32_t>> on_sm(num_sms);
+  for (uint32_t c = 0; c < kernel.ctas.size(); ++c) {
+    const uint32_t linear = kernel.ctas[c].linear;
+    if (linear >= schedule.sm.size())
+      fail_input("kernel " + std::to_string(kernel.info.id),
+                 "the schedule has no SM for CTA " + std::to_string(linear));
+    if (schedule.sm[linear] >= num_sms)
+      fail_input("kernel " + std::to_string(kernel.info.id),
+                 "CTA " + std::to_string(linear) + " is scheduled on SM " +
+                     std::to_string(schedule.sm[linear]) + " of a GPU with " + std::to_string(num_sms));
+    on_sm[schedule.sm[linear]].push_back(c);
+  }
+  auto start = [&](uint32_t c) {
+    const uint32_t linear = kernel.ctas[c].linear;
+    return linear < schedule.start.size() ? schedule.start[linear] : 0;
+  };
+  std::vector<std::vector<std::vector<uint32_t>>> groups(num_sms);
+  for (unsigned sm = 0; sm < num_sms; ++sm) {
+    auto& ctas = on_sm[sm];
+    std::stable_sort(ctas.begin(), ctas.end(), [&](uint32_t a, uint32_t b) {
+      return std::pair(start(a), kernel.ctas[a].linear) < std::pair(start(b), kernel.ctas[b].linear);
+    });
+    for (size_t i = 0; i < ctas.size(); i += ctas_per_sm)
+      groups[sm].emplace_back(ctas.begin() + static_cast<ptrdiff_t>(i),
+                              ctas.begin() + static_cast<ptrdiff_t>(std::min(ctas.size(), i + ctas_per_sm)));
+  }
+  return groups;
+}
+
+// Runs fn(0) .. fn(n-1) on up to `threads` threads; rethrows the first
+// exception a call threw once all threads have stopped.
+template <class F>
+void parallel_for(size_t n, unsigned threads, F fn) {
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    try {
+      for (size_t i = next++; i < n; i = next++) fn(i);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next = n;
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < std::min<size_t>(threads, n); ++t) pool.emplace_back(worker);
+    worker();
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
+CacheModel::SmPass CacheModel::run_sm(const KernelAccesses& kernel,
+                                      const std::vector<std::vector<uint32_t>>& groups) const {
+  SmPass pass;
+  pass.counts.inst.resize(kernel.table.size());
+  pass.counts.sm_l1.resize(1);
+  LevelStacks l1(Level::L1, gpu_.l1d, sweep_);
+  std::vector<MemRef> refs;
+  std::vector<LineAccess> lines;
+  for (const auto& group : groups) {
+    refs.clear();
+    order_->order(kernel, group, refs);
+    for (uint32_t c : group)
+      for (const WarpAccesses& w : kernel.ctas[c].warps) pass.warp_insts += w.dyn_insts;
+    for (const MemRef& ref : refs) {
+      const WarpAccesses& w = kernel.ctas[ref.cta].warps[ref.warp];
+      const uint32_t inst = w.inst[ref.k];
+      const Route& route = kernel.routes[inst];
+      const std::span<const uint64_t> addrs(w.addrs.data() + w.addr_begin[ref.k],
+                                            w.addr_begin[ref.k + 1] - w.addr_begin[ref.k]);
+      coalesce(addrs, kernel.table[inst].mem_width, l1.shape(), lines);
+      Traffic& t = pass.counts.traffic[route.category];
+      InstCounts& ic = pass.counts.inst[inst];
+      uint64_t sectors = 0;
+      for (const LineAccess& l : lines) sectors += std::popcount(l.mask);
+      t.requests += 1;
+      t.sectors += sectors;
+      ic.traffic.requests += 1;
+      ic.traffic.sectors += sectors;
+      L2Request req{inst, route.l2_lookup, static_cast<uint32_t>(pass.l2_sectors.size()), 0};
+      for (const LineAccess& l : lines) {
+        uint32_t hits = 0;
+        if (route.l1_lookup) {
+          hits = l1.access(l);
+          const uint64_t n = std::popcount(l.mask), h = std::popcount(hits);
+          pass.counts.l1.add(n, h);
+          ic.l1.add(n, h);
+        }
+        const uint32_t to_l2 = route.l2_all ? l.mask : (route.l1_lookup ? l.mask & ~hits : 0);
+        for (unsigned s = 0; s < kMaxSectorsPerLine; ++s)
+          if (to_l2 & (1u << s))
+            pass.l2_sectors.push_back((l.line * l1.shape().sectors_per_line() + s) * l1.shape().sector_bytes);
+      }
+      req.end = static_cast<uint32_t>(pass.l2_sectors.size());
+      if (req.end > req.begin) pass.l2.push_back(req);
+    }
+  }
+  pass.counts.sm_l1[0] = pass.counts.l1;
+  pass.l1_histograms = l1.histograms();
+  return pass;
+}
+
+void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
+  // The SMs' request streams merged round-robin: request i of SM 0, 1, ...,
+  // then request i + 1; the same proxy for time as within an SM.
+  const unsigned l1_sector = gpu_.l1d.sector_bytes;
+  std::vector<LineAccess> lines;
+  size_t longest = 0;
+  for (const SmPass& p : sms) longest = std::max(longest, p.l2.size());
+  for (size_t i = 0; i < longest; ++i) {
+    for (size_t sm = 0; sm < sms.size(); ++sm) {
+      if (i >= sms[sm].l2.size()) continue;
+      const L2Request& req = sms[sm].l2[i];
+      const std::span<const uint64_t> sectors(sms[sm].l2_sectors.data() + req.begin, req.end - req.begin);
+      counts.l2_bound_sectors += sectors.size();
+      coalesce(sectors, l1_sector, l2_.shape(), lines);
+      for (const LineAccess& l : lines) {
+        const uint64_t n = std::popcount(l.mask);
+        if (!req.lookup) {
+          counts.dram_sectors += n;
+          continue;
+        }
+        const uint64_t h = std::popcount(l2_.access(l));
+        counts.l2.add(n, h);
+        counts.sm_l2[sm].add(n, h);
+        counts.inst[req.inst].l2.add(n, h);
+        counts.dram_sectors += n - h;
+      }
+    }
+  }
+}
+
+KernelResult CacheModel::run(const KernelAccesses& kernel, const KernelSchedule& schedule, unsigned ctas_per_sm) {
+  if (ctas_per_sm == 0) fail("kernel " + std::to_string(kernel.info.id) + ": not one CTA fits on an SM");
+  const auto groups = resident_groups(kernel, schedule, gpu_.num_sms, ctas_per_sm);
+  std::vector<SmPass> sms(gpu_.num_sms);
+  parallel_for(sms.size(), threads_, [&](size_t sm) { sms[sm] = run_sm(kernel, groups[sm]); });
+
+  KernelResult result;
+  KernelCounts& counts = result.counts;
+  counts.inst.resize(kernel.table.size());
+  counts.sm_l2.resize(gpu_.num_sms);
+  counts.traffic = kernel.uncached;
+  std::vector<DistanceHistogram> l1_histograms(sms[0].l1_histograms.size());
+  for (const SmPass& p : sms) {
+    for (size_t c = 0; c < kCategories; ++c) {
+      counts.traffic[c].requests += p.counts.traffic[c].requests;
+      counts.traffic[c].sectors += p.counts.traffic[c].sectors;
+    }
+    counts.l1.merge(p.counts.l1);
+    counts.sm_l1.push_back(p.counts.l1);
+    for (size_t i = 0; i < counts.inst.size(); ++i) {
+      counts.inst[i].traffic.requests += p.counts.inst[i].traffic.requests;
+      counts.inst[i].traffic.sectors += p.counts.inst[i].traffic.sectors;
+      counts.inst[i].l1.merge(p.counts.inst[i].l1);
+    }
+    for (size_t h = 0; h < l1_histograms.size(); ++h) l1_histograms[h].merge(p.l1_histograms[h]);
+    const uint64_t subcores = std::max(1u, gpu_.subcores_per_sm);
+    counts.issue_cycles = std::max(counts.issue_cycles, (p.warp_insts + subcores - 1) / subcores);
+  }
+  l2_.clear_histograms();
+  run_l2(sms, counts);
+  result.sweep = LevelStacks(Level::L1, gpu_.l1d, sweep_).sweep_results(l1_histograms);
+  for (const SweepResult& r : l2_.sweep_results(l2_.histograms())) result.sweep.push_back(r);
+  return result;
+}
+
+}  // namespace sasskit::rdcache

@@ -1,0 +1,80 @@
+// The cache model of one kernel: requests per memory space, L1 per SM over
+// that SM's sector stream, L2 over the merged stream of all SMs' L1 misses
+// and writes, and the sweep's hit counts from the same pass.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "access_order.hpp"
+#include "formats/trace.hpp"
+#include "kernel_accesses.hpp"
+#include "level_stacks.hpp"
+#include "libcommon/cta_schedule.hpp"
+#include "libcommon/gpu_config.hpp"
+#include "requests.hpp"
+
+namespace sasskit::rdcache {
+
+struct HitCount {
+  uint64_t accesses = 0;  // sectors looked up
+  uint64_t hits = 0;
+  void add(uint64_t n, uint64_t h) { accesses += n; hits += h; }
+  void merge(const HitCount& o) { add(o.accesses, o.hits); }
+  double rate() const { return accesses ? double(hits) / double(accesses) : 0.0; }
+};
+
+// Per static instruction of a cached memory space.
+struct InstCounts {
+  Traffic traffic;
+  HitCount l1, l2;
+};
+
+struct KernelCounts {
+  std::array<Traffic, kCategories> traffic{};
+  HitCount l1, l2;
+  std::vector<HitCount> sm_l1, sm_l2;  // per SM; L2 by the SM the request came from
+  std::vector<InstCounts> inst;        // per entry of the kernel's table
+  uint64_t l2_bound_sectors = 0;       // sectors sent from L1 to L2 (interconnect)
+  uint64_t dram_sectors = 0;           // L2 misses and writes L2 does not allocate
+  uint64_t issue_cycles = 0;           // max over SMs: warp instructions / sub-cores
+  uint64_t gmem_requests() const;
+};
+
+struct KernelResult {
+  KernelCounts counts;
+  std::vector<SweepResult> sweep;
+};
+
+class CacheModel {
+ public:
+  // `threads` SMs' L1 passes run in parallel; results do not depend on it.
+  CacheModel(const GpuConfig& gpu, std::unique_ptr<AccessOrder> order,
+             std::vector<SweepPoint> sweep, unsigned threads);
+
+  // A host-to-device copy writes through L2, as on the GPU and in Accel-Sim
+  // (-gpgpu_perf_sim_memcpy 1 in its tested configs): its last bytes, up to
+  // the largest L2 modeled, become resident.
+  void copy_to_l2(uint64_t address, uint64_t bytes);
+
+  // `schedule.sm` and `.start` are indexed by the CTA's linear index; CTAs of
+  // one SM run `ctas_per_sm` at a time in order of start. L1 starts empty
+  // (GPUs invalidate it at a kernel launch; Accel-Sim -gpgpu_flush_l1_cache
+  // 1); L2 keeps its contents from the kernels and copies before.
+  KernelResult run(const KernelAccesses& kernel, const KernelSchedule& schedule, unsigned ctas_per_sm);
+
+ private:
+  struct SmPass;
+  SmPass run_sm(const KernelAccesses& kernel, const std::vector<std::vector<uint32_t>>& groups) const;
+  void run_l2(const std::vector<SmPass>& sms, KernelCounts& counts);
+
+  GpuConfig gpu_;
+  std::unique_ptr<AccessOrder> order_;
+  std::vector<SweepPoint> sweep_;
+  unsigned threads_;
+  LevelStacks l2_;
+};
+
+}  // namespace sasskit::rdcache

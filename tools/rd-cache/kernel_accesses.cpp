@@ -1,0 +1,92 @@
+#include "kernel_accesses.hpp"
+
+#include <bit>
+#include <limits>
+#include <span>
+#include <sstream>
+
+#include "formats/records.hpp"
+#include "libcommon/diag.hpp"
+
+namespace sasskit::rdcache {
+
+namespace {
+
+std::string hex(uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+uint32_t linear_index(const Dim3& cta, const Dim3& grid, const std::string& where) {
+  if (cta.x >= grid.x || cta.y >= grid.y || cta.z >= grid.z)
+    fail_input(where, "CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
+                          std::to_string(cta.z) + ") is outside the grid (" +
+                          std::to_string(grid.x) + "," + std::to_string(grid.y) + "," +
+                          std::to_string(grid.z) + ")");
+  return static_cast<uint32_t>(cta.x + uint64_t{cta.y} * grid.x + uint64_t{cta.z} * grid.x * grid.y);
+}
+
+WarpAccesses warp_accesses(const WarpTrace& w, KernelAccesses& kernel, const std::string& where) {
+  const std::vector<StaticInst>& table = kernel.table;
+  const LineShape shape{kernel.gpu->l1d.line_bytes, kernel.gpu->l1d.sector_bytes};
+  std::vector<LineAccess> lines;
+  WarpAccesses out;
+  out.dyn_insts = static_cast<uint32_t>(w.inst.size());
+  out.addr_begin.push_back(0);
+  size_t next = 0;  // into w.addrs
+  for (size_t i = 0; i < w.inst.size(); ++i) {
+    const StaticInst& s = table[w.inst[i]];
+    if (s.mem_width == 0) continue;
+    const unsigned lanes = active_lanes(w.mask[i]);
+    if (lanes == 0) continue;
+    const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (s.mem_width - 1);
+    for (size_t a = next; a < next + lanes; ++a) {
+      if (w.addrs[a] > last_start)
+        fail_input(where + ": warp " + std::to_string(w.warp_id),
+                   "address " + hex(w.addrs[a]) + " + " + std::to_string(s.mem_width) +
+                       " bytes (" + s.opcode + " at pc " + hex(s.pc) +
+                       ") runs past the 64-bit address space");
+    }
+    const Route& route = kernel.routes[w.inst[i]];
+    if (!route.cached) {
+      coalesce(std::span(w.addrs).subspan(next, lanes), s.mem_width, shape, lines);
+      kernel.uncached[route.category].requests += 1;
+      for (const LineAccess& l : lines) kernel.uncached[route.category].sectors += std::popcount(l.mask);
+      next += lanes;
+      continue;
+    }
+    out.addrs.insert(out.addrs.end(), w.addrs.begin() + static_cast<ptrdiff_t>(next),
+                     w.addrs.begin() + static_cast<ptrdiff_t>(next + lanes));
+    next += lanes;
+    out.pos.push_back(static_cast<uint32_t>(i));
+    out.inst.push_back(w.inst[i]);
+    out.addr_begin.push_back(static_cast<uint32_t>(out.addrs.size()));
+  }
+  return out;
+}
+
+}  // namespace
+
+KernelAccesses::KernelAccesses(const KernelInfo& kernel, const GpuConfig& model) : info(kernel), gpu(&model) {}
+
+void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts) {
+  const OpcodeTable& opcodes = OpcodeTable::for_version(kernel.info.binary_version);
+  for (const StaticInst& s : insts) {
+    kernel.table.push_back(s);
+    kernel.routes.push_back(s.mem_width > 0 ? route_of(s.opcode, opcodes.classify(s.opcode), *kernel.gpu) : Route{});
+  }
+}
+
+void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
+  stream::validate_cta(cta, kernel.table, where);
+  CtaAccesses c;
+  c.linear = linear_index(cta.cta, kernel.info.grid, where);
+  for (const WarpTrace& w : cta.warps) {
+    c.warps.push_back(warp_accesses(w, kernel, where));
+    kernel.lane_addresses += c.warps.back().addrs.size();
+  }
+  kernel.ctas.push_back(std::move(c));
+}
+
+}  // namespace sasskit::rdcache

@@ -1,0 +1,67 @@
+// The stacks of one cache level: the modeled geometry, which decides hit or
+// miss, and one stack per further set count the sweep asks for, which only
+// fill distance histograms.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libcommon/gpu_config.hpp"
+#include "requests.hpp"
+#include "reuse_distance.hpp"
+
+namespace sasskit::rdcache {
+
+enum class Level : uint8_t { L1, L2 };
+const char* level_name(Level level);  // "l1", "l2"
+
+// One cache of a --sweep: its size and ways (0 = fully associative); line
+// and sector sizes are the level's.
+struct SweepPoint {
+  Level level = Level::L1;
+  uint64_t size_bytes = 0;
+  unsigned assoc = 0;
+};
+
+struct SweepResult {
+  SweepPoint point;
+  uint64_t sets = 0;
+  uint64_t accesses = 0;  // sectors
+  uint64_t hits = 0;
+};
+
+// Sets and ways of a `size_bytes` cache with `assoc` ways and lines of
+// `line_bytes`; a usage error naming `what` unless it divides into >= 1 set.
+struct SetsWays {
+  uint64_t sets = 1;
+  uint64_t ways = 0;
+};
+SetsWays sets_ways(uint64_t size_bytes, unsigned assoc, unsigned line_bytes, const std::string& what);
+
+class LevelStacks {
+ public:
+  LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep);
+
+  // Looks up one line; returns the hit sectors of `a.mask` in the modeled
+  // cache. `measured` false (cache warming) leaves the histograms alone.
+  uint32_t access(const LineAccess& a, bool measured = true);
+
+  // Distance histograms of the sweep stacks, per stack (see sweep_results).
+  const std::vector<DistanceHistogram>& histograms() const { return histograms_; }
+  void clear_histograms();
+  std::vector<SweepResult> sweep_results(const std::vector<DistanceHistogram>& histograms) const;
+  const LineShape& shape() const { return shape_; }
+
+ private:
+  LineShape shape_;
+  uint64_t model_ways_ = 0;
+  std::unique_ptr<StackEngine> model_;
+  std::vector<SweepPoint> points_;
+  std::vector<size_t> stack_of_point_;
+  std::vector<std::unique_ptr<StackEngine>> stacks_;
+  std::vector<DistanceHistogram> histograms_;
+};
+
+}  // namespace sasskit::rdcache

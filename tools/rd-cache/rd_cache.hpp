@@ -1,0 +1,36 @@
+// rd-cache as a filter: reads a stream, models each kernel's caches, and
+// hands the input records and each kernel's results to a Sink.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/stream.hpp"
+#include "level_stacks.hpp"
+#include "libcommon/gpu_config.hpp"
+#include "summary.hpp"
+
+namespace sasskit::rdcache {
+
+struct Options {
+  std::string order = "round-robin";  // access_order.hpp
+  std::vector<SweepPoint> sweep;
+  bool memcpy_to_l2 = true;
+  unsigned threads = 1;
+};
+
+// A kernel's results are handed to the sink when its records end: at the
+// next kernel or memcpy record, or at the end of the stream; so its cache
+// record follows its cta, sched and other records. Kernels without cta
+// records (a stream without addresses) get a warning and no results. An
+// upstream cache record is dropped: this run's replaces it.
+void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options);
+
+// "--sweep" sizes: comma-separated SIZE or LEVEL:SIZE items (LEVEL l1 or l2;
+// SIZE bytes with an optional K, KiB, M, MiB, G or GiB suffix; no level =
+// both levels), each at every associativity of `assocs` (0 = fully
+// associative), a comma-separated list; an empty `assocs` means the
+// level's own and 0.
+std::vector<SweepPoint> parse_sweep(const std::string& sizes, const std::string& assocs, const GpuConfig& gpu);
+
+}  // namespace sasskit::rdcache

@@ -1,0 +1,108 @@
+#include "requests.hpp"
+
+#include <algorithm>
+
+#include "libcommon/diag.hpp"
+#include "reuse_distance.hpp"
+
+namespace sasskit::rdcache {
+
+LineShape line_shape(const CacheGeometry& g, const std::string& level) {
+  if (g.sector_bytes == 0 || g.line_bytes == 0 || g.line_bytes % g.sector_bytes != 0)
+    fail_usage(level + ": line size " + std::to_string(g.line_bytes) +
+               " is not a positive multiple of the sector size " + std::to_string(g.sector_bytes));
+  if (g.line_bytes / g.sector_bytes > kMaxSectorsPerLine)
+    fail_usage(level + ": more than " + std::to_string(kMaxSectorsPerLine) + " sectors per line");
+  return LineShape{g.line_bytes, g.sector_bytes};
+}
+
+void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape& shape,
+              std::vector<LineAccess>& out) {
+  out.clear();
+  if (bytes == 0) return;
+  // Sector numbers, usually already in order (consecutive lanes, rising addresses).
+  thread_local std::vector<uint64_t> sectors;
+  sectors.clear();
+  bool sorted = true;
+  for (uint64_t start : starts) {
+    const uint64_t first = start / shape.sector_bytes;
+    const uint64_t last = (start + (bytes - 1)) / shape.sector_bytes;
+    for (uint64_t s = first; s <= last; ++s) {
+      if (!sectors.empty()) {
+        if (s == sectors.back()) continue;
+        sorted = sorted && s > sectors.back();
+      }
+      sectors.push_back(s);
+    }
+  }
+  if (!sorted) {
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+  }
+  const unsigned per_line = shape.sectors_per_line();
+  for (uint64_t s : sectors) {
+    const uint64_t line = s / per_line;
+    const uint32_t bit = 1u << (s % per_line);
+    if (out.empty() || out.back().line != line)
+      out.push_back(LineAccess{line, bit});
+    else
+      out.back().mask |= bit;
+  }
+}
+
+std::string category_name(size_t category) {
+  static const char* const ops[kOps] = {"ld", "st", "atom"};
+  return std::string(mem_space_name(static_cast<MemSpace>(category / kOps))) + "." +
+         ops[category % kOps];
+}
+
+namespace {
+
+bool has_modifier(std::string_view opcode, std::string_view modifier) {
+  size_t dot = opcode.find('.');
+  while (dot != std::string_view::npos) {
+    const size_t next = opcode.find('.', dot + 1);
+    if (opcode.substr(dot + 1, next - dot - 1) == modifier) return true;
+    dot = next;
+  }
+  return false;
+}
+
+Op op_of(const OpcodeInfo& info) {
+  if (info.is_atomic) return Op::Atomic;
+  return info.is_store ? Op::Store : Op::Load;
+}
+
+}  // namespace
+
+Route route_of(std::string_view opcode, const OpcodeInfo& info, const GpuConfig& gpu) {
+  // An access the opcode table cannot place is taken as global memory.
+  const MemSpace space = info.space == MemSpace::None ? MemSpace::Global : info.space;
+  const Op op = op_of(info);
+  Route r;
+  r.category = static_cast<size_t>(space) * kOps + static_cast<size_t>(op);
+  r.cached = space == MemSpace::Global || space == MemSpace::Local || space == MemSpace::Generic;
+  if (!r.cached) return r;
+  switch (op) {
+    case Op::Load: {
+      const bool bypass = (space != MemSpace::Local && !gpu.l1_caches_global_loads) ||
+                          has_modifier(opcode, "CG") || has_modifier(opcode, "CV");
+      r.l1_lookup = !bypass;
+      r.l2_all = bypass;
+      r.l2_lookup = true;
+      break;
+    }
+    case Op::Store:
+      r.l1_lookup = gpu.l1d.write_allocate;
+      r.l2_all = gpu.l1d.write_policy == WritePolicy::WriteThrough || !gpu.l1d.write_allocate;
+      r.l2_lookup = gpu.l2.write_allocate;
+      break;
+    case Op::Atomic:
+      r.l2_all = true;
+      r.l2_lookup = true;
+      break;
+  }
+  return r;
+}
+
+}  // namespace sasskit::rdcache

@@ -1,0 +1,167 @@
+#include "summary.hpp"
+
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "latency.hpp"
+#include "libcommon/json.hpp"
+
+namespace sasskit::rdcache {
+
+namespace {
+
+double miss_rate(uint64_t hits, uint64_t accesses) {
+  return accesses ? 1.0 - double(hits) / double(accesses) : 1.0;
+}
+
+void add_pcs(KernelCacheModel& m, const KernelAccesses& kernel, const KernelCounts& counts,
+             const LatencyModel& latency) {
+  std::map<uint64_t, InstCounts> by_pc;  // a PC may have two table entries
+  for (size_t i = 0; i < counts.inst.size(); ++i) {
+    const InstCounts& c = counts.inst[i];
+    if (c.traffic.requests == 0) continue;
+    InstCounts& p = by_pc[kernel.table[i].pc];
+    p.traffic.requests += c.traffic.requests;
+    p.traffic.sectors += c.traffic.sectors;
+    p.l1.merge(c.l1);
+    p.l2.merge(c.l2);
+  }
+  for (const auto& [pc, c] : by_pc) {
+    m.pc.push_back(pc);
+    m.amat.push_back(amat(latency, miss_rate(c.l1.hits, c.traffic.sectors), miss_rate(c.l2.hits, c.l2.accesses)));
+    m.pc_l1_hit_rate.push_back(c.l1.rate());
+    m.pc_l2_hit_rate.push_back(c.l2.rate());
+    m.pc_requests.push_back(c.traffic.requests);
+    m.pc_sectors.push_back(c.traffic.sectors);
+  }
+}
+
+}  // namespace
+
+KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& result,
+                             const GpuConfig& gpu) {
+  const KernelCounts& counts = result.counts;
+  KernelCacheModel m;
+  m.kernel_id = kernel.info.id;
+  m.l1_hit_rate = counts.l1.rate();
+  m.l2_hit_rate = counts.l2.rate();
+  m.gmem_requests = counts.gmem_requests();
+  m.l1_sectors = counts.l1.accesses;
+  m.l1_hits = counts.l1.hits;
+  m.l2_sectors = counts.l2.accesses;
+  m.l2_hits = counts.l2.hits;
+  m.l2_bound_sectors = counts.l2_bound_sectors;
+  m.dram_sectors = counts.dram_sectors;
+  const LatencyModel latency =
+      latency_model(gpu, counts.issue_cycles, counts.l2_bound_sectors * gpu.l1d.sector_bytes,
+                    counts.dram_sectors * gpu.l2.sector_bytes);
+  m.noc_queue = latency.noc_queue;
+  m.dram_queue = latency.dram_queue;
+  uint64_t cached_sectors = 0;
+  for (const InstCounts& c : counts.inst) cached_sectors += c.traffic.sectors;
+  m.kernel_amat = cached_sectors ? amat(latency, miss_rate(counts.l1.hits, cached_sectors),
+                                        miss_rate(counts.l2.hits, counts.l2.accesses))
+                                 : 0;
+  add_pcs(m, kernel, counts, latency);
+  for (uint32_t sm = 0; sm < counts.sm_l1.size(); ++sm) {
+    if (counts.sm_l1[sm].accesses == 0 && counts.sm_l2[sm].accesses == 0) continue;
+    m.sm.push_back(sm);
+    m.sm_l1_hit_rate.push_back(counts.sm_l1[sm].rate());
+    m.sm_l2_hit_rate.push_back(counts.sm_l2[sm].rate());
+  }
+  for (size_t c = 0; c < kCategories; ++c) {
+    if (counts.traffic[c].requests == 0) continue;
+    m.space.push_back(category_name(c));
+    m.space_requests.push_back(counts.traffic[c].requests);
+    m.space_sectors.push_back(counts.traffic[c].sectors);
+  }
+  return m;
+}
+
+namespace {
+
+class StreamSink : public Sink {
+ public:
+  StreamSink(std::ostream& out, const std::string& name, const stream::Header& upstream, stream::Stage self)
+      : writer_(out, name, upstream, std::move(self)) {}
+  void record(const stream::Record& r) override { writer_.write(r); }
+  void kernel(const KernelInfo&, const KernelCacheModel& model, const std::vector<SweepResult>&) override {
+    writer_.write(model);
+  }
+  void finish() override { writer_.finish(); }
+
+ private:
+  stream::Writer writer_;
+};
+
+class JsonSink : public Sink {
+ public:
+  JsonSink(std::ostream& out, const std::string& gpu_name) : out_(out), json_(buffer_) {
+    json_.begin_object().field("gpu", gpu_name).key("kernels").begin_array();
+  }
+  void record(const stream::Record&) override {}
+  void kernel(const KernelInfo& info, const KernelCacheModel& m, const std::vector<SweepResult>&) override {
+    json_.begin_object()
+        .field("id", uint64_t{m.kernel_id})
+        .field("name", info.name)
+        .field("l1_hit_rate", m.l1_hit_rate)
+        .field("l2_hit_rate", m.l2_hit_rate)
+        .field("gmem_requests", m.gmem_requests)
+        .field("l1_sectors", m.l1_sectors)
+        .field("l2_sectors", m.l2_sectors)
+        .field("dram_sectors", m.dram_sectors)
+        .field("amat", m.kernel_amat)
+        .key("spaces")
+        .begin_object();
+    for (size_t i = 0; i < m.space.size(); ++i)
+      json_.key(m.space[i]).begin_object()
+          .field("requests", m.space_requests[i])
+          .field("sectors", m.space_sectors[i])
+          .end_object();
+    json_.end_object().end_object();
+  }
+  void finish() override {
+    json_.end_array().end_object();
+    out_ << buffer_.str() << '\n';
+  }
+
+ private:
+  std::ostream& out_;
+  std::ostringstream buffer_;  // nothing reaches `out_` unless every kernel succeeds
+  JsonWriter json_;
+};
+
+class SweepCsvSink : public Sink {
+ public:
+  explicit SweepCsvSink(std::ostream& out) : out_(out) {
+    buffer_ << std::fixed << std::setprecision(6);
+    buffer_ << "kernel,level,size_bytes,assoc,sets,sectors,hits,hit_rate\n";
+  }
+  void record(const stream::Record&) override {}
+  void kernel(const KernelInfo& info, const KernelCacheModel&, const std::vector<SweepResult>& sweep) override {
+    for (const SweepResult& r : sweep) {
+      const double rate = r.accesses ? double(r.hits) / double(r.accesses) : 0.0;
+      buffer_ << info.id << ',' << level_name(r.point.level) << ',' << r.point.size_bytes << ','
+           << r.point.assoc << ',' << r.sets << ',' << r.accesses << ',' << r.hits << ',' << rate << '\n';
+    }
+  }
+  void finish() override { out_ << buffer_.str(); }
+
+ private:
+  std::ostream& out_;
+  std::ostringstream buffer_;
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name,
+                                  const stream::Header& upstream, stream::Stage self) {
+  return std::make_unique<StreamSink>(out, name, upstream, std::move(self));
+}
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu_name) {
+  return std::make_unique<JsonSink>(out, gpu_name);
+}
+std::unique_ptr<Sink> sweep_csv_sink(std::ostream& out) { return std::make_unique<SweepCsvSink>(out); }
+
+}  // namespace sasskit::rdcache

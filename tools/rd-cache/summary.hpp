@@ -1,0 +1,38 @@
+// The cache record of a kernel from the model's counts, and the other
+// outputs: the --format json summary and the --sweep CSV.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <vector>
+
+#include "cache_model.hpp"
+#include "formats/cache_record.hpp"
+#include "formats/stream.hpp"
+
+namespace sasskit::rdcache {
+
+KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& result,
+                             const GpuConfig& gpu);
+
+// Where rd-cache's results go: every input record (to pass through) and
+// each kernel's results, then finish().
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void record(const stream::Record& r) = 0;
+  virtual void kernel(const KernelInfo& info, const KernelCacheModel& model,
+                      const std::vector<SweepResult>& sweep) = 0;
+  virtual void finish() = 0;
+};
+
+// The stream with a cache record added per kernel.
+std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name,
+                                  const stream::Header& upstream, stream::Stage self);
+// {"gpu": ..., "kernels": [{"id", "name", "l1_hit_rate", "l2_hit_rate",
+// "gmem_requests", ...}, ...]}
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu_name);
+// kernel,level,size_bytes,assoc,sets,sectors,hits,hit_rate
+std::unique_ptr<Sink> sweep_csv_sink(std::ostream& out);
+
+}  // namespace sasskit::rdcache
