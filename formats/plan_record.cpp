@@ -1,0 +1,218 @@
+#include "formats/plan_record.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "formats/csv.hpp"
+#include "formats/msgpack_map.hpp"
+#include "libcommon/io.hpp"
+
+namespace sasskit {
+
+PlanSelection::PlanSelection(Plan plan) : plan_(std::move(plan)) {
+  for (size_t i = 0; i < plan_.entries.size(); ++i) index_.emplace(plan_.entries[i].id, i);
+}
+
+const PlanEntry* PlanSelection::entry(uint64_t kernel_id) const {
+  auto it = index_.find(kernel_id);
+  return it == index_.end() ? nullptr : &plan_.entries[it->second];
+}
+
+namespace {
+
+// Shortest text that reads back to the same double.
+std::string number(double v) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
+double parse_double(const std::string& text, const std::string& where, const std::string& what) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty())
+    fail_input(where, what + " '" + text + "' is not a number");
+  return v;
+}
+
+uint64_t parse_uint(const std::string& text, const std::string& where, const std::string& what) {
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty())
+    fail_input(where, what + " '" + text + "' is not a non-negative integer");
+  return v;
+}
+
+constexpr std::string_view kCsvColumns = "id,name,cluster,picks,weight";
+
+// "# key=value" lines of the plan CSV; cluster lines carry CSV fields.
+void read_csv_comment(std::string_view body, Plan& plan, const std::string& where,
+                      std::vector<std::string>& fields) {
+  size_t eq = body.find('=');
+  if (eq == std::string_view::npos) return;  // free text
+  std::string key(body.substr(0, eq)), value(body.substr(eq + 1));
+  if (key == "method") plan.method = value;
+  else if (key == "unit") plan.unit = value;
+  else if (key == "invocations") plan.invocations = parse_uint(value, where, key);
+  else if (key == "total") plan.total = parse_double(value, where, key);
+  else if (key == "error_bound") plan.error_bound = parse_double(value, where, key);
+  else if (key.starts_with("param.")) plan.params[key.substr(6)] = parse_double(value, where, key);
+  else if (key == "cluster") {
+    if (!split_csv_line(value, fields) || fields.size() != 5)
+      fail_input(where, "cluster line needs label,size,samples,mean,sd");
+    plan.clusters.push_back(PlanCluster{fields[0], parse_uint(fields[1], where, "size"),
+                                        uint32_t(parse_uint(fields[2], where, "samples")),
+                                        parse_double(fields[3], where, "mean"),
+                                        parse_double(fields[4], where, "sd")});
+  }
+}
+
+}  // namespace
+
+void write_plan_csv(std::ostream& out, const Plan& plan) {
+  out << "# sasskit plan\n# method=" << plan.method << "\n";
+  for (const auto& [k, v] : plan.params) out << "# param." << k << "=" << number(v) << "\n";
+  out << "# unit=" << plan.unit << "\n# invocations=" << plan.invocations
+      << "\n# total=" << number(plan.total) << "\n";
+  if (plan.error_bound) out << "# error_bound=" << number(*plan.error_bound) << "\n";
+  for (const auto& c : plan.clusters)
+    out << "# cluster=" << csv_field(c.label) << "," << c.size << "," << c.samples << ","
+        << number(c.mean) << "," << number(c.sd) << "\n";
+  out << kCsvColumns << "\n";
+  for (const auto& e : plan.entries)
+    out << e.id << "," << csv_field(e.name) << "," << e.cluster << "," << e.picks << ","
+        << number(e.weight) << "\n";
+}
+
+Plan read_plan_csv(std::istream& in, const std::string& name) {
+  Plan plan;
+  std::string line;
+  std::vector<std::string> fields;
+  uint64_t line_no = 0;
+  bool columns_seen = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::string where = location(name, line_no);
+    if (line.starts_with("#")) {
+      read_csv_comment(std::string_view(line).substr(line.starts_with("# ") ? 2 : 1), plan, where,
+                       fields);
+      continue;
+    }
+    if (!split_csv_line(line, fields)) fail_input(where, "unterminated quoted field");
+    if (!columns_seen) {
+      if (strip_bom(line).substr(0, kCsvColumns.size()) != kCsvColumns)
+        fail_input(where, "expected the plan columns '" + std::string(kCsvColumns) + "'");
+      columns_seen = true;
+      continue;
+    }
+    if (fields.size() != 5) fail_input(where, "expected 5 fields, found " + std::to_string(fields.size()));
+    PlanEntry e{parse_uint(fields[0], where, "id"), fields[1],
+                uint32_t(parse_uint(fields[2], where, "cluster")),
+                uint32_t(parse_uint(fields[3], where, "picks")),
+                parse_double(fields[4], where, "weight")};
+    if (!plan.clusters.empty() && e.cluster >= plan.clusters.size())
+      fail_input(where, "cluster " + fields[2] + " is not declared");
+    plan.entries.push_back(std::move(e));
+  }
+  if (!columns_seen) fail_input(name, "not a plan: no '" + std::string(kCsvColumns) + "' line");
+  return plan;
+}
+
+Plan load_plan(const std::string& path) {
+  Input in(path);
+  int first = in.stream().peek();
+  if (first == std::char_traits<char>::eof()) fail_input(in.name(), "empty plan file");
+  if (first == '#' || first == 'i' || first == 0xEF) {
+    Plan plan = read_plan_csv(in.stream(), in.name());
+    in.check_read_error();
+    return plan;
+  }
+  stream::Reader reader(in.stream(), in.name());
+  stream::Record record;
+  while (reader.next(record))
+    if (record.type() == stream::RecordCodec<Plan>::type) return stream::decode<Plan>(record);
+  fail_input(in.name(), "the stream holds no plan record");
+}
+
+}  // namespace sasskit
+
+namespace sasskit::stream {
+namespace {
+
+void key(Packer& pk, std::string_view k) {
+  pk.pack_str(static_cast<uint32_t>(k.size()));
+  pk.pack_str_body(k.data(), static_cast<uint32_t>(k.size()));
+}
+
+template <class T, class F>
+void column(Packer& pk, std::string_view name, const std::vector<T>& rows, F field) {
+  key(pk, name);
+  pk.pack_array(static_cast<uint32_t>(rows.size()));
+  for (const auto& r : rows) pk.pack(field(r));
+}
+
+template <class T>
+std::vector<T> column(const MapView& m, std::string_view name, size_t expected) {
+  auto v = m.get<std::vector<T>>(name);
+  if (v.size() != expected)
+    fail_input(m.where(), "column '" + std::string(name) + "' has " + std::to_string(v.size()) +
+                              " values, expected " + std::to_string(expected));
+  return v;
+}
+
+}  // namespace
+
+void RecordCodec<Plan>::pack(Packer& pk, const Plan& p) {
+  pk.pack_map(p.error_bound ? 17 : 16);
+  key(pk, "t");
+  key(pk, type);
+  key(pk, "method"); pk.pack(p.method);
+  key(pk, "params"); pk.pack(p.params);
+  key(pk, "unit"); pk.pack(p.unit);
+  key(pk, "invocations"); pk.pack(p.invocations);
+  key(pk, "total"); pk.pack(p.total);
+  if (p.error_bound) { key(pk, "error_bound"); pk.pack(*p.error_bound); }
+  column(pk, "cluster_label", p.clusters, [](const PlanCluster& c) { return c.label; });
+  column(pk, "cluster_size", p.clusters, [](const PlanCluster& c) { return c.size; });
+  column(pk, "cluster_samples", p.clusters, [](const PlanCluster& c) { return c.samples; });
+  column(pk, "cluster_mean", p.clusters, [](const PlanCluster& c) { return c.mean; });
+  column(pk, "cluster_sd", p.clusters, [](const PlanCluster& c) { return c.sd; });
+  column(pk, "id", p.entries, [](const PlanEntry& e) { return e.id; });
+  column(pk, "name", p.entries, [](const PlanEntry& e) { return e.name; });
+  column(pk, "cluster", p.entries, [](const PlanEntry& e) { return e.cluster; });
+  column(pk, "picks", p.entries, [](const PlanEntry& e) { return e.picks; });
+  column(pk, "weight", p.entries, [](const PlanEntry& e) { return e.weight; });
+}
+
+Plan RecordCodec<Plan>::unpack(const Record& r) {
+  MapView m(r.object(), r.where());
+  Plan p;
+  p.method = m.get<std::string>("method");
+  p.params = m.get<std::map<std::string, double>>("params");
+  p.unit = m.get<std::string>("unit");
+  p.invocations = m.get<uint64_t>("invocations");
+  p.total = m.get<double>("total");
+  if (m.has("error_bound")) p.error_bound = m.get<double>("error_bound");
+  auto labels = m.get<std::vector<std::string>>("cluster_label");
+  auto sizes = column<uint64_t>(m, "cluster_size", labels.size());
+  auto samples = column<uint32_t>(m, "cluster_samples", labels.size());
+  auto means = column<double>(m, "cluster_mean", labels.size());
+  auto sds = column<double>(m, "cluster_sd", labels.size());
+  for (size_t i = 0; i < labels.size(); ++i)
+    p.clusters.push_back(PlanCluster{labels[i], sizes[i], samples[i], means[i], sds[i]});
+  auto ids = m.get<std::vector<uint64_t>>("id");
+  auto names = column<std::string>(m, "name", ids.size());
+  auto clusters = column<uint32_t>(m, "cluster", ids.size());
+  auto picks = column<uint32_t>(m, "picks", ids.size());
+  auto weights = column<double>(m, "weight", ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (clusters[i] >= p.clusters.size())
+      fail_input(r.where(), "entry " + std::to_string(i) + " names cluster " +
+                                std::to_string(clusters[i]) + " of " +
+                                std::to_string(p.clusters.size()));
+    p.entries.push_back(PlanEntry{ids[i], names[i], clusters[i], picks[i], weights[i]});
+  }
+  return p;
+}
+
+}  // namespace sasskit::stream

@@ -1,0 +1,99 @@
+#include "run.hpp"
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "formats/plan_record.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+#include "output.hpp"
+#include "read_profile.hpp"
+
+namespace sasskit::kselect {
+namespace {
+
+void check_open_interval(double v, const std::string& option) {
+  std::ostringstream text;
+  text << v;
+  if (!(v > 0 && v < 1)) fail_usage(option + " must be in (0, 1), got " + text.str());
+}
+
+void check_options(const RunOptions& o) {
+  check_open_interval(o.method.epsilon, "--epsilon");
+  check_open_interval(o.method.confidence, "--confidence");
+  if (o.repeat < 1) fail_usage("--repeat must be at least 1");
+  if (o.repeat > 1 && !o.evaluate) fail_usage("--repeat needs --evaluate");
+}
+
+void report(const Profile& p, const Selection& s) {
+  if (!quiet()) std::cerr << program_name() << ": " << summary(p, s) << "\n";
+}
+
+void write_evaluation(const RunOptions& o, const Profile& p, const Selector& select) {
+  Evaluation e = evaluate(p, select, o.seed, o.repeat);
+  Output out(o.output, OutputKind::Text);
+  if (o.format == "json") write_evaluation_json(out.stream(), e);
+  else if (o.format == "csv") write_evaluation_csv(out.stream(), e);
+  else write_evaluation_text(out.stream(), e);
+  out.commit();
+  report(p, select(o.seed));
+}
+
+void write_text_plan(const RunOptions& o, const Profile& p, const Selection& s) {
+  Output out(o.output, OutputKind::Text);
+  if (o.format == "json") write_plan_json(out.stream(), s.plan);
+  else write_plan_csv(out.stream(), s.plan);
+  out.commit();
+  report(p, s);
+}
+
+// A stream in, a stream out: every record passes through as it is read
+// (an older plan record is dropped: this stage owns the type) and the plan
+// goes last.
+void run_stream_pipeline(const RunOptions& o, const CommonOptions& common, Input& in) {
+  stream::Reader reader(in.stream(), in.name());
+  Output out(o.output, OutputKind::Binary, common.force);
+  stream::Writer writer(out.stream(), out.name(), reader.header(),
+                        stream::this_stage(program_name(), common.argv, common.no_provenance));
+  Profile p = read_stream_profile(reader, [&](const stream::Record& r) {
+    if (r.type() != stream::RecordCodec<Plan>::type) writer.write(r);
+  });
+  Selection s = make_selector(p, o.method)(o.seed);
+  writer.write(s.plan);
+  writer.finish();
+  out.commit();
+  report(p, s);
+}
+
+}  // namespace
+
+void run(const RunOptions& o, const CommonOptions& common) {
+  check_options(o);
+  Input in(o.input);
+  const bool stream_in = looks_like_stream(in.stream());
+  if (stream_in && o.format == "stream" && !o.evaluate) return run_stream_pipeline(o, common, in);
+
+  std::unique_ptr<stream::Reader> reader;
+  Profile p;
+  if (stream_in) {
+    reader = std::make_unique<stream::Reader>(in.stream(), in.name());
+    p = read_stream_profile(*reader, [](const stream::Record&) {});
+  } else {
+    p = read_csv_profile(in.stream(), in.name());
+    in.check_read_error();
+  }
+  Selector select = make_selector(p, o.method);
+  if (o.evaluate) return write_evaluation(o, p, select);
+  Selection s = select(o.seed);
+  if (o.format != "stream") return write_text_plan(o, p, s);
+  Output out(o.output, OutputKind::Binary, common.force);
+  stream::Writer writer(out.stream(), out.name(), stream::Header{},
+                        stream::this_stage(program_name(), common.argv, common.no_provenance));
+  writer.write(s.plan);
+  writer.finish();
+  out.commit();
+  report(p, s);
+}
+
+}  // namespace sasskit::kselect
