@@ -62,6 +62,7 @@ std::string find_kernel_file(const fs::path& dir, const std::string& name) {
 
 KernelSelection KernelSelection::parse(const std::string& list) {
   KernelSelection sel;
+  sel.all_ = false;
   std::string_view rest(list);
   while (!rest.empty()) {
     size_t comma = rest.find(',');
@@ -77,12 +78,20 @@ KernelSelection KernelSelection::parse(const std::string& list) {
     if (lo > hi) fail_usage("bad kernel list '" + list + "': range " + std::string(item) + " is empty");
     sel.ranges_.insert({lo, hi});
   }
-  if (sel.all()) fail_usage("empty kernel list");
+  if (sel.ids_.empty() && sel.ranges_.empty()) fail_usage("empty kernel list");
   return sel;
 }
 
+KernelSelection KernelSelection::intersect(const std::set<uint32_t>& ids) const {
+  KernelSelection both;
+  both.all_ = false;
+  for (uint32_t id : ids)
+    if (contains(id)) both.ids_.insert(id);
+  return both;
+}
+
 bool KernelSelection::contains(uint32_t id) const {
-  if (all() || ids_.count(id)) return true;
+  if (all_ || ids_.count(id)) return true;
   for (const auto& [lo, hi] : ranges_)
     if (id >= lo && id <= hi) return true;
   return false;

@@ -31,11 +31,13 @@ class KernelSelection {
   KernelSelection() = default;
   // Throws a usage error naming the bad item.
   static KernelSelection parse(const std::string& list);
-  bool all() const { return ids_.empty() && ranges_.empty(); }
+  // Only kernels both selections keep.
+  KernelSelection intersect(const std::set<uint32_t>& ids) const;
+  bool all() const { return all_; }
   bool contains(uint32_t id) const;
-  void add(uint32_t id) { ids_.insert(id); }
 
  private:
+  bool all_ = true;
   std::set<uint32_t> ids_;
   std::set<std::pair<uint32_t, uint32_t>> ranges_;
 };

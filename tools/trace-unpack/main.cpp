@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"stream", "accelsim", "jsonl"}))
       ->capture_default_str();
   app.add_option("--kernels", kernels, "Only these kernel ids, e.g. 1,3-5");
+  app.add_option("--plan", opt.plan,
+                 "Only the kernels of this kernel-select plan (stream or CSV); forwards the plan");
   return tool.run([&] {
     opt.target = targets.at(target);
     if (!kernels.empty()) opt.kernels = sasskit::KernelSelection::parse(kernels);

@@ -22,14 +22,6 @@ JsonlSink::JsonlSink(std::ostream& out, const stream::Header& header) : out_(out
   out_ << '\n';
 }
 
-template <class T>
-void JsonlSink::typed(const T& value) {
-  msgpack::sbuffer buf;
-  stream::Packer pk(buf);
-  stream::RecordCodec<T>::pack(pk, value);
-  line(buf.data(), buf.size(), std::string(stream::RecordCodec<T>::type));
-}
-
 void JsonlSink::other(const stream::Record& r) {
   line(r.bytes().data(), r.bytes().size(), r.type());
 }

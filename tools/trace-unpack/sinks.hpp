@@ -39,16 +39,25 @@ class JsonlSink : public TraceHandler {
   void cta(const CtaTrace& c) override { typed(c); }
   void other(const stream::Record& r) override;
   void finish();
-
- private:
+  // Any record with a RecordCodec, as one line.
   template <class T>
   void typed(const T& value);
+
+ private:
   void line(const char* data, size_t size, const std::string& type);
 
   std::ostream& out_;
   JsonWriter json_;
   std::map<std::string, uint64_t> counts_;
 };
+
+template <class T>
+void JsonlSink::typed(const T& value) {
+  msgpack::sbuffer buf;
+  stream::Packer pk(buf);
+  stream::RecordCodec<T>::pack(pk, value);
+  line(buf.data(), buf.size(), std::string(stream::RecordCodec<T>::type));
+}
 
 // Accel-Sim text into a directory (kernelslist.g + one file per kernel), or
 // one kernel's trace to stdout.

@@ -1,8 +1,11 @@
 #include "unpack.hpp"
 
 #include <memory>
+#include <optional>
+#include <set>
 
 #include "formats/archive_source.hpp"
+#include "formats/plan_record.hpp"
 #include "formats/stream.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
@@ -56,15 +59,27 @@ class Source {
   stream::Header upstream_;
 };
 
+// The kernels to keep: --kernels, narrowed to the plan's when there is one.
+KernelSelection kernels_to_keep(const Options& options, const std::optional<Plan>& plan) {
+  if (!plan) return options.kernels;
+  std::set<uint32_t> planned;
+  for (const PlanEntry& e : plan->entries) planned.insert(static_cast<uint32_t>(e.id));
+  return options.kernels.intersect(planned);
+}
+
 }  // namespace
 
 void run(const Options& options, const CommonOptions& common) {
-  Source source(options.input, options.kernels);
+  std::optional<Plan> plan;
+  if (!options.plan.empty()) plan = load_plan(options.plan);
+  KernelSelection kernels = kernels_to_keep(options, plan);
+  Source source(options.input, kernels);
   stream::Stage self = stream::this_stage("trace-unpack", common.argv, common.no_provenance);
   switch (options.target) {
     case Target::Stream: {
       Output out(options.output, OutputKind::Binary, common.force);
       stream::Writer writer(out.stream(), out.name(), source.upstream(), self);
+      if (plan) writer.write(*plan);
       StreamSink sink(writer);
       source.feed(sink);
       writer.finish();
@@ -77,6 +92,7 @@ void run(const Options& options, const CommonOptions& common) {
       header.provenance = source.upstream().provenance;
       header.provenance.push_back(self);
       JsonlSink sink(out.stream(), header);
+      if (plan) sink.typed(*plan);
       source.feed(sink);
       sink.finish();
       out.commit();
