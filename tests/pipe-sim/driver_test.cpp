@@ -1,0 +1,171 @@
+// The whole-stream path: many SMs and kernels, thread-count independence,
+// stream placement, the stats record codec, PKP and the stall trace.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "formats/stats_record.hpp"
+#include "micro.hpp"
+#include "output.hpp"
+
+using namespace sasskit;
+using namespace sasskit::pipesim;
+using namespace sasskit::pipesim::test;
+
+namespace {
+
+// Kernels of `ctas` CTAs x 4 warps: a loop of loads and dependent math,
+// with CTA-dependent trip counts so SMs differ.
+Workload make_workload(uint32_t kernels, uint32_t ctas, uint64_t stream_of_second = 0) {
+  TableBuilder t;
+  uint32_t ld = t.add("LDG.E", {4}, {2}, 4);
+  uint32_t fma = t.add("FFMA", {6}, {4, 6, 7});
+  uint32_t add = t.add("IADD3", {2}, {2, 3});
+  uint32_t bar = t.add("BAR.SYNC", {}, {});
+  uint32_t exit = t.add("EXIT", {}, {});
+  Workload w;
+  for (uint32_t k = 1; k <= kernels; ++k) {
+    KernelInput in;
+    in.info.id = k;
+    in.info.name = "k" + std::to_string(k);
+    in.info.grid = {ctas, 1, 1};
+    in.info.block = {128, 1, 1};
+    in.info.nregs = 32;
+    in.info.binary_version = 70;
+    in.info.stream_id = k == 2 ? stream_of_second : 0;
+    in.table = t.insts;
+    for (uint32_t c = 0; c < ctas; ++c) {
+      CtaTrace cta;
+      cta.kernel_id = k;
+      cta.cta = {c, 0, 0};
+      for (uint32_t wi = 0; wi < 4; ++wi) {
+        std::vector<uint32_t> seq;
+        for (uint32_t i = 0; i < 5 + (c * 7 + wi) % 11; ++i) seq.insert(seq.end(), {ld, fma, add, fma});
+        seq.insert(seq.end(), {bar, exit});
+        cta.warps.push_back(make_warp(wi, t.insts, seq, [&](uint32_t lane, uint32_t i) {
+          return 0x7f0000000000ull + (uint64_t(c) << 20) + 4096ull * i + 4 * lane * (1 + wi % 3);
+        }));
+      }
+      in.ctas.push_back(std::move(cta));
+    }
+    w.kernels.push_back(std::move(in));
+  }
+  return w;
+}
+
+RunOptions options(unsigned threads) {
+  RunOptions o;
+  o.sim.gpu = test_gpu();
+  o.sim.gpu.max_warps_per_sm = 8;  // two CTAs resident: several waves
+  o.sim.gpu.regs_per_sm = 65536;
+  o.sim.gpu.max_threads_per_cta = 1024;
+  o.threads = threads;
+  return o;
+}
+
+std::vector<KernelResult> run(const Workload& w, const RunOptions& o) {
+  return simulate_workload(w, o, [](uint32_t) { return Classifier(classify); });
+}
+
+std::string stats_bytes(const std::vector<KernelResult>& results) {
+  std::ostringstream out;
+  stream::Writer writer(out, "test", stream::Header{}, stream::Stage{"pipe-sim", "0", {}});
+  for (const auto& r : results) writer.write(r.stats);
+  writer.finish();
+  return out.str();
+}
+
+}  // namespace
+
+TEST(Driver, OutputIsIdenticalForEveryThreadCount) {
+  Workload w = make_workload(2, 24, 1);
+  std::string one = stats_bytes(run(w, options(1)));
+  EXPECT_EQ(one, stats_bytes(run(w, options(2))));
+  EXPECT_EQ(one, stats_bytes(run(w, options(5))));
+}
+
+TEST(Driver, StatsAddUpOverSmsAndSchedulers) {
+  Workload w = make_workload(1, 24);
+  auto results = run(w, options(2));
+  const KernelStats& s = results[0].stats;
+  EXPECT_EQ(s.per_sm.size(), 4u);  // round-robin over the test GPU's 4 SMs
+  uint64_t insts = 0, ctas = 0;
+  for (const auto& sm : s.per_sm) {
+    insts += sm.c.insts;
+    ctas += sm.c.ctas;
+    EXPECT_EQ(sm.c.insts + sm.c.stall_cycles(), sm.c.sched_cycles);
+    EXPECT_LE(sm.c.active_cycles, s.cycles);
+  }
+  EXPECT_EQ(insts, s.total.insts);
+  EXPECT_EQ(ctas, 24u);
+  uint64_t per_pc = 0;
+  for (uint64_t n : s.per_pc.insts) per_pc += n;
+  EXPECT_EQ(per_pc, s.total.insts);
+  EXPECT_GT(s.total.units[size_t(UnitClass::Sp)].insts, 0u);
+  EXPECT_EQ(s.total.mem_insts, s.total.units[size_t(UnitClass::Ldst)].insts);
+  EXPECT_GT(s.total.achieved_occupancy(), 0.1);
+  EXPECT_LE(s.total.achieved_occupancy(), 1.0);
+}
+
+TEST(Driver, StreamsOverlapAndOneStreamSerialises) {
+  auto same = run(make_workload(2, 8, 0), options(1));
+  auto apart = run(make_workload(2, 8, 1), options(1));
+  EXPECT_EQ(same[1].stats.start_cycle, same[0].stats.cycles);
+  EXPECT_EQ(apart[1].stats.start_cycle, 0u);
+}
+
+TEST(Driver, OnlySmsWithCtasAreSimulated) {
+  Workload w = make_workload(1, 24);
+  auto& ctas = w.kernels[0].ctas;
+  // Keep the CTAs round-robin placement gives SM 2 (as cta-sample would).
+  std::vector<CtaTrace> kept;
+  for (auto& c : ctas)
+    if (c.cta.x % 4 == 2) kept.push_back(c);
+  ctas = kept;
+  auto results = run(w, options(1));
+  ASSERT_EQ(results[0].stats.per_sm.size(), 1u);
+  EXPECT_EQ(results[0].stats.per_sm[0].sm, 2u);
+  EXPECT_EQ(results[0].stats.total.ctas, kept.size());
+}
+
+TEST(Driver, StatsRecordRoundTrips) {
+  auto results = run(make_workload(1, 8), options(1));
+  std::istringstream in(stats_bytes(results));
+  stream::Reader reader(in, "s");
+  stream::Record r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.type(), "stats");
+  EXPECT_EQ(stream::decode<KernelStats>(r), results[0].stats);
+}
+
+TEST(Driver, PkpStopsEarlyAndProjects) {
+  Workload w = make_workload(1, 96);
+  RunOptions full = options(1), pkp = options(1);
+  pkp.sim.pkp.enabled = true;
+  pkp.sim.pkp.window = 300;
+  auto a = run(w, full), b = run(w, pkp);
+  const Projection& p = b[0].stats.projection;
+  ASSERT_TRUE(p.applied);
+  EXPECT_LT(p.simulated_cycles, a[0].stats.cycles);
+  EXPECT_LT(p.simulated_insts, p.projected_insts);
+  EXPECT_GT(p.unfinished_ctas, 0u);
+  // The projection lands within 20% of the full simulation.
+  EXPECT_NEAR(double(p.projected_cycles), double(a[0].stats.cycles), 0.2 * a[0].stats.cycles);
+  EXPECT_EQ(b[0].stats.cycles, p.projected_cycles);
+  EXPECT_FALSE(a[0].stats.projection.applied);
+}
+
+TEST(Driver, StallTraceHasARowPerSchedulerAndCycle) {
+  RunOptions o = options(1);
+  o.sim.trace_stalls = true;
+  auto results = run(make_workload(1, 2), o);
+  std::ostringstream out;
+  write_stall_trace(out, results);
+  const SimCounters& c = results[0].stats.total;
+  std::string text = out.str();
+  size_t rows = std::count(text.begin(), text.end(), '\n') - 1;
+  EXPECT_EQ(rows, c.sched_cycles);
+  size_t issued = 0;
+  for (size_t at = 0; (at = text.find("\tissued\t", at)) != std::string::npos; ++at) ++issued;
+  EXPECT_EQ(issued, c.insts);
+}

@@ -1,0 +1,124 @@
+// Front end, issue rules and memory-pipeline details, each checked against
+// the cycles it should cost.
+#include <gtest/gtest.h>
+
+#include "micro.hpp"
+
+using namespace sasskit;
+using namespace sasskit::pipesim;
+using namespace sasskit::pipesim::test;
+
+namespace {
+
+const SimCounters& counters(const Simulated& s) { return s.result.counters; }
+uint64_t event(const Simulated& s, StallEvent e) { return counters(s).stall_event[size_t(e)]; }
+
+}  // namespace
+
+TEST(Fidelity, ConsecutiveIssuesToOneUnitAreExcluded) {
+  TableBuilder t;
+  std::vector<uint32_t> same, mixed;
+  for (uint16_t r = 0; r < 8; ++r) {
+    same.push_back(t.add("IADD3", {uint16_t(10 + r)}, {0, 1}));
+    mixed.push_back(same.back());
+    mixed.push_back(t.add("FFMA", {uint16_t(30 + r)}, {0, 1}));
+  }
+  std::vector<uint32_t> a, b;
+  for (int i = 0; i < 25; ++i) {
+    a.insert(a.end(), same.begin(), same.end());
+    a.insert(a.end(), same.begin(), same.end());
+    b.insert(b.end(), mixed.begin(), mixed.end());
+  }
+  auto one_unit = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, a)})});
+  auto two_units = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, b)})});
+  // 400 instructions: every other cycle on one unit, every cycle on two (5%).
+  EXPECT_NEAR(double(one_unit.result.cycles), 800, 40);
+  EXPECT_NEAR(double(two_units.result.cycles), 400, 20);
+  EXPECT_GT(event(one_unit, StallEvent::IssueExclusion), 350u);
+}
+
+TEST(Fidelity, SlowUnitSaturates) {
+  // SFU: interval 4, so independent MUFUs issue every 4 cycles.
+  TableBuilder t;
+  std::vector<uint32_t> seq;
+  for (uint16_t r = 0; r < 100; ++r) seq.push_back(t.add("MUFU.RCP", {uint16_t(10 + r % 32)}, {0}));
+  auto s = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, seq)})});
+  EXPECT_NEAR(double(s.result.cycles), 400, 40);
+  EXPECT_GT(counters(s).stall_type[size_t(StallType::ComStruct)], 250u);
+  EXPECT_EQ(counters(s).units[size_t(UnitClass::Sfu)].busy_cycles, 400u);
+}
+
+TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
+  GpuConfig g = test_gpu();
+  g.l0i = CacheGeometry{1024, 128, 128, 4, 1};
+  g.l1i = CacheGeometry{8192, 128, 128, 4, 10};
+  TableBuilder t;
+  std::vector<uint32_t> straight;  // 64 instructions = 8 lines, run once
+  for (uint16_t r = 0; r < 64; ++r) straight.push_back(t.add(r % 2 ? "FFMA" : "IADD3", {uint16_t(10 + r % 16)}, {0}));
+  auto cold = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, straight)})});
+  EXPECT_EQ(counters(cold).l1i.misses, 8u);
+  EXPECT_EQ(counters(cold).l0i.misses, 8u);
+  // Each line: L1 miss = L1 latency + L2 latency, nothing to hide it (10%).
+  double expected = 8.0 * (g.l1i.latency + g.l2.latency);
+  EXPECT_NEAR(double(cold.result.cycles), expected, expected * 0.1);
+  EXPECT_GT(counters(cold).stall_type[size_t(StallType::Ctrl)], uint64_t(expected * 0.9));
+
+  // The same code twice over: the second pass hits in L0.
+  std::vector<uint32_t> twice = straight;
+  twice.insert(twice.end(), straight.begin(), straight.end());
+  auto warm = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, twice)})});
+  EXPECT_EQ(counters(warm).l0i.misses, 8u);
+  EXPECT_LT(warm.result.cycles, cold.result.cycles + 100);
+}
+
+TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
+  TableBuilder t;
+  uint32_t lds = t.add("LDS", {4}, {4}, 4);
+  uint32_t add = t.add("IADD3", {4}, {4, 5});
+  std::vector<uint32_t> seq;
+  for (int i = 0; i < 20; ++i) seq.insert(seq.end(), {lds, add});
+  auto stride = [&](uint64_t words) {
+    return make_warp(0, t.insts, seq, [=](uint32_t lane, uint32_t) { return 4 * words * lane; });
+  };
+  auto clean = simulate(test_gpu(), t.insts, {make_cta({stride(1)})});
+  auto conflict = simulate(test_gpu(), t.insts, {make_cta({stride(32)})});  // all lanes in bank 0
+  EXPECT_EQ(counters(clean).smem_conflict_cycles, 0u);
+  EXPECT_EQ(counters(conflict).smem_conflict_cycles, 20u * 31);
+  // 31 extra wavefronts per load on a dependent chain (5%).
+  EXPECT_NEAR(double(conflict.result.cycles - clean.result.cycles), 20.0 * 31, 20.0 * 31 * 0.05);
+}
+
+TEST(Fidelity, MshrLimitQueuesMisses) {
+  GpuConfig g = test_gpu();
+  g.l1d.mshrs = 2;
+  TableBuilder t;
+  uint32_t ld = t.add("LDG.E", {4}, {2}, 4);
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 16; ++w) warps.push_back(make_warp(w, t.insts, {ld}, [=](uint32_t lane, uint32_t) {
+    return 0x1000000ull + 128ull * w + 4 * lane;
+  }));
+  auto limited = simulate(g, t.insts, {make_cta(warps)}, 8, MemoryDefaults{0, 1});
+  g.l1d.mshrs = 0;
+  auto free = simulate(g, t.insts, {make_cta(warps)}, 8, MemoryDefaults{0, 1});
+  // 16 misses, two at a time: eight round trips instead of one (10%).
+  double trip = g.l2.latency;
+  EXPECT_NEAR(double(limited.result.cycles), 8 * trip, 8 * trip * 0.1);
+  EXPECT_NEAR(double(free.result.cycles), trip, trip * 0.15);
+  EXPECT_GT(event(limited, StallEvent::Interconnect) + event(limited, StallEvent::DispatchQueue) +
+                counters(limited).stall_type[size_t(StallType::MemStruct)], 0u);
+}
+
+TEST(Fidelity, LrrAndGtoBothRunEverything) {
+  TableBuilder t;
+  uint32_t ld = t.add("LDG.E", {4}, {2}, 4);
+  uint32_t fma = t.add("FFMA", {6}, {4, 6});
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 16; ++w) warps.push_back(make_warp(w, t.insts, {ld, fma, ld, fma, fma}));
+  GpuConfig g = test_gpu();
+  auto gto = simulate(g, t.insts, {make_cta(warps)});
+  g.scheduler = SchedulerPolicy::Lrr;
+  auto lrr = simulate(g, t.insts, {make_cta(warps)});
+  EXPECT_EQ(counters(gto).insts, 80u);
+  EXPECT_EQ(counters(lrr).insts, 80u);
+  EXPECT_EQ(counters(lrr).insts + counters(lrr).stall_cycles(), counters(lrr).sched_cycles);
+}

@@ -1,0 +1,127 @@
+// Hand-built micro-kernels for the pipeline tests: a Volta-like test GPU, a
+// small opcode classifier, and builders for traces.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "decode.hpp"
+#include "sm.hpp"
+
+namespace sasskit::pipesim::test {
+
+// Latencies and sizes chosen for round expectations, close to QV100
+// (Accel-Sim's SM7_QV100 config: INT/SP latency 4, 4 sub-cores).
+inline GpuConfig test_gpu() {
+  GpuConfig g;
+  g.name = "test";
+  g.num_sms = 4;
+  g.subcores_per_sm = 4;
+  g.max_warps_per_sm = 64;
+  g.max_threads_per_sm = 2048;
+  g.max_ctas_per_sm = 32;
+  g.regs_per_sm = 65536;
+  g.smem_per_sm = 96 * 1024;
+  g.smem_per_cta = 96 * 1024;
+  g.scheduler = SchedulerPolicy::Gto;
+  g.collector_units = 2;
+  g.reg_banks = 2;
+  g.reg_ports_per_bank = 2;
+  g.ibuffer_depth = 2;
+  g.has_l0i = true;  // size 0: perfect instruction caches unless a test sets them
+  for (auto& u : g.units) u = ExecUnit{1, 4, 1};
+  g.units[size_t(UnitClass::Dp)] = ExecUnit{1, 8, 4};
+  g.units[size_t(UnitClass::Sfu)] = ExecUnit{1, 20, 4};
+  g.l1d.latency = 28;
+  g.l1d.line_bytes = 128;
+  g.l1d.sector_bytes = 32;
+  g.l2.latency = 200;
+  g.dram_latency = 200;
+  g.smem_latency = 24;
+  g.smem_banks = 32;
+  return g;
+}
+
+inline OpcodeInfo classify(std::string_view op) {
+  OpcodeInfo i;
+  auto starts = [&](std::string_view p) { return op.substr(0, p.size()) == p; };
+  if (starts("FFMA") || starts("FADD")) i.unit = UnitClass::Sp;
+  else if (starts("DFMA")) i.unit = UnitClass::Dp;
+  else if (starts("MUFU")) i.unit = UnitClass::Sfu;
+  else if (starts("LDG")) { i.unit = UnitClass::Ldst; i.space = MemSpace::Global; i.is_load = true; }
+  else if (starts("STG")) { i.unit = UnitClass::Ldst; i.space = MemSpace::Global; i.is_store = true; }
+  else if (starts("LDS")) { i.unit = UnitClass::Ldst; i.space = MemSpace::Shared; i.is_load = true; }
+  else if (starts("BAR")) { i.unit = UnitClass::Branch; i.is_barrier = true; }
+  else if (starts("BRA")) { i.unit = UnitClass::Branch; i.is_branch = true; }
+  else if (starts("EXIT")) { i.unit = UnitClass::Branch; i.is_exit = true; }
+  else if (starts("IADD3") || starts("IMAD") || starts("MOV")) i.unit = UnitClass::Int;
+  else i.known = false;
+  return i;
+}
+
+// A static table built instruction by instruction at PCs 0, 16, 32, ...
+struct TableBuilder {
+  std::vector<StaticInst> insts;
+  uint32_t add(std::string op, std::vector<uint16_t> dst, std::vector<uint16_t> src, uint32_t width = 0) {
+    StaticInst s;
+    s.pc = 16 * insts.size();
+    s.opcode = std::move(op);
+    s.dst = std::move(dst);
+    s.src = std::move(src);
+    s.mem_width = width;
+    insts.push_back(s);
+    return static_cast<uint32_t>(insts.size() - 1);
+  }
+};
+
+// A warp that runs `seq` (table indices) with all lanes active; memory
+// instructions get `addr_of(lane, k)` (k counts the warp's accesses).
+template <class AddrFn>
+WarpTrace make_warp(uint32_t id, const std::vector<StaticInst>& table, const std::vector<uint32_t>& seq,
+                    AddrFn addr_of) {
+  WarpTrace w;
+  w.warp_id = id;
+  uint32_t k = 0;
+  for (uint32_t i : seq) {
+    w.inst.push_back(i);
+    w.mask.push_back(0xffffffffu);
+    if (table[i].mem_width > 0) {
+      w.addr_mode.push_back(0);
+      for (uint32_t lane = 0; lane < 32; ++lane) w.addrs.push_back(addr_of(lane, k));
+      ++k;
+    }
+  }
+  return w;
+}
+inline WarpTrace make_warp(uint32_t id, const std::vector<StaticInst>& table, const std::vector<uint32_t>& seq) {
+  return make_warp(id, table, seq, [](uint32_t lane, uint32_t k) { return 0x1000000ull + 4 * lane + 4096ull * k; });
+}
+
+struct Simulated {
+  KernelProgram program;
+  SmResult result;
+};
+
+// Runs the CTAs on one SM.
+inline Simulated simulate(const GpuConfig& gpu, const std::vector<StaticInst>& table,
+                          const std::vector<CtaTrace>& ctas, unsigned ctas_per_sm = 8,
+                          MemoryDefaults mem = {}) {
+  SimOptions opt;
+  opt.gpu = gpu;
+  opt.ctas_per_sm = ctas_per_sm;
+  Simulated s;
+  s.program = build_program(1, table, 0x100000, classify, nullptr, mem);
+  SmWork work;
+  for (const auto& c : ctas) work.ctas.push_back(&c);
+  s.result = SmSim(opt, s.program, work).run();
+  return s;
+}
+
+inline CtaTrace make_cta(std::vector<WarpTrace> warps) {
+  CtaTrace c;
+  c.kernel_id = 1;
+  c.warps = std::move(warps);
+  return c;
+}
+
+}  // namespace sasskit::pipesim::test

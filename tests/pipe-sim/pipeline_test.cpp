@@ -1,0 +1,111 @@
+// Micro-kernels with known timing (issue 7 "Checks"), each within a stated
+// tolerance, and the stall bookkeeping identity.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "micro.hpp"
+
+using namespace sasskit;
+using namespace sasskit::pipesim;
+using namespace sasskit::pipesim::test;
+
+namespace {
+
+void expect_bookkeeping(const SimCounters& c) {
+  // Every scheduler, every active cycle: issued or stalled, never both.
+  EXPECT_EQ(c.insts + c.stall_cycles(), c.sched_cycles);
+  uint64_t by_event = std::accumulate(c.stall_event.begin(), c.stall_event.end(), uint64_t(0));
+  EXPECT_EQ(by_event, c.stall_cycles());
+}
+
+std::vector<uint32_t> repeat(uint32_t inst, size_t n) { return std::vector<uint32_t>(n, inst); }
+
+uint64_t type_cycles(const SimCounters& c, StallType t) { return c.stall_type[size_t(t)]; }
+
+}  // namespace
+
+TEST(Pipeline, DependentAddsTakeLatencyEach) {
+  TableBuilder t;
+  uint32_t add = t.add("IADD3", {1}, {1, 2});
+  const size_t n = 200;
+  auto s = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, repeat(add, n))})});
+  // N x 4-cycle latency, plus the pipeline fill: within 2%.
+  EXPECT_NEAR(double(s.result.cycles), n * 4.0, n * 4.0 * 0.02);
+  EXPECT_EQ(s.result.counters.insts, n);
+  expect_bookkeeping(s.result.counters);
+  EXPECT_GT(type_cycles(s.result.counters, StallType::ComData), n * 2);
+}
+
+TEST(Pipeline, IndependentWarpsAreIssueBound) {
+  TableBuilder t;
+  std::vector<uint32_t> seq;
+  for (uint16_t r = 0; r < 16; ++r) {
+    seq.push_back(t.add("IADD3", {uint16_t(10 + r)}, {0, 1}));
+    seq.push_back(t.add("FFMA", {uint16_t(40 + r)}, {2, 3}));
+  }
+  std::vector<uint32_t> body;
+  for (int rep = 0; rep < 4; ++rep) body.insert(body.end(), seq.begin(), seq.end());
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 32; ++w) warps.push_back(make_warp(w, t.insts, body));
+  auto s = simulate(test_gpu(), t.insts, {make_cta(warps)});
+  double insts = 32.0 * body.size();
+  // One instruction per scheduler per cycle: 4 per SM cycle, within 5%.
+  EXPECT_NEAR(s.result.counters.ipc(), 4.0, 0.2);
+  EXPECT_NEAR(double(s.result.cycles), insts / 4, insts / 4 * 0.05);
+  expect_bookkeeping(s.result.counters);
+}
+
+TEST(Pipeline, BarrierWaitsForTheSlowestWarp) {
+  TableBuilder t;
+  uint32_t add = t.add("IADD3", {1}, {1, 2});
+  uint32_t bar = t.add("BAR.SYNC", {}, {});
+  uint32_t tail = t.add("IADD3", {3}, {4, 5});
+  std::vector<uint32_t> fast = repeat(add, 10), slow = repeat(add, 100);
+  for (auto* v : {&fast, &slow}) {
+    v->push_back(bar);
+    v->push_back(tail);
+  }
+  auto s = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, fast), make_warp(1, t.insts, slow)})});
+  // The fast warp (sub-core 0) waits at the barrier for ~90 adds x 4 cycles.
+  EXPECT_NEAR(double(s.result.cycles), 100 * 4.0 + 10, 100 * 4.0 * 0.05);
+  EXPECT_NEAR(double(type_cycles(s.result.counters, StallType::Sync)), 90 * 4.0, 90 * 4.0 * 0.05);
+  expect_bookkeeping(s.result.counters);
+}
+
+TEST(Pipeline, RegisterBankConflictCostsACycle) {
+  // Three sources in one bank (two banks, two ports each): one extra read
+  // cycle per instruction of a dependent chain.
+  TableBuilder a, b;
+  uint32_t conflict = a.add("FFMA", {0}, {0, 2, 4});
+  uint32_t clean = b.add("FFMA", {0}, {0, 3, 5});
+  const size_t n = 100;
+  auto slow = simulate(test_gpu(), a.insts, {make_cta({make_warp(0, a.insts, repeat(conflict, n))})});
+  auto fast = simulate(test_gpu(), b.insts, {make_cta({make_warp(0, b.insts, repeat(clean, n))})});
+  EXPECT_NEAR(double(slow.result.cycles - fast.result.cycles), double(n), n * 0.05);
+  EXPECT_GE(slow.result.counters.reg_bank_conflicts, n);
+  EXPECT_EQ(fast.result.counters.reg_bank_conflicts, 0u);
+  expect_bookkeeping(slow.result.counters);
+}
+
+TEST(Pipeline, MemoryBoundLoopFollowsTheConfiguredLatency) {
+  // Pointer chase: each load's address comes from the previous load.
+  TableBuilder t;
+  uint32_t ld = t.add("LDG.E", {4}, {4}, 4);
+  uint32_t add = t.add("IADD3", {4}, {4, 6});
+  std::vector<uint32_t> seq;
+  const size_t n = 20;
+  for (size_t i = 0; i < n; ++i) {
+    seq.push_back(ld);
+    seq.push_back(add);
+  }
+  GpuConfig g = test_gpu();
+  for (double l2_hit : {1.0, 0.0}) {
+    auto s = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, seq)})}, 8, MemoryDefaults{0.0, l2_hit});
+    double load = g.l2.latency + (l2_hit ? 0 : g.dram_latency);
+    double expected = n * (load + 4);
+    EXPECT_NEAR(double(s.result.cycles), expected, expected * 0.05) << "l2 hit rate " << l2_hit;
+    EXPECT_GT(type_cycles(s.result.counters, StallType::MemData), n * (load - 10));  // one busy scheduler
+    expect_bookkeeping(s.result.counters);
+  }
+}

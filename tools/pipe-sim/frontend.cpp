@@ -1,0 +1,97 @@
+// Fetch and decode per sub-core (accelsim-modeling-cams23 §2.1): a
+// round-robin fetch unit reads up to fetch_width consecutive instructions of
+// one cache line from the sub-core's L0 instruction cache; misses go to the
+// SM's L1 instruction cache through a round-robin arbiter (one per cycle).
+// Decoded instructions enter the warp's instruction buffer a cycle later.
+#include "sm.hpp"
+
+#include <algorithm>
+
+namespace sasskit::pipesim {
+namespace {
+constexpr uint64_t kInstBytes = 16;
+}
+
+void SmSim::fetch(SubCore& sc) {
+  if (sc.fetch_busy) {
+    if (sc.fetch_waits_l1) return;
+    if (sc.fetch_done > now_) {
+      wake_at(sc.fetch_done);
+      return;
+    }
+    Warp& warp = warps_[sc.fetch_warp];
+    if (warp.active) {
+      for (uint32_t i = 0; i < sc.fetch_count; ++i)
+        warp.ibuf.push_back(IbufEntry{warp.next_fetch - warp.fetching + i, now_ + 1});
+      warp.fetching = 0;
+    }
+    sc.fetch_busy = false;
+    activity_ = true;
+  }
+  size_t n = sc.warps.size();
+  for (size_t k = 0; k < n; ++k) {
+    size_t i = (sc.fetch_rr + k) % n;
+    uint32_t w = sc.warps[i];
+    const Warp& warp = warps_[w];
+    bool room = warp.ibuf.size() + warp.fetching < std::max(1u, gpu().ibuffer_depth);
+    if (room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size()) {
+      sc.fetch_rr = static_cast<uint32_t>((i + 1) % n);
+      start_fetch(sc, w);
+      return;
+    }
+  }
+}
+
+// Starts fetching the warp's next instructions: consecutive PCs within one
+// line, stopping after a taken branch (whose target waits until it executes).
+void SmSim::start_fetch(SubCore& sc, uint32_t w) {
+  Warp& warp = warps_[w];
+  const auto& trace = warp.trace->inst;
+  unsigned line = std::max(1u, gpu().has_l0i ? gpu().l0i.line_bytes : gpu().l1i.line_bytes);
+  unsigned room = std::max(1u, gpu().ibuffer_depth) - static_cast<unsigned>(warp.ibuf.size());
+  uint32_t first = warp.next_fetch;
+  uint64_t addr = inst_at(warp, first).address;
+  uint32_t count = 0;
+  for (uint32_t pos = first; pos < trace.size() && count < std::min(room, opt_.fetch_width); ++pos) {
+    const DecodedInst& d = inst_at(warp, pos);
+    if (count > 0 && (d.address != inst_at(warp, pos - 1).address + kInstBytes || d.address / line != addr / line))
+      break;
+    ++count;
+    bool taken = pos + 1 < trace.size() && inst_at(warp, pos + 1).address != d.address + kInstBytes;
+    if (d.op.is_branch && taken) {
+      warp.branch_wait = true;
+      warp.branch_pos = pos;
+      break;
+    }
+  }
+  warp.next_fetch += count;
+  warp.fetching = count;
+  sc.fetch_busy = true;
+  sc.fetch_warp = w;
+  sc.fetch_count = count;
+  sc.fetch_addr = addr;
+  activity_ = true;
+  if (gpu().has_l0i && sc.l0i.access(addr)) {
+    sc.fetch_waits_l1 = false;
+    sc.fetch_done = now_ + std::max(1u, gpu().l0i.latency);
+  } else {
+    sc.fetch_waits_l1 = true;
+  }
+}
+
+void SmSim::l1i_arbiter() {
+  size_t n = subcores_.size();
+  for (size_t k = 0; k < n; ++k) {
+    SubCore& sc = subcores_[(l1i_rr_ + k) % n];
+    if (!sc.fetch_busy || !sc.fetch_waits_l1) continue;
+    bool hit = l1i_.access(sc.fetch_addr);
+    unsigned latency = hit ? gpu().l1i.latency : gpu().l1i.latency + gpu().l2.latency;
+    sc.fetch_waits_l1 = false;
+    sc.fetch_done = now_ + std::max(1u, latency);
+    l1i_rr_ = static_cast<uint32_t>((l1i_rr_ + k + 1) % n);
+    activity_ = true;
+    return;
+  }
+}
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,72 @@
+// pipe-sim: the stall-aware sub-core SM pipeline simulator (pipe-sim(1)).
+#include <fstream>
+
+#include "libcommon/cli.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/gpu_options.hpp"
+#include "libcommon/io.hpp"
+#include "output.hpp"
+
+using namespace sasskit;
+
+int main(int argc, char** argv) {
+  ToolApp tool("pipe-sim",
+               "Simulate the SM pipeline over the stream's CTAs, attribute every stall cycle to a root "
+               "cause, and add a stats record per kernel.",
+               argc, argv);
+  CLI::App& app = tool.app();
+  GpuOptions gpu_options(app);
+  pipesim::RunOptions opt;
+  std::string input = "-", output = "-", format = "stream", trace_stalls, policy = "round-robin";
+  app.add_option("input", input, "Input stream (- = stdin)")->capture_default_str();
+  app.add_option("-o,--output", output, "Output stream or JSON (- = stdout)")->capture_default_str();
+  app.add_option("--format", format, "Output: stream, or json (a summary per kernel)")
+      ->check(CLI::IsMember({"stream", "json"}))
+      ->capture_default_str();
+  app.add_option("--trace-stalls", trace_stalls,
+                 "Write what every scheduler did in every cycle to FILE (tab-separated; small kernels)");
+  app.add_flag("--pkp", opt.sim.pkp.enabled, "Stop kernels once their IPC is stable and project the rest");
+  app.add_option("--pkp-s", opt.sim.pkp.s, "PKP: IPC standard deviation threshold")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--pkp-window", opt.sim.pkp.window, "PKP: window in cycles")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--sched-policy", policy, "CTA placement without a sched record: round-robin, greedy, wave")
+      ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
+      ->capture_default_str();
+  app.add_option("--l1-hit-rate", opt.memory.l1_hit, "L1 hit rate of memory PCs without a cache record")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--l2-hit-rate", opt.memory.l2_hit, "L2 hit rate of memory PCs without a cache record")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  return tool.run([&] {
+    opt.sim.gpu = gpu_options.config();
+    opt.sim.trace_stalls = !trace_stalls.empty();
+    opt.policy = parse_policy(policy);
+    opt.threads = tool.common().threads;
+    Input in(input);
+    stream::Reader reader(in.stream(), in.name());
+    pipesim::Workload workload = pipesim::read_workload(reader);
+    in.check_read_error();
+    auto results = pipesim::simulate_workload(workload, opt, pipesim::opcode_table_classifier);
+
+    bool json = format == "json";
+    Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
+    if (json) {
+      pipesim::write_json_summary(out.stream(), opt.sim.gpu.name, results);
+    } else {
+      stream::Writer writer(out.stream(), out.name(), reader.header(),
+                            stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance));
+      pipesim::write_stream(writer, workload, results);
+      writer.finish();
+    }
+    if (!trace_stalls.empty()) {
+      Output trace(trace_stalls, OutputKind::Text, tool.common().force);
+      pipesim::write_stall_trace(trace.stream(), results);
+      trace.commit();
+    }
+    out.commit();
+  });
+}

@@ -1,0 +1,142 @@
+// The memory pipeline of a sub-core (accelsim-modeling-cams23 §2.3): a
+// dispatched memory instruction sits in the address latch while its
+// requests are formed, one per cycle (one per distinct cache line, or per
+// shared-memory wavefront when banks conflict); requests that miss L1 need
+// an MSHR and the SM's share of interconnect bandwidth. Hit or miss per
+// request follows the PC's hit rates (rd-cache's cache record, or the
+// model defaults), spread deterministically over the PC's accesses.
+#include "sm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <array>
+
+namespace sasskit::pipesim {
+namespace {
+
+// Issue, operand read, dispatch and the latch take three cycles of a
+// load's measured (issue-to-use) latency.
+constexpr unsigned kPipelineCycles = 3;
+
+uint64_t request_latency(unsigned measured) { return std::max(1u, measured > kPipelineCycles ? measured - kPipelineCycles : 1u); }
+
+// Up to kMaxUnits distinct sorted values: the 4-byte words or sectors a
+// warp access touches (32 lanes of at most 16 bytes each).
+constexpr size_t kMaxUnits = 256;
+size_t distinct_units(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned unit,
+                      std::array<uint64_t, kMaxUnits>& out) {
+  size_t n = 0;
+  for (unsigned l = 0; l < lanes; ++l) {
+    uint64_t last = addrs[l] + std::max(1u, width) - 1;
+    for (uint64_t u = addrs[l] / unit; u <= last / unit && n < kMaxUnits; ++u) out[n++] = u;
+  }
+  std::sort(out.begin(), out.begin() + n);
+  return static_cast<size_t>(std::unique(out.begin(), out.begin() + n) - out.begin());
+}
+
+// Shared-memory wavefronts: the most distinct 4-byte words any bank must
+// serve, and at least one per 128 bytes moved.
+uint32_t smem_wavefronts(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned banks) {
+  std::array<uint64_t, kMaxUnits> words;
+  size_t n = distinct_units(addrs, lanes, width, 4, words);
+  std::vector<uint32_t> per_bank(banks, 0);
+  uint32_t worst = 1;
+  for (size_t i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % banks]);
+  uint32_t by_bytes = static_cast<uint32_t>((uint64_t(lanes) * std::max(1u, width) + 127) / 128);
+  return std::max(worst, by_bytes);
+}
+
+bool spread(double& acc, double rate) {
+  acc += rate;
+  if (acc >= 1.0 - 1e-9) {
+    acc -= 1.0;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
+  const GpuConfig& g = gpu();
+  bool atomic = d.op.is_atomic;
+  bool cacheable = d.op.space != MemSpace::Global || g.l1_caches_global_loads;
+  bool l1_hit = !atomic && !d.op.is_store && cacheable && spread(l1_acc_[d.pc_index], d.l1_hit);
+  if (l1_hit) return MemRequest{sectors, request_latency(g.l1d.latency), false};
+  bool l2_hit = spread(l2_acc_[d.pc_index], d.l2_hit);
+  unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency);
+  return MemRequest{sectors, request_latency(measured), true};
+}
+
+// Forms the requests of a dispatched memory instruction in the latch.
+void SmSim::coalesce(const Op& op, MemLatch& latch) {
+  const DecodedInst& d = prog_.insts[op.inst];
+  const Warp& warp = warps_[op.warp];
+  unsigned lanes = active_lanes(op.mask);
+  latch.busy = true;
+  latch.op = op;
+  latch.op.done = 0;
+  latch.reqs.clear();
+  latch.next = 0;
+  const uint64_t* addrs = warp.trace->addrs.data() + op.addr;
+  const GpuConfig& g = gpu();
+  if (d.op.space == MemSpace::Shared) {
+    uint32_t waves = lanes ? smem_wavefronts(addrs, lanes, d.mem_width, std::max(1u, g.smem_banks)) : 1;
+    res_.counters.smem_conflict_cycles += waves - 1;
+    for (uint32_t i = 0; i < waves; ++i) latch.reqs.push_back(MemRequest{0, request_latency(g.smem_latency), false});
+  } else if (d.op.space == MemSpace::Constant || lanes == 0 || d.mem_width == 0) {
+    latch.reqs.push_back(MemRequest{0, request_latency(g.l1d.latency), false});
+  } else {
+    unsigned line = std::max(32u, g.l1d.line_bytes), sector = std::max(4u, g.l1d.sector_bytes);
+    std::array<uint64_t, kMaxUnits> sectors;
+    size_t n = distinct_units(addrs, lanes, d.mem_width, sector, sectors);
+    for (size_t i = 0; i < n;) {
+      size_t j = i;
+      uint64_t ln = sectors[i] * sector / line;
+      while (j < n && sectors[j] * sector / line == ln) ++j;
+      latch.reqs.push_back(outcome(d, static_cast<uint32_t>(j - i)));
+      i = j;
+    }
+  }
+  res_.counters.mem_requests += latch.reqs.size();
+}
+
+void SmSim::memory_pipeline(SubCore& sc) {
+  if (sc.long_misses > 0) sc.events.add(StallEvent::MemoryAccess, true);
+  MemLatch& latch = sc.latch;
+  if (!latch.busy) return;
+  const DecodedInst& d = prog_.insts[latch.op.inst];
+  MemRequest& req = latch.reqs[latch.next];
+  if (req.leaves_sm) {
+    unsigned mshrs = gpu().l1d.mshrs;
+    bool needs_mshr = !d.op.is_store;
+    // The interconnect takes a request while its backlog is under a cycle.
+    bool noc_busy = noc_busy_until_ >= double(now_ + 1);
+    if ((needs_mshr && mshrs && mshr_release_.size() >= mshrs) || noc_busy) {
+      sc.events.add(StallEvent::Interconnect, true, d.pc_index);
+      if (noc_busy) wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
+      if (!mshr_release_.empty()) wake_at(mshr_release_.top());
+      return;
+    }
+    if (needs_mshr) mshr_release_.push(now_ + req.latency);
+    if (noc_bytes_per_cycle_ > 0) {
+      double bytes = double(req.sectors) * std::max(4u, gpu().l1d.sector_bytes);
+      noc_busy_until_ = std::max(noc_busy_until_, double(now_)) + bytes / noc_bytes_per_cycle_;
+    }
+    ++res_.counters.l1d_misses;
+    latch.op.long_miss = true;
+  }
+  latch.op.done = std::max(latch.op.done, now_ + req.latency);
+  activity_ = true;
+  if (++latch.next < latch.reqs.size()) return;
+  latch.busy = false;
+  bool writes_registers = d.ndst > 0 && !d.op.is_store;
+  if (writes_registers) {
+    if (latch.op.long_miss) ++sc.long_misses;
+    enqueue_result(sc, latch.op);
+  } else {
+    complete(latch.op);
+  }
+}
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,79 @@
+#include "output.hpp"
+
+#include <cstdio>
+
+#include "formats/stats_record.hpp"
+#include "libcommon/json.hpp"
+
+namespace sasskit::pipesim {
+
+void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results) {
+  std::vector<std::vector<size_t>> after(w.records.size());
+  for (size_t k = 0; k < w.kernels.size(); ++k) after[w.kernels[k].last_record].push_back(k);
+  for (size_t i = 0; i < w.records.size(); ++i) {
+    if (w.records[i].type() != stream::RecordCodec<KernelStats>::type) out.write(w.records[i]);
+    for (size_t k : after[i]) out.write(results[k].stats);
+  }
+}
+
+namespace {
+
+double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
+
+void stall_shares(JsonWriter& j, const SimCounters& c) {
+  j.key("stall_share").begin_object();
+  for (size_t t = 0; t < kStallTypes; ++t) j.field(stall_type_name(StallType(t)), share(c.stall_type[t], c.sched_cycles));
+  j.end_object();
+}
+
+}  // namespace
+
+void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results) {
+  JsonWriter j(out);
+  SimCounters all;
+  uint64_t end = 0;
+  j.begin_object().field("gpu", gpu).key("kernels").begin_array();
+  for (const auto& r : results) {
+    const KernelStats& s = r.stats;
+    j.begin_object()
+        .field("id", uint64_t(s.kernel_id))
+        .field("name", s.name)
+        .field("stream", s.stream_id)
+        .field("start", s.start_cycle)
+        .field("cycles", s.cycles)
+        .field("instructions", s.total.insts)
+        .field("ipc", s.cycles ? double(s.total.insts) / double(s.cycles) : 0.0)
+        .field("occupancy", s.total.achieved_occupancy())
+        .field("sms", uint64_t(s.per_sm.size()));
+    stall_shares(j, s.total);
+    j.field("other_share", share(s.total.stall_type[size_t(StallType::Other)], s.total.stall_cycles()))
+        .field("unknown_opcodes", s.total.unknown_opcodes)
+        .field("projected", s.projection.applied)
+        .field("simulated_cycles", s.projection.simulated_cycles)
+        .end_object();
+    all.add(s.total);
+    end = std::max(end, s.start_cycle + s.cycles);
+  }
+  j.end_array().field("total_cycles", end).field("instructions", all.insts);
+  j.field("other_share", share(all.stall_type[size_t(StallType::Other)], all.stall_cycles()));
+  j.end_object();
+  out << "\n";
+}
+
+void write_stall_trace(std::ostream& out, const std::vector<KernelResult>& results) {
+  out << "kernel\tsm\tcycle\tsubcore\twhat\tevent\tpc\n";
+  char pc[32];
+  for (const auto& r : results)
+    for (const auto& sm : r.sms)
+      for (const auto& row : sm.trace) {
+        if (row.has_pc)
+          std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(row.pc));
+        else
+          std::snprintf(pc, sizeof pc, "-");
+        out << r.stats.kernel_id << '\t' << sm.sm << '\t' << row.cycle << '\t' << unsigned(row.subcore) << '\t'
+            << (row.issued ? "issued" : stall_type_name(row.why.type)) << '\t'
+            << (row.issued ? "-" : stall_event_name(row.why.event)) << '\t' << pc << '\n';
+      }
+}
+
+}  // namespace sasskit::pipesim

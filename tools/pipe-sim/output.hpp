@@ -1,0 +1,23 @@
+// pipe-sim's outputs: the stream with a stats record after each kernel's
+// last record, a JSON summary per kernel, and the per-cycle stall trace.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "simulate.hpp"
+
+namespace sasskit::pipesim {
+
+// Passes every record through in order (earlier stats records are replaced)
+// and adds each kernel's stats record after that kernel's last record.
+void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results);
+
+// {"gpu", "kernels": [{id, name, cycles, instructions, ipc, stall shares...}], totals}.
+void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results);
+
+// Tab-separated: kernel, sm, cycle, subcore, what (issued or the stall
+// type), event, pc (hex, or - when none).
+void write_stall_trace(std::ostream& out, const std::vector<KernelResult>& results);
+
+}  // namespace sasskit::pipesim

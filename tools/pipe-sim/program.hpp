@@ -1,0 +1,62 @@
+// A kernel as the pipeline sees it: each static instruction decoded once
+// (unit, memory space, registers, address, cache behaviour), and the CTAs
+// each simulated SM runs, in launch order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "formats/trace.hpp"
+#include "libcommon/gpu_config.hpp"
+#include "libcommon/opcodes.hpp"
+
+namespace sasskit::pipesim {
+
+inline constexpr uint16_t kRegZero = 255;  // RZ: never a dependence
+inline constexpr unsigned kMaxDst = 4, kMaxSrc = 6;
+
+struct DecodedInst {
+  uint64_t pc = 0;         // offset in the kernel (stats key)
+  uint64_t address = 0;    // where the instruction lives (instruction caches)
+  uint32_t pc_index = 0;   // index into KernelProgram::pcs
+  OpcodeInfo op;
+  uint32_t mem_width = 0;  // bytes per lane; 0 = no memory access
+  uint8_t ndst = 0, nsrc = 0;
+  std::array<uint16_t, kMaxDst> dst{};
+  std::array<uint16_t, kMaxSrc> src{};  // distinct, RZ removed
+  float l1_hit = 0, l2_hit = 0;         // per-access outcome rates for this PC
+  bool is_mem() const { return op.unit == UnitClass::Ldst; }
+};
+
+struct KernelProgram {
+  uint32_t kernel_id = 0;
+  std::vector<DecodedInst> insts;  // one per entry of the kernel's instruction table
+  std::vector<uint64_t> pcs;       // distinct PCs, ascending
+};
+
+// The CTAs one SM runs, in the order it launches them.
+struct SmWork {
+  uint32_t sm = 0;
+  std::vector<const CtaTrace*> ctas;
+};
+
+// PKP (pka-micro21 §3.2).
+struct PkpOptions {
+  bool enabled = false;
+  double s = 0.25;        // IPC standard deviation threshold
+  uint64_t window = 3000; // cycles
+  bool grid_below_wave = false;  // the grid fits in one wave: no finished-wave condition
+};
+
+struct SimOptions {
+  GpuConfig gpu;
+  unsigned ctas_per_sm = 1;  // resident CTA limit (occupancy)
+  unsigned fetch_width = 2;  // instructions per fetch, one cache line at most
+  unsigned active_sms = 1;   // SMs running the kernel: they share the interconnect
+  PkpOptions pkp;
+  bool trace_stalls = false;
+  size_t trace_stalls_limit = 1'000'000;  // rows per SM
+};
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,144 @@
+#include "simulate.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "kernel_stats.hpp"
+#include "libcommon/diag.hpp"
+#include "parallel.hpp"
+
+namespace sasskit::pipesim {
+namespace {
+
+struct KernelPlan {
+  KernelProgram program;
+  SimOptions sim;
+  std::vector<SmWork> sms;  // ascending SM number, only SMs with CTAs
+  std::string schedule;
+};
+
+uint64_t linear_index(const Dim3& cta, const Dim3& grid) {
+  return cta.x + uint64_t(cta.y) * grid.x + uint64_t(cta.z) * grid.x * grid.y;
+}
+
+unsigned resident_ctas(const GpuConfig& gpu, const KernelInfo& k) {
+  CtaResources need{static_cast<unsigned>(k.block.volume()), k.nregs, k.shmem};
+  Occupancy occ = occupancy(gpu, need);
+  if (occ.ctas_per_sm == 0)
+    fail("kernel " + std::to_string(k.id) + " (" + k.name + "): GPU model '" + gpu.name +
+         "' cannot hold one of its CTAs (" + std::to_string(need.threads) + " threads, " +
+         std::to_string(need.regs_per_thread) + " registers per thread, " + std::to_string(need.smem_bytes) +
+         " bytes of shared memory; limited by " + occ.limiter + ")");
+  return occ.ctas_per_sm;
+}
+
+// Which SM runs each CTA present in the stream, in launch order per SM.
+std::vector<SmWork> place_ctas(const KernelInput& k, const KernelSchedule& sched, const GpuConfig& gpu) {
+  uint64_t grid = k.info.grid.volume();
+  if (sched.sm.size() != grid)
+    fail_input("sched record of kernel " + std::to_string(k.info.id),
+               "places " + std::to_string(sched.sm.size()) + " CTAs; the grid has " + std::to_string(grid));
+  std::map<uint32_t, std::vector<std::pair<std::pair<uint64_t, uint64_t>, const CtaTrace*>>> by_sm;
+  for (const CtaTrace& c : k.ctas) {
+    uint64_t i = linear_index(c.cta, k.info.grid);
+    if (i >= grid)
+      fail_input("kernel " + std::to_string(k.info.id), "CTA (" + std::to_string(c.cta.x) + "," +
+                                                            std::to_string(c.cta.y) + "," + std::to_string(c.cta.z) +
+                                                            ") lies outside the grid");
+    uint32_t sm = sched.sm[i];
+    if (sm >= gpu.num_sms)
+      fail_input("sched record of kernel " + std::to_string(k.info.id),
+                 "SM " + std::to_string(sm) + " does not exist in GPU model '" + gpu.name + "'");
+    uint64_t start = i < sched.start.size() ? sched.start[i] : 0;
+    by_sm[sm].push_back({{start, i}, &c});
+  }
+  std::vector<SmWork> out;
+  for (auto& [sm, list] : by_sm) {
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    SmWork w{sm, {}};
+    for (const auto& e : list) w.ctas.push_back(e.second);
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOptions& opt,
+                       const ClassifierFor& classify) {
+  KernelPlan p;
+  p.sim = opt.sim;
+  p.sim.ctas_per_sm = resident_ctas(opt.sim.gpu, k.info);
+  p.sim.pkp.grid_below_wave = k.info.grid.volume() < uint64_t(p.sim.ctas_per_sm) * opt.sim.gpu.num_sms;
+  MemoryDefaults mem = opt.memory;
+  p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
+                            k.cache ? &*k.cache : nullptr, mem);
+  if (k.cache) {
+    // rd-cache's queueing delays come on top of the model's latencies.
+    p.sim.gpu.l2.latency += static_cast<unsigned>(k.cache->noc_queue + 0.5);
+    p.sim.gpu.dram_latency += static_cast<unsigned>(k.cache->dram_queue + 0.5);
+  }
+  KernelSchedule sched = k.sched ? *k.sched
+                                 : model_schedule(opt.sim.gpu, k.info.id, static_cast<uint32_t>(k.info.grid.volume()),
+                                                  p.sim.ctas_per_sm, opt.policy);
+  p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
+  p.sms = place_ctas(k, sched, opt.sim.gpu);
+  p.sim.active_sms = static_cast<unsigned>(std::max<size_t>(1, p.sms.size()));
+  return p;
+}
+
+// Same stream: one after the other; different streams: side by side.
+void place_on_timeline(const std::vector<KernelInput>& kernels, std::vector<KernelResult>& results) {
+  std::map<uint64_t, uint64_t> stream_end;
+  uint64_t previous_start = 0;
+  for (size_t i = 0; i < results.size(); ++i) {
+    KernelStats& s = results[i].stats;
+    uint64_t start = std::max(previous_start, stream_end[kernels[i].info.stream_id]);
+    s.start_cycle = start;
+    stream_end[kernels[i].info.stream_id] = start + s.cycles;
+    previous_start = start;
+  }
+}
+
+}  // namespace
+
+Classifier opcode_table_classifier(uint32_t binary_version) {
+  const OpcodeTable& table = OpcodeTable::for_version(binary_version);
+  return [&table](std::string_view op) { return table.classify(op); };
+}
+
+std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
+                                            const ClassifierFor& classify) {
+  std::vector<KernelPlan> plans;
+  uint64_t code_base = 0;
+  unsigned line = std::max(1u, opt.sim.gpu.l1i.line_bytes);
+  for (const KernelInput& k : w.kernels) {
+    plans.push_back(plan_kernel(k, code_base, opt, classify));
+    code_base += code_footprint(k.table, line);
+  }
+  std::vector<std::pair<size_t, size_t>> tasks;  // (kernel, SM position)
+  for (size_t k = 0; k < plans.size(); ++k)
+    for (size_t s = 0; s < plans[k].sms.size(); ++s) tasks.push_back({k, s});
+  std::vector<SmResult> done(tasks.size());
+  parallel_for(tasks.size(), opt.threads, [&](size_t i) {
+    const KernelPlan& p = plans[tasks[i].first];
+    done[i] = SmSim(p.sim, p.program, p.sms[tasks[i].second]).run();
+  });
+
+  std::vector<KernelResult> results(plans.size());
+  for (size_t i = 0; i < tasks.size(); ++i) results[tasks[i].first].sms.push_back(std::move(done[i]));
+  for (size_t k = 0; k < plans.size(); ++k) {
+    const KernelInfo& info = w.kernels[k].info;
+    KernelStats& s = results[k].stats;
+    s.kernel_id = info.id;
+    s.name = info.name;
+    s.gpu = opt.sim.gpu.name;
+    s.schedule = plans[k].schedule;
+    s.memory = w.kernels[k].cache ? "cache-record" : "defaults";
+    s.stream_id = info.stream_id;
+    merge_sm_results(plans[k].program, results[k].sms, s);
+    if (!opt.sim.trace_stalls) results[k].sms.clear();
+  }
+  place_on_timeline(w.kernels, results);
+  return results;
+}
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,37 @@
+// Simulating every kernel of a workload: decode, CTA placement (sched record
+// or occupancy + model_schedule), the SMs in parallel, then the per-kernel
+// merge and the GPU timeline, independent of the thread count.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "decode.hpp"
+#include "formats/stats_record.hpp"
+#include "sm.hpp"
+#include "workload.hpp"
+
+namespace sasskit::pipesim {
+
+struct RunOptions {
+  SimOptions sim;                 // gpu, PKP and tracing; ctas_per_sm is set per kernel
+  MemoryDefaults memory;
+  SchedPolicyKind policy = SchedPolicyKind::RoundRobin;
+  unsigned threads = 1;
+};
+
+struct KernelResult {
+  KernelStats stats;
+  std::vector<SmResult> sms;  // kept only for --trace-stalls
+};
+
+// `classify(binary_version)` returns the opcode classifier for a kernel.
+using ClassifierFor = std::function<Classifier(uint32_t binary_version)>;
+
+std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
+                                            const ClassifierFor& classify);
+
+// The default classifier: configs/opcodes tables via OpcodeTable.
+Classifier opcode_table_classifier(uint32_t binary_version);
+
+}  // namespace sasskit::pipesim

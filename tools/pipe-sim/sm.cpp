@@ -1,0 +1,205 @@
+#include "sm.hpp"
+
+#include <algorithm>
+
+#include "libcommon/diag.hpp"
+
+namespace sasskit::pipesim {
+
+SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& work)
+    : opt_(opt),
+      prog_(program),
+      work_(work),
+      l1i_(opt.gpu.l1i),
+      pkp_(opt.pkp, opt.ctas_per_sm) {
+  const GpuConfig& g = gpu();
+  unsigned nsub = std::max(1u, g.subcores_per_sm);
+  for (unsigned i = 0; i < nsub; ++i) {
+    SubCore sc(g.has_l0i ? g.l0i : CacheGeometry{});
+    sc.cus.resize(std::clamp(g.collector_units, 1u, kMaxCollectors));
+    for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, g.units[u].count), 0);
+    sc.ports.assign(std::clamp(g.reg_banks, 1u, kMaxBanks), 0);
+    subcores_.push_back(std::move(sc));
+  }
+  warps_.resize(std::max(1u, g.max_warps_per_sm));
+  ctas_.resize(std::max(1u, opt.ctas_per_sm));
+  // The kernel's SMs share the chip's interconnect; one SM moves at most a
+  // line per cycle.
+  if (g.noc_bytes_per_cycle > 0)
+    noc_bytes_per_cycle_ = std::min(g.noc_bytes_per_cycle / std::max(1u, opt.active_sms),
+                                    double(std::max(32u, g.l1d.line_bytes)));
+  l1_acc_.assign(prog_.pcs.size(), 0);
+  l2_acc_.assign(prog_.pcs.size(), 0);
+  res_.sm = work.sm;
+  res_.pc_insts.assign(prog_.pcs.size(), 0);
+  for (auto& col : res_.pc_stalls) col.assign(prog_.pcs.size(), 0);
+  res_.counters.max_warps = warps_.size();
+  for (const CtaTrace* c : work.ctas)
+    for (const auto& w : c->warps) res_.trace_insts += w.inst.size();
+}
+
+SmResult SmSim::run() {
+  launch_ctas();
+  while (resident()) {
+    begin_cycle();
+    for (auto& sc : subcores_) write_back(sc);
+    for (size_t i = 0; i < subcores_.size(); ++i) memory_pipeline(subcores_[(mem_rr_ + i) % subcores_.size()]);
+    mem_rr_ = (mem_rr_ + 1) % subcores_.size();
+    for (auto& sc : subcores_) dispatch(sc);
+    for (auto& sc : subcores_) read_operands(sc);
+    for (auto& sc : subcores_) issue(sc);
+    l1i_arbiter();
+    for (auto& sc : subcores_) fetch(sc);  // after issue: refills the slots issue freed
+    account_cycle(now_);
+    launch_ctas();
+    uint64_t next = activity_ ? now_ + 1 : wake_;
+    if (resident() && next == kNever)
+      throw Error(ExitCode::Internal, "SM " + std::to_string(work_.sm),
+                  "simulation deadlock at cycle " + std::to_string(now_) + ": please report this trace");
+    if (!resident()) next = now_ + 1;
+    account_quiet_cycles(now_ + 1, next);
+    now_ = next;
+    uint32_t finished = static_cast<uint32_t>(res_.counters.ctas);
+    uint32_t total = static_cast<uint32_t>(work_.ctas.size());
+    if (resident() && pkp_.stable(now_, res_.counters.insts, finished, total)) {
+      res_.projected = true;
+      res_.unfinished_ctas = total - finished;
+      break;
+    }
+  }
+  res_.cycles = now_;
+  res_.counters.active_cycles = now_;
+  res_.counters.sm_cycles = now_;
+  res_.simulated_insts = res_.counters.insts;
+  res_.projected_cycles =
+      now_ + (res_.projected ? Pkp::remaining_cycles(now_, res_.counters.insts, res_.trace_insts) : 0);
+  for (const auto& sc : subcores_) {
+    res_.counters.l0i.accesses += sc.l0i.counters().accesses;
+    res_.counters.l0i.misses += sc.l0i.counters().misses;
+  }
+  res_.counters.l1i = l1i_.counters();
+  std::stable_sort(res_.trace.begin(), res_.trace.end(), [](const StallTraceRow& a, const StallTraceRow& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.subcore < b.subcore;
+  });
+  return std::move(res_);
+}
+
+void SmSim::launch_ctas() {
+  while (next_cta_ < work_.ctas.size() && resident_ctas_ < ctas_.size()) {
+    const CtaTrace* cta = work_.ctas[next_cta_];
+    if (resident_warps_ + cta->warps.size() > warps_.size()) {
+      if (resident_ctas_ == 0)
+        fail("a CTA of kernel " + std::to_string(cta->kernel_id) + " has " + std::to_string(cta->warps.size()) +
+             " warps; the SM holds " + std::to_string(warps_.size()));
+      return;
+    }
+    auto slot = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return c.cta == nullptr; });
+    uint32_t cta_index = static_cast<uint32_t>(slot - ctas_.begin());
+    *slot = CtaSlot{cta, {}, 0, 0, 0};
+    for (const auto& wt : cta->warps) {
+      uint32_t w = 0;
+      while (warps_[w].active) ++w;
+      Warp& warp = warps_[w];
+      warp = Warp{};
+      warp.trace = &wt;
+      warp.cta = cta_index;
+      warp.age = warp_age_++;
+      warp.active = true;
+      if (wt.inst.empty()) {
+        warp.issued_all = true;
+      } else {
+        ++slot->live;
+      }
+      slot->warps.push_back(w);
+      SubCore& sc = subcores_[w % subcores_.size()];
+      sc.warps.push_back(w);
+      sc.by_slot.insert(std::upper_bound(sc.by_slot.begin(), sc.by_slot.end(), w), w);
+      ++resident_warps_;
+    }
+    ++resident_ctas_;
+    ++next_cta_;
+    activity_ = true;
+    for (uint32_t w : std::vector<uint32_t>(slot->warps)) retire(w);  // empty warps
+  }
+}
+
+// Ends a warp that has issued everything and has nothing in flight, and
+// its CTA when that was the CTA's last warp.
+void SmSim::retire(uint32_t w) {
+  Warp& warp = warps_[w];
+  if (!warp.active || !warp.issued_all || warp.outstanding > 0) return;
+  warp.active = false;
+  --resident_warps_;
+  SubCore& sc = subcores_[w % subcores_.size()];
+  sc.warps.erase(std::find(sc.warps.begin(), sc.warps.end(), w));
+  sc.by_slot.erase(std::find(sc.by_slot.begin(), sc.by_slot.end(), w));
+  CtaSlot& c = ctas_[warp.cta];
+  if (++c.done == c.warps.size()) {
+    c = CtaSlot{};
+    --resident_ctas_;
+    ++res_.counters.ctas;
+  }
+  activity_ = true;
+}
+
+void SmSim::begin_cycle() {
+  activity_ = false;
+  wake_ = kNever;
+  while (!mshr_release_.empty() && mshr_release_.top() <= now_) mshr_release_.pop();
+  for (auto& sc : subcores_) {
+    sc.events = CycleEvents{};
+    sc.issued = false;
+    std::fill(sc.ports.begin(), sc.ports.end(), 0);
+  }
+}
+
+void SmSim::record(SubCore& sc, uint8_t index, uint64_t cycle, const Attribution& a, uint64_t count) {
+  auto& c = res_.counters;
+  c.stall_type[static_cast<size_t>(a.type)] += count;
+  c.stall_event[static_cast<size_t>(a.event)] += count;
+  bool blame = a.direct != StallEvent::None && a.direct != StallEvent::NoActiveWarp;
+  uint32_t pc = sc.events.pc[static_cast<size_t>(a.direct)];
+  if (blame) res_.pc_stalls[static_cast<size_t>(a.type)][pc] += count;
+  if (!opt_.trace_stalls) return;
+  for (uint64_t i = 0; i < count && res_.trace.size() < opt_.trace_stalls_limit; ++i)
+    res_.trace.push_back(StallTraceRow{cycle + i, index, false, a, blame ? prog_.pcs[pc] : 0, blame});
+}
+
+void SmSim::account_cycle(uint64_t cycle) {
+  auto& c = res_.counters;
+  c.sched_cycles += subcores_.size();
+  c.warp_cycles += resident_warps_;
+  for (size_t i = 0; i < subcores_.size(); ++i) {
+    SubCore& sc = subcores_[i];
+    sc.history.push(sc.events);
+    if (sc.issued) {
+      if (opt_.trace_stalls && res_.trace.size() < opt_.trace_stalls_limit)
+        res_.trace.push_back(StallTraceRow{cycle, uint8_t(i), true, {}, prog_.pcs[sc.issued_pc], true});
+      continue;
+    }
+    record(sc, uint8_t(i), cycle, sc.history.attribute_latest(!sc.warps.empty()), 1);
+  }
+}
+
+// Cycles [from, to) in which nothing changed: every scheduler sees the
+// events of the last evaluated cycle again. After two such cycles its
+// three-cycle history is uniform, so the rest repeat one attribution.
+void SmSim::account_quiet_cycles(uint64_t from, uint64_t to) {
+  if (to <= from) return;
+  uint64_t n = to - from;
+  auto& c = res_.counters;
+  c.sched_cycles += n * subcores_.size();
+  c.warp_cycles += n * resident_warps_;
+  for (size_t i = 0; i < subcores_.size(); ++i) {
+    SubCore& sc = subcores_[i];
+    bool resident_here = !sc.warps.empty();
+    uint64_t cycle = from;
+    for (; cycle < to && cycle < from + 2; ++cycle) {
+      sc.history.push(sc.events);
+      record(sc, uint8_t(i), cycle, sc.history.attribute_latest(resident_here), 1);
+    }
+    if (cycle < to) record(sc, uint8_t(i), cycle, sc.history.attribute_latest(resident_here), to - cycle);
+  }
+}
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,60 @@
+// Stall events seen by one warp scheduler in one cycle, and their
+// attribution to a root stall type by HyFiSS Algorithm 1 (§III-B).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "formats/stats_record.hpp"
+
+namespace sasskit::pipesim {
+
+// Which events happened in a cycle, whether each involved a memory
+// instruction (for 8: whether the pending producer was a load), and for the
+// direct events the PC index of the first warp they blocked.
+struct CycleEvents {
+  uint16_t seen = 0;
+  uint16_t mem = 0;
+  std::array<uint32_t, kStallEvents> pc{};
+
+  void add(StallEvent e, bool is_mem, uint32_t pc_index = 0) {
+    uint16_t bit = uint16_t(1u << static_cast<unsigned>(e));
+    if (!(seen & bit)) pc[static_cast<size_t>(e)] = pc_index;
+    seen |= bit;
+    if (is_mem) mem |= bit;
+  }
+  bool has(StallEvent e) const { return seen & (1u << static_cast<unsigned>(e)); }
+  bool on_mem(StallEvent e) const { return mem & (1u << static_cast<unsigned>(e)); }
+  bool operator==(const CycleEvents&) const = default;
+};
+
+struct Attribution {
+  StallType type = StallType::Other;
+  StallEvent event = StallEvent::None;   // the root event
+  StallEvent direct = StallEvent::None;  // the event that blocked issue at the stall cycle
+};
+
+// The root stall type of a cycle in which the scheduler did not issue.
+// `cycle1` and `cycle2` are the two cycles before `stall` (cycle #1 is the
+// older). `warps_resident`: the sub-core holds unfinished warps, so an empty
+// instruction buffer is a front-end (Ctrl) stall rather than Idle.
+Attribution attribute(const CycleEvents& cycle1, const CycleEvents& cycle2, const CycleEvents& stall,
+                      bool warps_resident);
+
+// The last three cycles' events of one scheduler, oldest first.
+class EventHistory {
+ public:
+  void push(const CycleEvents& e) {
+    h_[0] = h_[1];
+    h_[1] = h_[2];
+    h_[2] = e;
+  }
+  Attribution attribute_latest(bool warps_resident) const {
+    return attribute(h_[0], h_[1], h_[2], warps_resident);
+  }
+
+ private:
+  std::array<CycleEvents, 3> h_{};
+};
+
+}  // namespace sasskit::pipesim
