@@ -1,0 +1,101 @@
+// Byte-level building blocks of the archive (formats/ARCHIVE.md): LEB128
+// varints, zigzag for signed values, and a bounds-checked reader whose every
+// overrun is reported as a damaged archive instead of reading past the end.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "libcommon/diag.hpp"
+
+namespace sasskit::archive {
+
+inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+class ByteSink {
+ public:
+  void u8(uint8_t v) { data_.push_back(static_cast<char>(v)); }
+  void varint(uint64_t v) {
+    while (v >= 0x80) {
+      u8(static_cast<uint8_t>(v | 0x80));
+      v >>= 7;
+    }
+    u8(static_cast<uint8_t>(v));
+  }
+  void svarint(int64_t v) { varint(zigzag(v)); }
+  // Little-endian fixed width, for headers that are patched or read by offset.
+  void fixed(uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) u8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void raw(std::string_view bytes) { data_.append(bytes); }
+  // A length-prefixed byte string.
+  void str(std::string_view bytes) {
+    varint(bytes.size());
+    raw(bytes);
+  }
+  const std::string& data() const { return data_; }
+  size_t size() const { return data_.size(); }
+  void clear() { data_.clear(); }
+
+ private:
+  std::string data_;
+};
+
+class ByteSource {
+ public:
+  // `where` names the data in messages, e.g. "a.sass.z: kernel 3 block at offset 812".
+  ByteSource(std::string_view data, std::string where) : data_(data), where_(std::move(where)) {}
+
+  uint8_t u8() {
+    need(1);
+    return static_cast<uint8_t>(data_[pos_++]);
+  }
+  uint64_t varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      uint8_t b = u8();
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    damaged("varint longer than 10 bytes");
+  }
+  int64_t svarint() { return unzigzag(varint()); }
+  uint64_t fixed(int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(u8()) << (8 * i);
+    return v;
+  }
+  std::string_view raw(size_t n) {
+    need(n);
+    std::string_view s = data_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  std::string_view str() { return raw(varint()); }
+  // A count of things that each take at least one byte: bounded by what is left.
+  uint64_t count() {
+    uint64_t n = varint();
+    if (n > remaining()) damaged("count " + std::to_string(n) + " exceeds the data");
+    return n;
+  }
+
+  size_t remaining() const { return data_.size() - pos_; }
+  bool done() const { return pos_ == data_.size(); }
+  const std::string& where() const { return where_; }
+  [[noreturn]] void damaged(const std::string& what) const {
+    fail_input(where_, "damaged archive: " + what);
+  }
+
+ private:
+  void need(uint64_t n) const {
+    if (n > remaining()) damaged("data ends early");
+  }
+
+  std::string_view data_;
+  size_t pos_ = 0;
+  std::string where_;
+};
+
+}  // namespace sasskit::archive

@@ -1,0 +1,73 @@
+#include "compress.hpp"
+
+#include <set>
+
+#include "formats/trace_source.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+#include "libcommon/progress.hpp"
+
+namespace sasskit::compress {
+namespace {
+
+// Forwards the trace to the archive writer, showing progress.
+class ArchiveHandler : public TraceHandler {
+ public:
+  explicit ArchiveHandler(archive::ArchiveWriter& writer) : writer_(writer) {}
+  void memcpy(const Memcpy& m) override { writer_.memcpy(m); }
+  void kernel(const KernelInfo& k) override {
+    kernel_ = k.id;
+    writer_.kernel(k);
+  }
+  void insts(const InstTable& t) override { writer_.insts(t); }
+  void cta(const CtaTrace& c) override {
+    writer_.cta(c);
+    ++ctas_;
+    if (progress_.active())
+      progress_.update("kernel " + std::to_string(kernel_) + ", " + std::to_string(ctas_) + " CTAs, " +
+                       std::to_string(writer_.bytes_written() >> 20) + " MiB written");
+  }
+  void other(const stream::Record& r) override {
+    if (dropped_.insert(r.type()).second)
+      warn(r.where(), "'" + r.type() + "' records are not kept in the archive");
+  }
+
+ private:
+  archive::ArchiveWriter& writer_;
+  Progress progress_;
+  uint32_t kernel_ = 0;
+  uint64_t ctas_ = 0;
+  std::set<std::string> dropped_;
+};
+
+void read_any(const std::string& path, TraceHandler& handler) {
+  // stdin is read once, so it is taken as a stream without probing.
+  TraceFormat format = path == "-" ? TraceFormat::Stream : detect_trace_format(path);
+  switch (format) {
+    case TraceFormat::AccelsimDir:
+      read_accelsim(path, KernelSelection{}, handler);
+      return;
+    case TraceFormat::Stream: {
+      Input in(path);
+      stream::Reader reader(in.stream(), in.name());
+      read_stream(reader, KernelSelection{}, handler);
+      in.check_read_error();
+      return;
+    }
+    case TraceFormat::Archive:
+      fail_input(path, "is already a sasskit archive");
+  }
+}
+
+}  // namespace
+
+void run(const Options& options, const CommonOptions& common) {
+  Output out(options.output, OutputKind::Binary, common.force);
+  archive::ArchiveWriter writer(out.stream(), out.name(), options.writer);
+  ArchiveHandler handler(writer);
+  read_any(options.input, handler);
+  writer.finish();
+  out.commit();
+}
+
+}  // namespace sasskit::compress
