@@ -1,17 +1,11 @@
 #include "formats/cache_record.hpp"
 
 #include "formats/msgpack_map.hpp"
+#include "formats/msgpack_pack.hpp"
 
 namespace sasskit::stream {
 
 namespace {
-
-template <class T>
-void field(Packer& pk, std::string_view key, const T& value) {
-  pk.pack_str(static_cast<uint32_t>(key.size()));
-  pk.pack_str_body(key.data(), static_cast<uint32_t>(key.size()));
-  pk.pack(value);
-}
 
 template <class T>
 std::vector<T> column(const MapView& m, std::string_view key, size_t expected, std::string_view first) {
@@ -26,32 +20,32 @@ std::vector<T> column(const MapView& m, std::string_view key, size_t expected, s
 
 void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) {
   pk.pack_map(26);
-  field(pk, "t", std::string(type));
-  field(pk, "kernel", c.kernel_id);
-  field(pk, "l1_hit_rate", c.l1_hit_rate);
-  field(pk, "l2_hit_rate", c.l2_hit_rate);
-  field(pk, "gmem_requests", c.gmem_requests);
-  field(pk, "kernel_amat", c.kernel_amat);
-  field(pk, "l1_sectors", c.l1_sectors);
-  field(pk, "l1_hits", c.l1_hits);
-  field(pk, "l2_sectors", c.l2_sectors);
-  field(pk, "l2_hits", c.l2_hits);
-  field(pk, "l2_bound_sectors", c.l2_bound_sectors);
-  field(pk, "dram_sectors", c.dram_sectors);
-  field(pk, "noc_queue", c.noc_queue);
-  field(pk, "dram_queue", c.dram_queue);
-  field(pk, "pc", c.pc);
-  field(pk, "amat", c.amat);
-  field(pk, "pc_l1_hit_rate", c.pc_l1_hit_rate);
-  field(pk, "pc_l2_hit_rate", c.pc_l2_hit_rate);
-  field(pk, "pc_requests", c.pc_requests);
-  field(pk, "pc_sectors", c.pc_sectors);
-  field(pk, "sm", c.sm);
-  field(pk, "sm_l1_hit_rate", c.sm_l1_hit_rate);
-  field(pk, "sm_l2_hit_rate", c.sm_l2_hit_rate);
-  field(pk, "space", c.space);
-  field(pk, "space_requests", c.space_requests);
-  field(pk, "space_sectors", c.space_sectors);
+  pack_type(pk, type);
+  pack_field(pk, "kernel", c.kernel_id);
+  pack_field(pk, "l1_hit_rate", c.l1_hit_rate);
+  pack_field(pk, "l2_hit_rate", c.l2_hit_rate);
+  pack_field(pk, "gmem_requests", c.gmem_requests);
+  pack_field(pk, "kernel_amat", c.kernel_amat);
+  pack_field(pk, "l1_sectors", c.l1_sectors);
+  pack_field(pk, "l1_hits", c.l1_hits);
+  pack_field(pk, "l2_sectors", c.l2_sectors);
+  pack_field(pk, "l2_hits", c.l2_hits);
+  pack_field(pk, "l2_bound_sectors", c.l2_bound_sectors);
+  pack_field(pk, "dram_sectors", c.dram_sectors);
+  pack_field(pk, "noc_queue", c.noc_queue);
+  pack_field(pk, "dram_queue", c.dram_queue);
+  pack_field(pk, "pc", c.pc);
+  pack_field(pk, "amat", c.amat);
+  pack_field(pk, "pc_l1_hit_rate", c.pc_l1_hit_rate);
+  pack_field(pk, "pc_l2_hit_rate", c.pc_l2_hit_rate);
+  pack_field(pk, "pc_requests", c.pc_requests);
+  pack_field(pk, "pc_sectors", c.pc_sectors);
+  pack_field(pk, "sm", c.sm);
+  pack_field(pk, "sm_l1_hit_rate", c.sm_l1_hit_rate);
+  pack_field(pk, "sm_l2_hit_rate", c.sm_l2_hit_rate);
+  pack_field(pk, "space", c.space);
+  pack_field(pk, "space_requests", c.space_requests);
+  pack_field(pk, "space_sectors", c.space_sectors);
 }
 
 KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {

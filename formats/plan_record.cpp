@@ -5,6 +5,7 @@
 
 #include "formats/csv.hpp"
 #include "formats/msgpack_map.hpp"
+#include "formats/msgpack_pack.hpp"
 #include "libcommon/io.hpp"
 
 namespace sasskit {
@@ -139,14 +140,9 @@ Plan load_plan(const std::string& path) {
 namespace sasskit::stream {
 namespace {
 
-void key(Packer& pk, std::string_view k) {
-  pk.pack_str(static_cast<uint32_t>(k.size()));
-  pk.pack_str_body(k.data(), static_cast<uint32_t>(k.size()));
-}
-
 template <class T, class F>
 void column(Packer& pk, std::string_view name, const std::vector<T>& rows, F field) {
-  key(pk, name);
+  pack_key(pk, name);
   pk.pack_array(static_cast<uint32_t>(rows.size()));
   for (const auto& r : rows) pk.pack(field(r));
 }
@@ -164,14 +160,14 @@ std::vector<T> column(const MapView& m, std::string_view name, size_t expected) 
 
 void RecordCodec<Plan>::pack(Packer& pk, const Plan& p) {
   pk.pack_map(p.error_bound ? 17 : 16);
-  key(pk, "t");
-  key(pk, type);
-  key(pk, "method"); pk.pack(p.method);
-  key(pk, "params"); pk.pack(p.params);
-  key(pk, "unit"); pk.pack(p.unit);
-  key(pk, "invocations"); pk.pack(p.invocations);
-  key(pk, "total"); pk.pack(p.total);
-  if (p.error_bound) { key(pk, "error_bound"); pk.pack(*p.error_bound); }
+  pack_key(pk, "t");
+  pack_key(pk, type);
+  pack_key(pk, "method"); pk.pack(p.method);
+  pack_key(pk, "params"); pk.pack(p.params);
+  pack_key(pk, "unit"); pk.pack(p.unit);
+  pack_key(pk, "invocations"); pk.pack(p.invocations);
+  pack_key(pk, "total"); pk.pack(p.total);
+  if (p.error_bound) { pack_key(pk, "error_bound"); pk.pack(*p.error_bound); }
   column(pk, "cluster_label", p.clusters, [](const PlanCluster& c) { return c.label; });
   column(pk, "cluster_size", p.clusters, [](const PlanCluster& c) { return c.size; });
   column(pk, "cluster_samples", p.clusters, [](const PlanCluster& c) { return c.samples; });

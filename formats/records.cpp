@@ -1,11 +1,10 @@
 #include "formats/records.hpp"
 
 #include "formats/msgpack_map.hpp"
+#include "formats/msgpack_pack.hpp"
 
 namespace sasskit::stream {
 namespace {
-
-void key(Packer& pk, std::string_view k) { pk.pack_str(static_cast<uint32_t>(k.size())); pk.pack_str_body(k.data(), static_cast<uint32_t>(k.size())); }
 
 void pack_dim(Packer& pk, const Dim3& d) {
   pk.pack_array(3);
@@ -20,19 +19,14 @@ Dim3 unpack_dim(const MapView& m, std::string_view field) {
   return Dim3{v[0], v[1], v[2]};
 }
 
-void pack_type(Packer& pk, std::string_view type) {
-  key(pk, "t");
-  key(pk, type);
-}
-
 }  // namespace
 
 void RecordCodec<Memcpy>::pack(Packer& pk, const Memcpy& m) {
   pk.pack_map(3);
   pack_type(pk, type);
-  key(pk, "address");
+  pack_key(pk, "address");
   pk.pack(m.address);
-  key(pk, "bytes");
+  pack_key(pk, "bytes");
   pk.pack(m.bytes);
 }
 
@@ -44,21 +38,21 @@ Memcpy RecordCodec<Memcpy>::unpack(const Record& r) {
 void RecordCodec<KernelInfo>::pack(Packer& pk, const KernelInfo& k) {
   pk.pack_map(15 + (k.comments.empty() ? 0 : 1));
   pack_type(pk, type);
-  key(pk, "id"); pk.pack(k.id);
-  key(pk, "name"); pk.pack(k.name);
-  key(pk, "grid"); pack_dim(pk, k.grid);
-  key(pk, "block"); pack_dim(pk, k.block);
-  key(pk, "shmem"); pk.pack(k.shmem);
-  key(pk, "nregs"); pk.pack(k.nregs);
-  key(pk, "binary_version"); pk.pack(k.binary_version);
-  key(pk, "stream_id"); pk.pack(k.stream_id);
-  key(pk, "shmem_base"); pk.pack(k.shmem_base);
-  key(pk, "local_base"); pk.pack(k.local_base);
-  key(pk, "nvbit_version"); pk.pack(k.nvbit_version);
-  key(pk, "tracer_version"); pk.pack(k.tracer_version);
-  key(pk, "lineinfo"); pk.pack(k.lineinfo);
-  key(pk, "trace_file"); pk.pack(k.trace_file);
-  if (!k.comments.empty()) { key(pk, "comments"); pk.pack(k.comments); }
+  pack_key(pk, "id"); pk.pack(k.id);
+  pack_key(pk, "name"); pk.pack(k.name);
+  pack_key(pk, "grid"); pack_dim(pk, k.grid);
+  pack_key(pk, "block"); pack_dim(pk, k.block);
+  pack_key(pk, "shmem"); pk.pack(k.shmem);
+  pack_key(pk, "nregs"); pk.pack(k.nregs);
+  pack_key(pk, "binary_version"); pk.pack(k.binary_version);
+  pack_key(pk, "stream_id"); pk.pack(k.stream_id);
+  pack_key(pk, "shmem_base"); pk.pack(k.shmem_base);
+  pack_key(pk, "local_base"); pk.pack(k.local_base);
+  pack_key(pk, "nvbit_version"); pk.pack(k.nvbit_version);
+  pack_key(pk, "tracer_version"); pk.pack(k.tracer_version);
+  pack_key(pk, "lineinfo"); pk.pack(k.lineinfo);
+  pack_key(pk, "trace_file"); pk.pack(k.trace_file);
+  if (!k.comments.empty()) { pack_key(pk, "comments"); pk.pack(k.comments); }
 }
 
 KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
@@ -85,20 +79,20 @@ KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
 void RecordCodec<InstTable>::pack(Packer& pk, const InstTable& t) {
   pk.pack_map(4);
   pack_type(pk, type);
-  key(pk, "kernel"); pk.pack(t.kernel_id);
-  key(pk, "first"); pk.pack(t.first);
-  key(pk, "insts");
+  pack_key(pk, "kernel"); pk.pack(t.kernel_id);
+  pack_key(pk, "first"); pk.pack(t.first);
+  pack_key(pk, "insts");
   pk.pack_array(static_cast<uint32_t>(t.insts.size()));
   for (const auto& i : t.insts) {
     uint32_t n = 5 + (i.line ? 1 : 0) + (i.imm ? 1 : 0);
     pk.pack_map(n);
-    key(pk, "pc"); pk.pack(i.pc);
-    key(pk, "op"); pk.pack(i.opcode);
-    key(pk, "dst"); pk.pack(i.dst);
-    key(pk, "src"); pk.pack(i.src);
-    key(pk, "width"); pk.pack(i.mem_width);
-    if (i.line) { key(pk, "line"); pk.pack(*i.line); }
-    if (i.imm) { key(pk, "imm"); pk.pack(*i.imm); }
+    pack_key(pk, "pc"); pk.pack(i.pc);
+    pack_key(pk, "op"); pk.pack(i.opcode);
+    pack_key(pk, "dst"); pk.pack(i.dst);
+    pack_key(pk, "src"); pk.pack(i.src);
+    pack_key(pk, "width"); pk.pack(i.mem_width);
+    if (i.line) { pack_key(pk, "line"); pk.pack(*i.line); }
+    if (i.imm) { pack_key(pk, "imm"); pk.pack(*i.imm); }
   }
 }
 
@@ -125,19 +119,19 @@ InstTable RecordCodec<InstTable>::unpack(const Record& r) {
 void RecordCodec<CtaTrace>::pack(Packer& pk, const CtaTrace& c) {
   pk.pack_map(4);
   pack_type(pk, type);
-  key(pk, "kernel"); pk.pack(c.kernel_id);
-  key(pk, "cta"); pack_dim(pk, c.cta);
-  key(pk, "warps");
+  pack_key(pk, "kernel"); pk.pack(c.kernel_id);
+  pack_key(pk, "cta"); pack_dim(pk, c.cta);
+  pack_key(pk, "warps");
   pk.pack_array(static_cast<uint32_t>(c.warps.size()));
   for (const auto& w : c.warps) {
     pk.pack_map(5 + (w.addr_extra.empty() ? 0 : 1));
-    key(pk, "id"); pk.pack(w.warp_id);
-    key(pk, "inst"); pk.pack(w.inst);
-    key(pk, "mask"); pk.pack(w.mask);
-    key(pk, "mode"); pk.pack_array(static_cast<uint32_t>(w.addr_mode.size()));
+    pack_key(pk, "id"); pk.pack(w.warp_id);
+    pack_key(pk, "inst"); pk.pack(w.inst);
+    pack_key(pk, "mask"); pk.pack(w.mask);
+    pack_key(pk, "mode"); pk.pack_array(static_cast<uint32_t>(w.addr_mode.size()));
     for (uint8_t mode : w.addr_mode) pk.pack(static_cast<unsigned>(mode));
-    key(pk, "addr"); pk.pack(w.addrs);
-    if (!w.addr_extra.empty()) { key(pk, "extra"); pk.pack(w.addr_extra); }
+    pack_key(pk, "addr"); pk.pack(w.addrs);
+    if (!w.addr_extra.empty()) { pack_key(pk, "extra"); pk.pack(w.addr_extra); }
   }
 }
 

@@ -1,20 +1,21 @@
 #include "formats/sample_record.hpp"
 
 #include "formats/msgpack_map.hpp"
+#include "formats/msgpack_pack.hpp"
 
 namespace sasskit::stream {
 
 void RecordCodec<KernelSample>::pack(Packer& pk, const KernelSample& s) {
   pk.pack_map(9);
-  pk.pack(std::string("t")); pk.pack(std::string(type));
-  pk.pack(std::string("kernel")); pk.pack(s.kernel_id);
-  pk.pack(std::string("selection")); pk.pack(s.selection);
-  pk.pack(std::string("sms")); pk.pack(s.sms);
-  pk.pack(std::string("ctas")); pk.pack(s.ctas);
-  pk.pack(std::string("predicted_cycles")); pk.pack(s.predicted_cycles);
-  pk.pack(std::string("kernel_insts")); pk.pack(s.kernel_insts);
-  pk.pack(std::string("sample_insts")); pk.pack(s.sample_insts);
-  pk.pack(std::string("kernel_ctas")); pk.pack(s.kernel_ctas);
+  pack_type(pk, type);
+  pack_field(pk, "kernel", s.kernel_id);
+  pack_field(pk, "selection", s.selection);
+  pack_field(pk, "sms", s.sms);
+  pack_field(pk, "ctas", s.ctas);
+  pack_field(pk, "predicted_cycles", s.predicted_cycles);
+  pack_field(pk, "kernel_insts", s.kernel_insts);
+  pack_field(pk, "sample_insts", s.sample_insts);
+  pack_field(pk, "kernel_ctas", s.kernel_ctas);
 }
 
 KernelSample RecordCodec<KernelSample>::unpack(const Record& r) {

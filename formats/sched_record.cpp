@@ -1,17 +1,18 @@
 #include "formats/sched_record.hpp"
 
 #include "formats/msgpack_map.hpp"
+#include "formats/msgpack_pack.hpp"
 
 namespace sasskit::stream {
 
 void RecordCodec<KernelSchedule>::pack(Packer& pk, const KernelSchedule& s) {
   pk.pack_map(6);
-  pk.pack(std::string("t")); pk.pack(std::string(type));
-  pk.pack(std::string("kernel")); pk.pack(s.kernel_id);
-  pk.pack(std::string("policy")); pk.pack(s.policy);
-  pk.pack(std::string("launch")); pk.pack(s.launch);
-  pk.pack(std::string("sm")); pk.pack(s.sm);
-  pk.pack(std::string("start")); pk.pack(s.start);
+  pack_type(pk, type);
+  pack_field(pk, "kernel", s.kernel_id);
+  pack_field(pk, "policy", s.policy);
+  pack_field(pk, "launch", s.launch);
+  pack_field(pk, "sm", s.sm);
+  pack_field(pk, "start", s.start);
 }
 
 KernelSchedule RecordCodec<KernelSchedule>::unpack(const Record& r) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/msgpack_map.hpp"
+#include "formats/msgpack_pack.hpp"
 
 namespace sasskit {
 
@@ -58,11 +59,6 @@ void SimCounters::add(const SimCounters& o) {
 namespace sasskit::stream {
 namespace {
 
-void key(Packer& pk, std::string_view k) {
-  pk.pack_str(static_cast<uint32_t>(k.size()));
-  pk.pack_str_body(k.data(), static_cast<uint32_t>(k.size()));
-}
-
 template <class T, size_t N, class F>
 void pack_column(Packer& pk, const std::array<T, N>& a, F field) {
   pk.pack_array(static_cast<uint32_t>(N));
@@ -71,29 +67,29 @@ void pack_column(Packer& pk, const std::array<T, N>& a, F field) {
 
 void pack_counters(Packer& pk, const SimCounters& c, uint32_t extra_fields) {
   pk.pack_map(23 + extra_fields);
-  key(pk, "active_cycles"); pk.pack(c.active_cycles);
-  key(pk, "sm_cycles"); pk.pack(c.sm_cycles);
-  key(pk, "sched_cycles"); pk.pack(c.sched_cycles);
-  key(pk, "insts"); pk.pack(c.insts);
-  key(pk, "thread_insts"); pk.pack(c.thread_insts);
-  key(pk, "ctas"); pk.pack(c.ctas);
-  key(pk, "warp_cycles"); pk.pack(c.warp_cycles);
-  key(pk, "max_warps"); pk.pack(c.max_warps);
-  key(pk, "ipc"); pk.pack(c.ipc());
-  key(pk, "occupancy"); pk.pack(c.achieved_occupancy());
-  key(pk, "stall_type"); pack_column(pk, c.stall_type, [](uint64_t v) { return v; });
-  key(pk, "stall_event"); pack_column(pk, c.stall_event, [](uint64_t v) { return v; });
-  key(pk, "unit_busy"); pack_column(pk, c.units, [](const UnitCounters& u) { return u.busy_cycles; });
-  key(pk, "unit_insts"); pack_column(pk, c.units, [](const UnitCounters& u) { return u.insts; });
-  key(pk, "l0i"); pk.pack_array(2); pk.pack(c.l0i.accesses); pk.pack(c.l0i.misses);
-  key(pk, "l1i"); pk.pack_array(2); pk.pack(c.l1i.accesses); pk.pack(c.l1i.misses);
-  key(pk, "mem_insts"); pk.pack(c.mem_insts);
-  key(pk, "mem_requests"); pk.pack(c.mem_requests);
-  key(pk, "l1d_misses"); pk.pack(c.l1d_misses);
-  key(pk, "smem_conflict_cycles"); pk.pack(c.smem_conflict_cycles);
-  key(pk, "reg_bank_conflicts"); pk.pack(c.reg_bank_conflicts);
-  key(pk, "unknown_opcodes"); pk.pack(c.unknown_opcodes);
-  key(pk, "stall_cycles"); pk.pack(c.stall_cycles());
+  pack_key(pk, "active_cycles"); pk.pack(c.active_cycles);
+  pack_key(pk, "sm_cycles"); pk.pack(c.sm_cycles);
+  pack_key(pk, "sched_cycles"); pk.pack(c.sched_cycles);
+  pack_key(pk, "insts"); pk.pack(c.insts);
+  pack_key(pk, "thread_insts"); pk.pack(c.thread_insts);
+  pack_key(pk, "ctas"); pk.pack(c.ctas);
+  pack_key(pk, "warp_cycles"); pk.pack(c.warp_cycles);
+  pack_key(pk, "max_warps"); pk.pack(c.max_warps);
+  pack_key(pk, "ipc"); pk.pack(c.ipc());
+  pack_key(pk, "occupancy"); pk.pack(c.achieved_occupancy());
+  pack_key(pk, "stall_type"); pack_column(pk, c.stall_type, [](uint64_t v) { return v; });
+  pack_key(pk, "stall_event"); pack_column(pk, c.stall_event, [](uint64_t v) { return v; });
+  pack_key(pk, "unit_busy"); pack_column(pk, c.units, [](const UnitCounters& u) { return u.busy_cycles; });
+  pack_key(pk, "unit_insts"); pack_column(pk, c.units, [](const UnitCounters& u) { return u.insts; });
+  pack_key(pk, "l0i"); pk.pack_array(2); pk.pack(c.l0i.accesses); pk.pack(c.l0i.misses);
+  pack_key(pk, "l1i"); pk.pack_array(2); pk.pack(c.l1i.accesses); pk.pack(c.l1i.misses);
+  pack_key(pk, "mem_insts"); pk.pack(c.mem_insts);
+  pack_key(pk, "mem_requests"); pk.pack(c.mem_requests);
+  pack_key(pk, "l1d_misses"); pk.pack(c.l1d_misses);
+  pack_key(pk, "smem_conflict_cycles"); pk.pack(c.smem_conflict_cycles);
+  pack_key(pk, "reg_bank_conflicts"); pk.pack(c.reg_bank_conflicts);
+  pack_key(pk, "unknown_opcodes"); pk.pack(c.unknown_opcodes);
+  pack_key(pk, "stall_cycles"); pk.pack(c.stall_cycles());
 }
 
 template <size_t N>
@@ -136,9 +132,9 @@ SimCounters unpack_counters(const MapView& m) {
 
 void pack_pcs(Packer& pk, const PcStats& p) {
   pk.pack_map(3);
-  key(pk, "pc"); pk.pack(p.pc);
-  key(pk, "insts"); pk.pack(p.insts);
-  key(pk, "stall_type");
+  pack_key(pk, "pc"); pk.pack(p.pc);
+  pack_key(pk, "insts"); pk.pack(p.insts);
+  pack_key(pk, "stall_type");
   pk.pack_array(static_cast<uint32_t>(kStallTypes));
   for (const auto& col : p.stall_type) pk.pack(col);
 }
@@ -159,12 +155,12 @@ PcStats unpack_pcs(const MapView& m) {
 
 void pack_projection(Packer& pk, const Projection& p) {
   pk.pack_map(6);
-  key(pk, "applied"); pk.pack(p.applied);
-  key(pk, "simulated_cycles"); pk.pack(p.simulated_cycles);
-  key(pk, "projected_cycles"); pk.pack(p.projected_cycles);
-  key(pk, "simulated_insts"); pk.pack(p.simulated_insts);
-  key(pk, "projected_insts"); pk.pack(p.projected_insts);
-  key(pk, "unfinished_ctas"); pk.pack(p.unfinished_ctas);
+  pack_key(pk, "applied"); pk.pack(p.applied);
+  pack_key(pk, "simulated_cycles"); pk.pack(p.simulated_cycles);
+  pack_key(pk, "projected_cycles"); pk.pack(p.projected_cycles);
+  pack_key(pk, "simulated_insts"); pk.pack(p.simulated_insts);
+  pack_key(pk, "projected_insts"); pk.pack(p.projected_insts);
+  pack_key(pk, "unfinished_ctas"); pk.pack(p.unfinished_ctas);
 }
 
 Projection unpack_projection(const MapView& m) {
@@ -177,24 +173,24 @@ Projection unpack_projection(const MapView& m) {
 
 void RecordCodec<KernelStats>::pack(Packer& pk, const KernelStats& s) {
   pk.pack_map(13);
-  key(pk, "t"); key(pk, type);
-  key(pk, "kernel"); pk.pack(s.kernel_id);
-  key(pk, "name"); pk.pack(s.name);
-  key(pk, "gpu"); pk.pack(s.gpu);
-  key(pk, "schedule"); pk.pack(s.schedule);
-  key(pk, "memory"); pk.pack(s.memory);
-  key(pk, "stream"); pk.pack(s.stream_id);
-  key(pk, "start"); pk.pack(s.start_cycle);
-  key(pk, "cycles"); pk.pack(s.cycles);
-  key(pk, "total"); pack_counters(pk, s.total, 0);
-  key(pk, "sms");
+  pack_key(pk, "t"); pack_key(pk, type);
+  pack_key(pk, "kernel"); pk.pack(s.kernel_id);
+  pack_key(pk, "name"); pk.pack(s.name);
+  pack_key(pk, "gpu"); pk.pack(s.gpu);
+  pack_key(pk, "schedule"); pk.pack(s.schedule);
+  pack_key(pk, "memory"); pk.pack(s.memory);
+  pack_key(pk, "stream"); pk.pack(s.stream_id);
+  pack_key(pk, "start"); pk.pack(s.start_cycle);
+  pack_key(pk, "cycles"); pk.pack(s.cycles);
+  pack_key(pk, "total"); pack_counters(pk, s.total, 0);
+  pack_key(pk, "sms");
   pk.pack_array(static_cast<uint32_t>(s.per_sm.size()));
   for (const auto& sm : s.per_sm) {
     pack_counters(pk, sm.c, 1);
-    key(pk, "sm"); pk.pack(sm.sm);
+    pack_key(pk, "sm"); pk.pack(sm.sm);
   }
-  key(pk, "pcs"); pack_pcs(pk, s.per_pc);
-  key(pk, "projection"); pack_projection(pk, s.projection);
+  pack_key(pk, "pcs"); pack_pcs(pk, s.per_pc);
+  pack_key(pk, "projection"); pack_projection(pk, s.projection);
 }
 
 KernelStats RecordCodec<KernelStats>::unpack(const Record& r) {

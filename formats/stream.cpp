@@ -1,6 +1,7 @@
 #include "formats/stream.hpp"
 
 #include "formats/msgpack_map.hpp"
+#include "formats/msgpack_pack.hpp"
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
@@ -138,22 +139,16 @@ Writer::Writer(std::ostream& out, std::string name, const Header& upstream, Stag
     : out_(out), name_(std::move(name)) {
   Packer pk(buf_);
   pk.pack_map(4);
-  pk.pack(std::string("magic"));
-  pk.pack(std::string(kMagic));
-  pk.pack(std::string("major"));
-  pk.pack(kMajor);
-  pk.pack(std::string("minor"));
-  pk.pack(kMinor);
-  pk.pack(std::string("provenance"));
+  pack_field(pk, "magic", std::string(kMagic));
+  pack_field(pk, "major", kMajor);
+  pack_field(pk, "minor", kMinor);
+  pack_key(pk, "provenance");
   pk.pack_array(static_cast<uint32_t>(upstream.provenance.size() + 1));
   auto pack_stage = [&](const Stage& s) {
     pk.pack_map(3);
-    pk.pack(std::string("tool"));
-    pk.pack(s.tool);
-    pk.pack(std::string("version"));
-    pk.pack(s.version);
-    pk.pack(std::string("argv"));
-    pk.pack(s.argv);
+    pack_field(pk, "tool", s.tool);
+    pack_field(pk, "version", s.version);
+    pack_field(pk, "argv", s.argv);
   };
   for (const auto& s : upstream.provenance) pack_stage(s);
   pack_stage(self);
@@ -176,10 +171,8 @@ void Writer::finish() {
   if (finished_) return;
   Packer pk(buf_);
   pk.pack_map(2);
-  pk.pack(std::string("t"));
-  pk.pack(std::string("end"));
-  pk.pack(std::string("counts"));
-  pk.pack(counts_);
+  pack_type(pk, "end");
+  pack_field(pk, "counts", counts_);
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
   finished_ = true;
