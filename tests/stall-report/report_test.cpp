@@ -1,0 +1,169 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "compare.hpp"
+#include "fixture.hpp"
+#include "gather.hpp"
+#include "libcommon/diag.hpp"
+#include "output.hpp"
+#include "plot.hpp"
+#include "validate.hpp"
+#include "validation_stats.hpp"
+
+using namespace sasskit;
+using namespace sasskit::stallreport;
+using sasskit::testing::FixtureOptions;
+
+namespace {
+
+Report report(const FixtureOptions& o, size_t top = 5) {
+  std::istringstream in(sasskit::testing::fixture_stream(o));
+  return gather_report(in, "in.stream", {top});
+}
+
+double type_cycles(const Metrics& m, StallType t) { return m.stall_type[size_t(t)]; }
+
+}  // namespace
+
+TEST(Gather, KernelMetricsFromStatsAndCache) {
+  Report r = report({});
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_FALSE(r.projected);
+  const Metrics& v = r.kernels[0].m;
+  EXPECT_EQ(v.cycles, 1000);
+  EXPECT_EQ(v.instructions, 400);
+  EXPECT_DOUBLE_EQ(v.ipc(), 0.4);
+  EXPECT_DOUBLE_EQ(v.sm_ipc(), 0.1);
+  EXPECT_DOUBLE_EQ(v.occupancy, 0.25);
+  EXPECT_DOUBLE_EQ(*v.l1_hit_rate, 0.6);  // no cache record: 1 - misses / requests
+  EXPECT_FALSE(v.l2_hit_rate);
+  EXPECT_EQ(v.stall_cycles(), 1000);
+  const Metrics& g = r.kernels[1].m;
+  EXPECT_DOUBLE_EQ(*g.l1_hit_rate, 0.75);  // from the cache record
+  EXPECT_DOUBLE_EQ(*g.l2_hit_rate, 0.5);
+  EXPECT_EQ(*g.gmem_requests, 800);
+}
+
+TEST(Gather, TopStalledPcsWithSassText) {
+  Report r = report({}, 2);
+  const auto& pcs = r.kernels[0].top_pcs;
+  ASSERT_EQ(pcs.size(), 2u);
+  EXPECT_EQ(pcs[0].pc, 0x30u);
+  EXPECT_EQ(pcs[0].stall_cycles, 600u);
+  EXPECT_DOUBLE_EQ(pcs[0].share, 0.6);
+  EXPECT_EQ(pcs[0].main_type, StallType::MemData);
+  EXPECT_EQ(pcs[0].sass, "FADD R5, R4, R1");
+  EXPECT_EQ(pcs[1].sass, "LDG.E R4, R2");
+  EXPECT_EQ(r.kernels[1].top_pcs[0].sass, "");  // no insts record for kernel 2
+}
+
+TEST(Gather, TotalsUsePlanWeightsAndSampleScales) {
+  Report r = report({.plan = true, .sample = true});
+  EXPECT_TRUE(r.projected);
+  EXPECT_EQ(r.plan_method, "stem");
+  EXPECT_EQ(r.kernels[0].weight, 3);
+  EXPECT_EQ(r.kernels[1].sample_scale, 2);
+  EXPECT_EQ(r.kernels[1].m.instructions, 40000);  // 20000 simulated, half the kernel
+  EXPECT_EQ(r.kernels[1].m.cycles, 5000);         // the sampled SM is the longest: not scaled
+  EXPECT_EQ(r.totals.cycles, 3 * 1000 + 5000);
+  EXPECT_EQ(r.totals.instructions, 3 * 400 + 40000);
+  EXPECT_EQ(type_cycles(r.totals, StallType::MemData), 3 * 600);
+  EXPECT_EQ(type_cycles(r.totals, StallType::Sync), 2 * 1000);
+  EXPECT_DOUBLE_EQ(r.totals.occupancy, (3 * 0.25 + 0.5) / 4);
+  // Hit rates weigh each kernel by its memory requests (scaled and weighted).
+  EXPECT_DOUBLE_EQ(*r.totals.l1_hit_rate, (0.6 * 300 + 0.75 * 12000) / 12300);
+  EXPECT_DOUBLE_EQ(*r.totals.l2_hit_rate, 0.5);
+  EXPECT_FALSE(r.totals.gmem_requests);  // kernel 1 has no cache record
+}
+
+TEST(Gather, NoStatsIsBadInput) {
+  std::istringstream in(sasskit::testing::fixture_stream({.stats = false}));
+  try {
+    gather_report(in, "in.stream", {});
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+    EXPECT_EQ(e.where(), "in.stream");
+  }
+}
+
+TEST(ValidationStats, MapeMaePearson) {
+  EXPECT_DOUBLE_EQ(*mape({110, 90}, {100, 100}), 10);
+  EXPECT_DOUBLE_EQ(*mape({5, 110}, {0, 100}), 10);  // a zero reference is left out
+  EXPECT_FALSE(mape({5}, {0}));
+  EXPECT_DOUBLE_EQ(*mae({0.5, 0.7}, {0.4, 0.4}), 0.2);
+  EXPECT_NEAR(*pearson({1, 2, 3}, {2, 4, 6}), 1, 1e-12);
+  EXPECT_NEAR(*pearson({1, 2, 3}, {3, 2, 1}), -1, 1e-12);
+  EXPECT_FALSE(pearson({1}, {1}));
+  EXPECT_FALSE(pearson({1, 1}, {2, 3}));
+}
+
+TEST(Validate, MatchesByIdThenNameAndComputesErrors) {
+  Report r = report({});
+  Reference ref{"plain", {}};
+  ReferenceKernel a;
+  a.id = 1;
+  a.metrics[size_t(RefMetric::Cycles)] = 800;
+  a.metrics[size_t(RefMetric::L1HitRate)] = 0.5;
+  ReferenceKernel b;
+  b.name = "_Z4gemmPKfS0_Pf";
+  b.metrics[size_t(RefMetric::Cycles)] = 5000;
+  ref.kernels = {a, b};
+  Validation v = validate(r, ref, "ref.csv");
+  EXPECT_EQ(v.matched, 2u);
+  ASSERT_EQ(v.metrics.size(), 2u);
+  EXPECT_EQ(v.metrics[0].metric, RefMetric::Cycles);
+  EXPECT_DOUBLE_EQ(*v.metrics[0].error, (25.0 + 0.0) / 2);  // |1000-800|/800 and 0
+  EXPECT_NEAR(*v.metrics[0].corr, 1, 1e-12);
+  EXPECT_EQ(v.metrics[1].metric, RefMetric::L1HitRate);
+  EXPECT_NEAR(*v.metrics[1].error, 10, 1e-9);  // percentage points
+  EXPECT_FALSE(v.metrics[1].corr);
+}
+
+TEST(Validate, NoMatchingKernelFails) {
+  Reference ref{"plain", {ReferenceKernel{std::nullopt, "other", {}}}};
+  try {
+    validate(report({}), ref, "ref.csv");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Failure);
+    EXPECT_NE(std::string(e.what()).find("reference: other"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Compare, DeltasPerMetricAndStallType) {
+  Comparison c = compare(report({}), report({.variant_b = true}));
+  ASSERT_EQ(c.scopes.size(), 3u);  // two kernels and the application
+  const CompareRow& cycles = c.scopes[0].rows[0];
+  EXPECT_EQ(cycles.metric, "cycles");
+  EXPECT_EQ(*cycles.delta(), -200);
+  EXPECT_DOUBLE_EQ(*cycles.change(), -20);
+  bool found = false;
+  for (const CompareRow& row : c.scopes[0].rows)
+    if (row.metric == "stall_MemData") {
+      found = true;
+      EXPECT_DOUBLE_EQ(*row.a, 0.6);
+      EXPECT_DOUBLE_EQ(*row.b, 0.5);
+      EXPECT_FALSE(row.change());  // fractions get a delta in points only
+    }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(*c.scopes[2].rows[0].delta(), -700);
+}
+
+TEST(Output, DeterministicAcrossRuns) {
+  std::ostringstream a, b;
+  write_json(a, report({.plan = true}));
+  write_json(b, report({.plan = true}));
+  EXPECT_EQ(a.str(), b.str());
+  EXPECT_NE(a.str().find("\"stall_cycles\":{\"MemStruct\":0,\"MemData\":600"), std::string::npos) << a.str();
+}
+
+TEST(Plot, ScriptHasOneRowPerKernelAndTheApplication) {
+  std::string s = plot_script(report({}), "svg", "out.svg");
+  EXPECT_NE(s.find("set terminal svg"), std::string::npos);
+  EXPECT_NE(s.find("\"1 _Z6vecAddPfS_S_i\" 0 60 10 20 0 10 0 0"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"application\""), std::string::npos);
+  EXPECT_EQ(plot_terminal("a.png"), "pngcairo");
+  EXPECT_THROW(plot_terminal("a.pdf"), Error);
+}

@@ -1,0 +1,147 @@
+#include "gather.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "formats/cache_record.hpp"
+#include "formats/plan_record.hpp"
+#include "formats/records.hpp"
+#include "formats/sample_record.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+#include "metrics.hpp"
+#include "sass_text.hpp"
+
+namespace sasskit::stallreport {
+
+namespace {
+
+struct Collected {
+  std::vector<KernelStats> stats;
+  std::map<uint32_t, KernelCacheModel> cache;
+  std::map<uint32_t, KernelSample> sample;
+  std::map<uint32_t, std::map<uint64_t, std::string>> sass;  // kernel -> pc -> text
+  std::optional<Plan> plan;
+};
+
+Collected collect(stream::Reader& reader) {
+  Collected c;
+  stream::Record r;
+  while (reader.next(r)) {
+    const std::string& t = r.type();
+    if (t == "stats") {
+      c.stats.push_back(stream::decode<KernelStats>(r));
+    } else if (t == "cache") {
+      auto m = stream::decode<KernelCacheModel>(r);
+      c.cache[m.kernel_id] = std::move(m);
+    } else if (t == "sample") {
+      auto s = stream::decode<KernelSample>(r);
+      c.sample[s.kernel_id] = std::move(s);
+    } else if (t == "insts") {
+      auto table = stream::decode<InstTable>(r);
+      auto& texts = c.sass[table.kernel_id];
+      for (const StaticInst& inst : table.insts) texts[inst.pc] = sass_text(inst);
+    } else if (t == "plan" && !c.plan) {
+      c.plan = stream::decode<Plan>(r);
+    }
+  }
+  return c;
+}
+
+template <size_t N>
+void add_scaled(std::array<double, N>& to, const std::array<uint64_t, N>& from, double s) {
+  for (size_t i = 0; i < N; ++i) to[i] += double(from[i]) * s;
+}
+
+Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, double scale) {
+  const SimCounters& t = ks.total;
+  Metrics m;
+  m.cycles = double(ks.cycles);
+  uint64_t insts = ks.projection.applied ? ks.projection.projected_insts : t.insts;
+  m.instructions = double(insts) * scale;
+  m.sm_cycles = double(t.sm_cycles) * scale;
+  m.occupancy = t.achieved_occupancy();
+  m.mem_requests = double(t.mem_requests) * scale;
+  add_scaled(m.stall_type, t.stall_type, scale);
+  add_scaled(m.stall_event, t.stall_event, scale);
+  for (size_t u = 0; u < kUnitClasses; ++u) {
+    m.unit_busy[u] = double(t.units[u].busy_cycles) * scale;
+    m.unit_insts[u] = double(t.units[u].insts) * scale;
+  }
+  if (cache) {
+    m.l1_hit_rate = cache->l1_hit_rate;
+    m.l2_hit_rate = cache->l2_hit_rate;
+    m.gmem_requests = double(cache->gmem_requests) * scale;
+  } else if (t.mem_requests > 0) {
+    m.l1_hit_rate = 1 - double(t.l1d_misses) / double(t.mem_requests);
+  }
+  return m;
+}
+
+std::vector<StalledPc> top_stalled_pcs(const KernelStats& ks, const std::map<uint64_t, std::string>* sass, size_t n) {
+  const PcStats& p = ks.per_pc;
+  std::vector<StalledPc> all;
+  for (size_t i = 0; i < p.pc.size(); ++i) {
+    StalledPc s;
+    s.pc = p.pc[i];
+    uint64_t most = 0;
+    for (size_t ty = 0; ty < kStallTypes; ++ty) {
+      uint64_t v = i < p.stall_type[ty].size() ? p.stall_type[ty][i] : 0;
+      s.stall_cycles += v;
+      if (v > most) most = v, s.main_type = StallType(ty);
+    }
+    if (s.stall_cycles == 0) continue;
+    s.share = share(double(s.stall_cycles), double(ks.total.stall_cycles()));
+    if (sass)
+      if (auto it = sass->find(s.pc); it != sass->end()) s.sass = it->second;
+    all.push_back(std::move(s));
+  }
+  std::sort(all.begin(), all.end(), [](const StalledPc& a, const StalledPc& b) {
+    return a.stall_cycles != b.stall_cycles ? a.stall_cycles > b.stall_cycles : a.pc < b.pc;
+  });
+  if (all.size() > n) all.resize(n);
+  return all;
+}
+
+}  // namespace
+
+Report gather_report(std::istream& in, const std::string& name, const GatherOptions& opt) {
+  stream::Reader reader(in, name);
+  Collected c = collect(reader);
+  if (c.stats.empty())
+    fail_input(name, "no stats records in the stream; run pipe-sim before stall-report");
+  std::optional<PlanSelection> plan;
+  if (c.plan) plan.emplace(*c.plan);
+  Report rep;
+  rep.source = name;
+  if (c.plan) rep.plan_method = c.plan->method;
+  for (const KernelStats& ks : c.stats) {
+    KernelReport k;
+    k.id = ks.kernel_id;
+    k.name = ks.name;
+    k.gpu = ks.gpu;
+    if (auto s = c.sample.find(ks.kernel_id); s != c.sample.end() && s->second.sample_insts > 0)
+      k.sample_scale = double(s->second.kernel_insts) / double(s->second.sample_insts);
+    if (plan) {
+      if (const PlanEntry* e = plan->entry(ks.kernel_id)) k.weight = e->weight;
+      else warn(name, "kernel " + std::to_string(ks.kernel_id) + " is not in the plan; it weighs 1 in the totals");
+    }
+    auto cache = c.cache.find(ks.kernel_id);
+    k.m = kernel_metrics(ks, cache == c.cache.end() ? nullptr : &cache->second, k.sample_scale);
+    auto sass = c.sass.find(ks.kernel_id);
+    k.top_pcs = top_stalled_pcs(ks, sass == c.sass.end() ? nullptr : &sass->second, opt.top_pcs);
+    rep.projected = rep.projected || k.weight != 1 || k.sample_scale != 1;
+    rep.kernels.push_back(std::move(k));
+  }
+  rep.totals = application_totals(rep.kernels);
+  return rep;
+}
+
+Report load_report(const std::string& path, const GatherOptions& opt) {
+  Input in(path);
+  Report rep = gather_report(in.stream(), in.name(), opt);
+  in.check_read_error();
+  return rep;
+}
+
+}  // namespace sasskit::stallreport

@@ -1,0 +1,90 @@
+#include <cmath>
+
+#include "columns.hpp"
+#include "libcommon/json.hpp"
+#include "output.hpp"
+
+namespace sasskit::stallreport {
+
+namespace {
+
+void number(JsonWriter& w, std::optional<double> v, Kind kind) {
+  if (!v) w.null();
+  else if (kind == Kind::Count && *v == std::floor(*v) && *v >= 0 && *v < 1e18) w.value(uint64_t(*v));
+  else w.value(*v);
+}
+
+// {"MemData": 12, ...} from a group of columns, keyed by their titles.
+void object_of(JsonWriter& w, std::string_view key, const std::vector<Column>& cols, const Metrics& m) {
+  w.key(key).begin_object();
+  for (const Column& c : cols) {
+    w.key(c.title);
+    number(w, c.get(m), c.kind);
+  }
+  w.end_object();
+}
+
+void metrics(JsonWriter& w, const Metrics& m) {
+  for (const Column& c : summary_columns()) {
+    w.key(c.key);
+    number(w, c.get(m), c.kind);
+  }
+  object_of(w, "stall_cycles", stall_type_columns(), m);
+  object_of(w, "stall_events", stall_event_columns(), m);
+  object_of(w, "unit_busy_cycles", unit_busy_columns(), m);
+  object_of(w, "unit_instructions", unit_insts_columns(), m);
+}
+
+void top_pcs(JsonWriter& w, const std::vector<StalledPc>& pcs) {
+  w.key("top_stalled_pcs").begin_array();
+  for (const StalledPc& p : pcs) {
+    w.begin_object().field("pc", p.pc).field("stall_cycles", p.stall_cycles).field("share", p.share);
+    w.field("type", stall_type_name(p.main_type)).field("sass", p.sass).end_object();
+  }
+  w.end_array();
+}
+
+void validation_json(JsonWriter& w, const Validation& v) {
+  w.key("validation").begin_object().field("reference", v.reference).field("format", v.format);
+  w.field("matched", uint64_t(v.matched)).key("metrics").begin_array();
+  for (const MetricValidation& mv : v.metrics) {
+    w.begin_object().field("metric", ref_metric_name(mv.metric)).field("error_kind", error_kind(mv.metric));
+    w.key("error");
+    number(w, mv.error, Kind::Ratio);
+    w.key("corr");
+    number(w, mv.corr, Kind::Ratio);
+    w.key("kernels").begin_array();
+    for (const MetricPair& p : mv.pairs)
+      w.begin_object().field("id", p.kernel_id).field("name", p.name).field("simulated", p.simulated).field(
+          "reference", p.reference).end_object();
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const Report& rep, const Validation* validation) {
+  JsonWriter w(out);
+  w.begin_object().field("source", rep.source).field("projected", rep.projected);
+  w.key("plan_method");
+  if (rep.plan_method.empty()) w.null();
+  else w.value(rep.plan_method);
+  w.key("kernels").begin_array();
+  for (const KernelReport& k : rep.kernels) {
+    w.begin_object().field("id", k.id).field("name", k.name).field("gpu", k.gpu);
+    w.field("weight", k.weight).field("sample_scale", k.sample_scale);
+    metrics(w, k.m);
+    top_pcs(w, k.top_pcs);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("totals").begin_object().field("projected", rep.projected);
+  metrics(w, rep.totals);
+  w.end_object();
+  if (validation) validation_json(w, *validation);
+  w.end_object();
+  out << '\n';
+}
+
+}  // namespace sasskit::stallreport

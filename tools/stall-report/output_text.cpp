@@ -1,0 +1,98 @@
+#include <algorithm>
+
+#include "columns.hpp"
+#include "metrics.hpp"
+#include "output.hpp"
+#include "text_table.hpp"
+
+namespace sasskit::stallreport {
+
+namespace {
+
+std::string hex_pc(uint64_t pc) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%04llx", static_cast<unsigned long long>(pc));
+  return buf;
+}
+
+// What scaled the counts: "CTA-sample scale factors and plan weights (stem)".
+std::string projection_note(const Report& rep) {
+  bool sampled =
+      std::any_of(rep.kernels.begin(), rep.kernels.end(), [](const KernelReport& k) { return k.sample_scale != 1; });
+  std::string note = sampled ? "counts scaled by CTA-sample factors" : "";
+  if (!rep.plan_method.empty())
+    note += (sampled ? " and " : "") + std::string("kernels weighted by the plan (") + rep.plan_method + ")";
+  return note;
+}
+
+std::string total_label(const Report& rep) { return rep.projected ? "(projected)" : "(total)"; }
+
+// Rows of (label, metrics): the kernels, then the application.
+std::vector<std::pair<std::string, const Metrics*>> rows(const Report& rep) {
+  std::vector<std::pair<std::string, const Metrics*>> r;
+  for (const KernelReport& k : rep.kernels) r.emplace_back(std::to_string(k.id), &k.m);
+  r.emplace_back("all", &rep.totals);
+  return r;
+}
+
+void summary_table(std::ostream& out, const Report& rep) {
+  std::vector<std::string> head = {"kernel", "name", "weight"};
+  for (const Column& c : summary_columns()) head.push_back(c.title);
+  TextTable t(head);
+  auto add = [&](std::string id, std::string name, std::optional<double> weight, const Metrics& m) {
+    std::vector<std::string> row = {std::move(id), std::move(name), format_text(weight, Kind::Ratio)};
+    for (const Column& c : summary_columns()) row.push_back(format_text(c.get(m), c.kind));
+    t.add(std::move(row));
+  };
+  for (const KernelReport& k : rep.kernels) add(std::to_string(k.id), k.name, k.weight, k.m);
+  add("all", total_label(rep), std::nullopt, rep.totals);
+  t.print(out, {1});
+}
+
+// Each column's share of the group's whole; columns that are zero for
+// every kernel are left out when `drop_zero`.
+void share_table(std::ostream& out, const Report& rep, const ShareGroup& g, bool drop_zero) {
+  std::vector<const Column*> shown;
+  for (const Column& c : *g.columns) {
+    bool any = std::any_of(rep.kernels.begin(), rep.kernels.end(), [&](const KernelReport& k) { return *c.get(k.m) > 0; });
+    if (!drop_zero || any) shown.push_back(&c);
+  }
+  out << '\n' << g.title << " (share of " << g.whole_name << ")\n";
+  std::vector<std::string> head = {"kernel", "total"};
+  for (const Column* c : shown) head.push_back(c->title);
+  TextTable t(head);
+  for (const auto& [label, m] : rows(rep)) {
+    double whole = g.whole(*m);
+    std::vector<std::string> row = {label, format_text(whole, Kind::Count)};
+    for (const Column* c : shown) row.push_back(percent(share(*c->get(*m), whole)));
+    t.add(std::move(row));
+  }
+  t.print(out);
+}
+
+void top_pc_table(std::ostream& out, const Report& rep) {
+  out << "\nTop stalled PCs (simulated stall cycles and their share of the kernel's)\n";
+  TextTable t({"kernel", "pc", "stall cycles", "share", "main type", "SASS"});
+  for (const KernelReport& k : rep.kernels)
+    for (const StalledPc& p : k.top_pcs)
+      t.add({std::to_string(k.id), hex_pc(p.pc), std::to_string(p.stall_cycles), percent(p.share),
+             stall_type_name(p.main_type), p.sass.empty() ? "-" : p.sass});
+  t.print(out, {4, 5});
+}
+
+}  // namespace
+
+void write_text(std::ostream& out, const Report& rep) {
+  out << "stall-report: " << rep.kernels.size() << (rep.kernels.size() == 1 ? " kernel" : " kernels") << " from "
+      << rep.source << '\n';
+  if (rep.projected) out << "Totals are projected: " << projection_note(rep) << ".\n";
+  out << '\n';
+  summary_table(out, rep);
+  share_table(out, rep, stall_type_group(), false);
+  share_table(out, rep, stall_event_group(), true);
+  share_table(out, rep, unit_busy_group(), true);
+  share_table(out, rep, unit_insts_group(), true);
+  top_pc_table(out, rep);
+}
+
+}  // namespace sasskit::stallreport

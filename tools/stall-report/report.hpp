@@ -1,0 +1,63 @@
+// What stall-report knows about a run: per kernel the stats record and the
+// records that refine it (cache, sample, plan weight, SASS text), and the
+// metrics derived from them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/stats_record.hpp"
+
+namespace sasskit::stallreport {
+
+struct StalledPc {
+  uint64_t pc = 0;
+  uint64_t stall_cycles = 0;
+  double share = 0;  // of the kernel's stall cycles
+  StallType main_type = StallType::Other;  // the type with most cycles at the PC
+  std::string sass;                        // "LDG.E R4, R2" style text; empty without insts
+};
+
+// Metrics of one kernel or of the application; counts are projected
+// (scaled by the sample and plan weights) where those records exist.
+struct Metrics {
+  double cycles = 0;        // active cycles
+  double instructions = 0;  // warp instructions
+  double sm_cycles = 0;     // active cycles summed over SMs
+  double occupancy = 0;     // achieved, 0..1
+  std::optional<double> l1_hit_rate, l2_hit_rate;
+  std::optional<double> gmem_requests;
+  double mem_requests = 0;  // pipe-sim's coalesced requests: weighs hit rates in totals
+  std::array<double, kStallTypes> stall_type{};
+  std::array<double, kStallEvents> stall_event{};
+  std::array<double, kUnitClasses> unit_busy{};
+  std::array<double, kUnitClasses> unit_insts{};
+
+  double ipc() const { return cycles > 0 ? instructions / cycles : 0; }
+  double sm_ipc() const { return sm_cycles > 0 ? instructions / sm_cycles : 0; }
+  double stall_cycles() const;
+};
+
+struct KernelReport {
+  uint32_t id = 0;
+  std::string name;
+  std::string gpu;
+  double weight = 1;        // plan weight (invocations this one stands for)
+  double sample_scale = 1;  // kernel / sampled instructions
+  Metrics m;                // this invocation, sample scale applied
+  std::vector<StalledPc> top_pcs;
+};
+
+struct Report {
+  std::string source;  // input name
+  std::vector<KernelReport> kernels;
+  Metrics totals;         // the application, weights applied
+  bool projected = false; // plan weights or sample scales were applied
+  std::string plan_method;
+};
+
+}  // namespace sasskit::stallreport
