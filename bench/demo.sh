@@ -1,25 +1,37 @@
 #!/usr/bin/env bash
 # The README's demo: bash bench/demo.sh BINDIR (e.g. build/bin).
-# Generates a small multi-kernel example trace and shows what it holds.
+# Generates a small multi-kernel application trace and runs the whole
+# pipeline on it: compress, unpack, CTA sampling, cache model, pipeline
+# simulation and the stall report with a plot.
 set -euo pipefail
 bin=$(cd "${1:?usage: bash bench/demo.sh BINDIR}" && pwd)
 export PATH="$bin:$PATH"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+out=${SASSKIT_DEMO_DIR:-demo-output}
+mkdir -p "$out"
+gpu=qv100
 
-echo "== sasskit-gen: a 4-launch application (gemm, vecadd, reduce, gather) on sm_70"
-sasskit-gen --kernel gemm,vecadd,reduce,gather --size 4k --seed 1 -o "$work/app"
-ls -l "$work/app"
+step() { printf '\n== %s\n' "$*"; }
+
+step "sasskit-gen: a 4-launch application (gemm, vecadd, reduce with imbalanced CTAs, gather) on sm_70"
+sasskit-gen --kernel gemm,vecadd,reduce,gather --size 16k --imbalance 4 --seed 1 -o "$out/app"
+cat "$out/app/kernelslist.g"
+du -sh "$out/app"
+
+step "trace-compress: Accel-Sim text -> archive"
+trace-compress "$out/app" -o "$out/app.sass.z"
+ls -l "$out/app.sass.z"
+
+step "trace-unpack --to jsonl: what the archive holds (kernel records)"
+trace-unpack "$out/app.sass.z" --to jsonl | grep '"t":"kernel"' | cut -c1-120
+
+step "the pipeline: trace-unpack | cta-sample | rd-cache | pipe-sim  (--config $gpu)"
+trace-unpack "$out/app.sass.z" \
+  | cta-sample --config "$gpu" \
+  | rd-cache --config "$gpu" \
+  | pipe-sim --config "$gpu" -o "$out/sim.stream"
+ls -l "$out/sim.stream"
+
+step "stall-report"
+stall-report "$out/sim.stream" --plot "$out/stalls.svg"
 echo
-echo "== kernelslist.g"
-cat "$work/app/kernelslist.g"
-echo
-echo "== kernel-1.traceg (first 30 lines)"
-head -n 30 "$work/app/kernel-1.traceg"
-echo
-echo "== thread blocks and warp instructions per kernel"
-for f in "$work"/app/kernel-*.traceg; do
-  awk -v f="$(basename "$f")" '/^-kernel name/ { name = $4 } /^#BEGIN_TB/ { ctas++ }
-    /^insts =/ { insts += $3 }
-    END { printf "%-16s %-34s %6d CTAs %9d warp instructions\n", f, name, ctas, insts }' "$f"
-done
+echo "plot: $out/stalls.svg   (all outputs in $out/)"

@@ -33,7 +33,10 @@ uint64_t Dialect::pc_after(uint64_t pc) const {
 
 namespace {
 std::string width_suffix(uint32_t bytes) {
-  return bytes > 4 ? "." + std::to_string(bytes * 8) : "";
+  if (bytes <= 4) return "";
+  std::string suffix = ".";  // built in two steps: GCC 12 warns (-Wrestrict) on "." + string
+  suffix += std::to_string(bytes * 8);
+  return suffix;
 }
 }  // namespace
 
