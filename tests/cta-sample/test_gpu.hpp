@@ -2,20 +2,12 @@
 #pragma once
 
 #include "libcommon/gpu_config.hpp"
+#include "tests/support/volta_like_gpu.hpp"
 
 inline sasskit::GpuConfig tiny_gpu(unsigned num_sms = 4) {
   using sasskit::UnitClass;
-  sasskit::GpuConfig g;
-  g.name = "tiny4";
+  sasskit::GpuConfig g = sasskit::test::volta_like_gpu("tiny4", num_sms);
   g.clock_mhz = 1000;
-  g.num_sms = num_sms;
-  g.subcores_per_sm = 4;
-  g.max_warps_per_sm = 64;
-  g.max_threads_per_sm = 2048;
-  g.max_ctas_per_sm = 32;
-  g.regs_per_sm = 65536;
-  g.smem_per_sm = 96 * 1024;
-  g.smem_per_cta = 96 * 1024;
   auto set = [&](UnitClass u, unsigned count, unsigned latency, unsigned interval) {
     g.units[static_cast<size_t>(u)] = {count, latency, interval};
   };

@@ -7,22 +7,14 @@
 
 #include "decode.hpp"
 #include "sm.hpp"
+#include "tests/support/volta_like_gpu.hpp"
 
 namespace sasskit::pipesim::test {
 
 // Latencies and sizes chosen for round expectations, close to QV100
 // (Accel-Sim's SM7_QV100 config: INT/SP latency 4, 4 sub-cores).
 inline GpuConfig test_gpu() {
-  GpuConfig g;
-  g.name = "test";
-  g.num_sms = 4;
-  g.subcores_per_sm = 4;
-  g.max_warps_per_sm = 64;
-  g.max_threads_per_sm = 2048;
-  g.max_ctas_per_sm = 32;
-  g.regs_per_sm = 65536;
-  g.smem_per_sm = 96 * 1024;
-  g.smem_per_cta = 96 * 1024;
+  GpuConfig g = sasskit::test::volta_like_gpu("test", 4);
   g.scheduler = SchedulerPolicy::Gto;
   g.collector_units = 2;
   g.reg_banks = 2;

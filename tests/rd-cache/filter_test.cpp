@@ -7,6 +7,7 @@
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
+#include "tests/support/volta_like_gpu.hpp"
 
 using namespace sasskit;
 using namespace sasskit::rdcache;
@@ -14,15 +15,7 @@ using namespace sasskit::rdcache;
 namespace {
 
 GpuConfig gpu_model() {
-  GpuConfig g;
-  g.name = "test";
-  g.num_sms = 8;
-  g.subcores_per_sm = 4;
-  g.max_warps_per_sm = 64;
-  g.max_threads_per_sm = 2048;
-  g.max_ctas_per_sm = 32;
-  g.regs_per_sm = 65536;
-  g.smem_per_sm = 96 * 1024;
+  GpuConfig g = sasskit::test::volta_like_gpu("test", 8);
   g.smem_per_cta = 48 * 1024;
   g.l1d.size_bytes = 4096;
   g.l1d.assoc = 4;
