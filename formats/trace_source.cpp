@@ -50,6 +50,11 @@ class SelectingSink {
   std::string listed_name_;
 };
 
+// kernelslist.g of a trace given as its directory or as the file itself.
+std::string accelsim_list_path(const std::string& path) {
+  return fs::is_directory(path) ? (fs::path(path) / "kernelslist.g").string() : path;
+}
+
 std::string find_kernel_file(const fs::path& dir, const std::string& name) {
   for (const char* suffix : {"", ".xz", ".gz"}) {
     fs::path p = dir / (name + suffix);
@@ -95,10 +100,6 @@ bool KernelSelection::contains(uint32_t id) const {
   for (const auto& [lo, hi] : ranges_)
     if (id >= lo && id <= hi) return true;
   return false;
-}
-
-std::string accelsim_list_path(const std::string& path) {
-  return fs::is_directory(path) ? (fs::path(path) / "kernelslist.g").string() : path;
 }
 
 TraceFormat detect_trace_format(Input& in, std::string& head) {

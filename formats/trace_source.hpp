@@ -53,9 +53,6 @@ TraceFormat detect_trace_format(const std::string& path);
 // the caller must treat as the start of the input (see stream::Reader).
 TraceFormat detect_trace_format(Input& in, std::string& head);
 
-// The directory holding kernelslist.g for `path` (a directory or the file).
-std::string accelsim_list_path(const std::string& path);
-
 // Reads an Accel-Sim trace (directory or kernelslist.g). Kernel files are
 // looked up as listed, then with .xz and .gz appended.
 void read_accelsim(const std::string& path, const KernelSelection& selection,
