@@ -25,9 +25,13 @@ void SmSim::complete(const Op& op) {
 // The busy collectors whose operands are (ready) or are not yet read, oldest first.
 size_t SmSim::collectors_by_age(SubCore& sc, bool ready, std::array<Collector*, kMaxCollectors>& out) {
   size_t n = 0;
-  for (auto& cu : sc.cus)
-    if (cu.busy && cu.ready == ready) out[n++] = &cu;
-  std::sort(out.begin(), out.begin() + n, [](const Collector* a, const Collector* b) { return a->seq < b->seq; });
+  for (auto& cu : sc.cus) {
+    if (!cu.busy || cu.ready != ready) continue;
+    // Insertion by age: a few collectors at most, and seq values are unique.
+    size_t i = n++;
+    for (; i > 0 && out[i - 1]->seq > cu.seq; --i) out[i] = out[i - 1];
+    out[i] = &cu;
+  }
   return n;
 }
 

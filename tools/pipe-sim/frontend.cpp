@@ -29,11 +29,11 @@ void SmSim::fetch(SubCore& sc) {
     activity_ = true;
   }
   size_t n = sc.warps.size();
-  for (size_t k = 0; k < n; ++k) {
-    size_t i = (sc.fetch_rr + k) % n;
+  size_t depth = std::max(1u, gpu().ibuffer_depth);
+  for (size_t k = 0, i = n ? sc.fetch_rr % n : 0; k < n; ++k, i = i + 1 < n ? i + 1 : 0) {
     uint32_t w = sc.warps[i];
     const Warp& warp = warps_[w];
-    bool room = warp.ibuf.size() + warp.fetching < std::max(1u, gpu().ibuffer_depth);
+    bool room = warp.ibuf.size() + warp.fetching < depth;
     if (room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size()) {
       sc.fetch_rr = static_cast<uint32_t>((i + 1) % n);
       start_fetch(sc, w);

@@ -34,9 +34,10 @@ void SmSim::issue(SubCore& sc) {
     return try_issue(sc, w);
   };
   if (gpu().scheduler == SchedulerPolicy::Gto) {
-    // Greedy: the last issued warp first, then the others oldest first.
-    bool greedy = sc.greedy != kNone && warps_[sc.greedy].active &&
-                  std::find(sc.warps.begin(), sc.warps.end(), sc.greedy) != sc.warps.end();
+    // Greedy: the last issued warp first, then the others oldest first. An
+    // active warp in the greedy slot is one of this sub-core's warps (slot w
+    // belongs to sub-core w % sub-cores).
+    bool greedy = sc.greedy != kNone && warps_[sc.greedy].active;
     if (greedy && consider(sc.greedy)) return;
     for (uint32_t w : sc.warps)
       if (!(greedy && w == sc.greedy) && consider(w)) return;
@@ -44,41 +45,52 @@ void SmSim::issue(SubCore& sc) {
     // LRR: by warp slot, starting after the last issued warp.
     const auto& slots = sc.by_slot;
     size_t n = slots.size();
-    size_t first = sc.greedy == kNone ? 0 : std::upper_bound(slots.begin(), slots.end(), sc.greedy) - slots.begin();
-    for (size_t k = 0; k < n; ++k)
-      if (consider(slots[(first + k) % n])) return;
+    size_t i = sc.greedy == kNone ? 0 : std::upper_bound(slots.begin(), slots.end(), sc.greedy) - slots.begin();
+    for (size_t k = 0; k < n; ++k, ++i) {
+      if (i >= n) i -= n;
+      if (consider(slots[i])) return;
+    }
   }
   if (!any_instruction) sc.events.add(StallEvent::NoActiveWarp, false);
 }
 
-// Issues the warp's next instruction, or records why it cannot go.
+// Issues the warp's next instruction, or records why it cannot go. Most
+// calls find the head waiting on the scoreboard: that verdict is checked
+// here, the rest in ready_head_issue.
 bool SmSim::try_issue(SubCore& sc, uint32_t w) {
   Warp& warp = warps_[w];
   uint32_t pos = warp.ibuf.front().pos;
-  const DecodedInst& d = inst_at(warp, pos);
-  bool mem = d.is_mem();
   // A head blocked on the scoreboard stays blocked until one of the warp's
   // results is written back: remember the verdict until then.
-  if (warp.sb_checked_pos != pos || warp.sb_checked_version != warp.sb_version) {
-    bool dependent = false, on_load = false;
-    auto check = [&](uint16_t r) {
-      if (warp.pending[r]) {
-        dependent = true;
-        on_load |= warp.pending_mem[r];
-      }
-    };
-    for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
-    for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
-    warp.sb_checked_pos = pos;
-    warp.sb_checked_version = warp.sb_version;
-    warp.sb_blocked = dependent;
-    warp.sb_on_load = on_load;
-  }
-  bool on_load = warp.sb_on_load;
+  if (warp.sb_checked_pos != pos || warp.sb_checked_version != warp.sb_version) check_scoreboard(warp, pos);
   if (warp.sb_blocked) {
-    sc.events.add(StallEvent::DataDependence, on_load, d.pc_index);
+    sc.events.add(StallEvent::DataDependence, warp.sb_on_load, warp.sb_pc_index);
     return false;
   }
+  return ready_head_issue(sc, w, inst_at(warp, pos));
+}
+
+void SmSim::check_scoreboard(Warp& warp, uint32_t pos) {
+  const DecodedInst& d = inst_at(warp, pos);
+  bool dependent = false, on_load = false;
+  auto check = [&](uint16_t r) {
+    if (warp.pending[r]) {
+      dependent = true;
+      on_load |= warp.pending_mem[r];
+    }
+  };
+  for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
+  for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
+  warp.sb_checked_pos = pos;
+  warp.sb_checked_version = warp.sb_version;
+  warp.sb_blocked = dependent;
+  warp.sb_on_load = on_load;
+  warp.sb_pc_index = d.pc_index;
+}
+
+// The structural checks of a head free of dependences, then its issue.
+bool SmSim::ready_head_issue(SubCore& sc, uint32_t w, const DecodedInst& d) {
+  bool mem = d.is_mem();
   uint32_t unit = static_cast<uint32_t>(d.op.unit);
   if (sc.last_unit == unit && sc.last_issue + 1 == now_) {
     sc.events.add(StallEvent::IssueExclusion, mem, d.pc_index);
@@ -96,8 +108,18 @@ bool SmSim::try_issue(SubCore& sc, uint32_t w) {
     return false;
   }
 
+  issue_head(sc, w, *cu, d);
+  return true;
+}
+
+// Moves the warp's head instruction into the free collector `cu`.
+void SmSim::issue_head(SubCore& sc, uint32_t w, Collector& cu, const DecodedInst& d) {
+  Warp& warp = warps_[w];
+  uint32_t pos = warp.ibuf.front().pos;
+  bool mem = d.is_mem();
+  uint32_t unit = static_cast<uint32_t>(d.op.unit);
   uint32_t mask = warp.trace->mask[pos];
-  *cu = Collector{true, false, uint8_t((1u << d.nsrc) - 1), cu_seq_++, Op{w, pos, warp.trace->inst[pos], mask, warp.addr_cursor, 0, false}};
+  cu = Collector{true, false, uint8_t((1u << d.nsrc) - 1), cu_seq_++, Op{w, pos, warp.trace->inst[pos], mask, warp.addr_cursor, 0, false}};
   if (d.mem_width > 0) warp.addr_cursor += active_lanes(mask);
   for (unsigned i = 0; i < d.ndst; ++i) {
     warp.pending[d.dst[i]] = true;
@@ -129,7 +151,6 @@ bool SmSim::try_issue(SubCore& sc, uint32_t w) {
     warp.barrier_pc = d.pc_index;
     arrive_at_barrier(warp);
   }
-  return true;
 }
 
 void SmSim::arrive_at_barrier(Warp& w) {

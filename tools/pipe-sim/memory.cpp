@@ -8,8 +8,9 @@
 #include "sm.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <bit>
+#include <cmath>
 
 namespace sasskit::pipesim {
 namespace {
@@ -20,28 +21,61 @@ constexpr unsigned kPipelineCycles = 3;
 
 uint64_t request_latency(unsigned measured) { return std::max(1u, measured > kPipelineCycles ? measured - kPipelineCycles : 1u); }
 
-// Up to kMaxUnits distinct sorted values: the 4-byte words or sectors a
-// warp access touches (32 lanes of at most 16 bytes each).
+// Division by a divisor fixed for many values: a shift when it is a power
+// of two (the usual sector, word and bank sizes), a division otherwise.
+class Divisor {
+ public:
+  explicit Divisor(uint64_t d) : d_(d), shift_(std::has_single_bit(d) ? std::countr_zero(d) : -1) {}
+  uint64_t div(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / d_; }
+  uint64_t mod(uint64_t x) const { return shift_ >= 0 ? x & (d_ - 1) : x % d_; }
+
+ private:
+  uint64_t d_;
+  int shift_;
+};
+
+// Calls `visit` with each distinct value, ascending, among the first
+// kMaxUnits 4-byte words or sectors a warp access touches, lane by lane (32
+// lanes of at most 16 bytes each). Each lane touches a run of consecutive
+// units: the runs are sorted by their first unit (coalesced accesses come
+// sorted) and merged.
 constexpr size_t kMaxUnits = 256;
-size_t distinct_units(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned unit,
-                      std::array<uint64_t, kMaxUnits>& out) {
-  size_t n = 0;
-  for (unsigned l = 0; l < lanes; ++l) {
-    uint64_t last = addrs[l] + std::max(1u, width) - 1;
-    for (uint64_t u = addrs[l] / unit; u <= last / unit && n < kMaxUnits; ++u) out[n++] = u;
+template <class Visit>
+void for_each_distinct_unit(const uint64_t* addrs, unsigned lanes, unsigned width, Divisor unit, Visit visit) {
+  struct Run {
+    uint64_t first, count;
+  };
+  std::array<Run, 32> runs;
+  size_t nruns = 0;
+  uint64_t generated = 0;
+  for (unsigned l = 0; l < lanes && l < runs.size() && generated < kMaxUnits; ++l) {
+    uint64_t first = unit.div(addrs[l]), last = unit.div(addrs[l] + std::max(1u, width) - 1);
+    if (last < first) continue;
+    uint64_t count = std::min<uint64_t>(last - first + 1, kMaxUnits - generated);
+    generated += count;
+    size_t i = nruns++;
+    for (; i > 0 && runs[i - 1].first > first; --i) runs[i] = runs[i - 1];
+    runs[i] = Run{first, count};
   }
-  std::sort(out.begin(), out.begin() + n);
-  return static_cast<size_t>(std::unique(out.begin(), out.begin() + n) - out.begin());
+  bool any = false;
+  uint64_t previous = 0;
+  for (size_t r = 0; r < nruns; ++r) {
+    const Run& run = runs[r];
+    uint64_t skip = any && previous >= run.first ? previous - run.first + 1 : 0;
+    for (uint64_t k = skip; k < run.count; ++k) visit(previous = run.first + k);
+    any |= skip < run.count;
+  }
 }
 
 // Shared-memory wavefronts: the most distinct 4-byte words any bank must
-// serve, and at least one per 128 bytes moved.
-uint32_t smem_wavefronts(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned banks) {
-  std::array<uint64_t, kMaxUnits> words;
-  size_t n = distinct_units(addrs, lanes, width, 4, words);
-  std::vector<uint32_t> per_bank(banks, 0);
+// serve, and at least one per 128 bytes moved. `per_bank`: scratch space.
+uint32_t smem_wavefronts(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned banks,
+                         std::vector<uint32_t>& per_bank) {
+  per_bank.assign(banks, 0);
+  Divisor bank(banks);
   uint32_t worst = 1;
-  for (size_t i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % banks]);
+  for_each_distinct_unit(addrs, lanes, width, Divisor(4),
+                         [&](uint64_t word) { worst = std::max(worst, ++per_bank[bank.mod(word)]); });
   uint32_t by_bytes = static_cast<uint32_t>((uint64_t(lanes) * std::max(1u, width) + 127) / 128);
   return std::max(worst, by_bytes);
 }
@@ -81,7 +115,8 @@ void SmSim::coalesce(const Op& op, MemLatch& latch) {
   const uint64_t* addrs = warp.trace->addrs.data() + op.addr;
   const GpuConfig& g = gpu();
   if (d.op.space == MemSpace::Shared) {
-    uint32_t waves = lanes ? smem_wavefronts(addrs, lanes, d.mem_width, std::max(1u, g.smem_banks)) : 1;
+    uint32_t waves =
+        lanes ? smem_wavefronts(addrs, lanes, d.mem_width, std::max(1u, g.smem_banks), smem_bank_words_) : 1;
     res_.counters.smem_conflict_cycles += waves - 1;
     for (uint32_t i = 0; i < waves; ++i) latch.reqs.push_back(MemRequest{0, request_latency(g.smem_latency), false});
   } else if (d.op.space == MemSpace::Constant || lanes == 0 || d.mem_width == 0) {
@@ -89,11 +124,13 @@ void SmSim::coalesce(const Op& op, MemLatch& latch) {
   } else {
     unsigned line = std::max(32u, g.l1d.line_bytes), sector = std::max(4u, g.l1d.sector_bytes);
     std::array<uint64_t, kMaxUnits> sectors;
-    size_t n = distinct_units(addrs, lanes, d.mem_width, sector, sectors);
+    size_t n = 0;
+    for_each_distinct_unit(addrs, lanes, d.mem_width, Divisor(sector), [&](uint64_t u) { sectors[n++] = u; });
+    Divisor line_of(line);
     for (size_t i = 0; i < n;) {
       size_t j = i;
-      uint64_t ln = sectors[i] * sector / line;
-      while (j < n && sectors[j] * sector / line == ln) ++j;
+      uint64_t ln = line_of.div(sectors[i] * sector);
+      while (j < n && line_of.div(sectors[j] * sector) == ln) ++j;
       latch.reqs.push_back(outcome(d, static_cast<uint32_t>(j - i)));
       i = j;
     }

@@ -61,23 +61,25 @@ class SmSim {
     uint32_t pos = 0;    // position in the warp's trace
     uint64_t ready = 0;  // decoded, can issue from this cycle
   };
+  // The fields the schedulers read every cycle come first (one cache line).
   struct Warp {
-    const WarpTrace* trace = nullptr;
-    uint32_t cta = 0;        // CTA slot
-    uint64_t age = 0;        // launch order, for GTO
-    uint32_t next_fetch = 0, fetching = 0, next_issue = 0;
-    std::vector<IbufEntry> ibuf;  // FIFO, at most ibuffer_depth
-    uint64_t addr_cursor = 0;     // next address of the trace's addr column
-    bool branch_wait = false;     // fetch stopped at a taken branch until it executes
-    uint32_t branch_pos = 0;
     bool at_barrier = false, issued_all = false, active = false;
+    bool sb_blocked = false, sb_on_load = false;
+    bool branch_wait = false;     // fetch stopped at a taken branch until it executes
     uint32_t barrier_pc = 0;
-    uint32_t outstanding = 0;     // issued, not yet completed
-    std::bitset<256> pending, pending_mem;
+    std::vector<IbufEntry> ibuf;  // FIFO, at most ibuffer_depth
     uint64_t sb_version = 0;  // bumped by every write-back of the warp
     uint64_t sb_checked_version = kNever;
     uint32_t sb_checked_pos = kNone;
-    bool sb_blocked = false, sb_on_load = false;
+    uint32_t sb_pc_index = 0;  // of the checked head
+    const WarpTrace* trace = nullptr;
+    uint32_t next_fetch = 0, fetching = 0, next_issue = 0;
+    uint32_t cta = 0;        // CTA slot
+    uint64_t age = 0;        // launch order, for GTO
+    uint64_t addr_cursor = 0;     // next address of the trace's addr column
+    uint32_t branch_pos = 0;
+    uint32_t outstanding = 0;     // issued, not yet completed
+    std::bitset<256> pending, pending_mem;
   };
   struct Op {
     uint32_t warp = 0;
@@ -151,6 +153,9 @@ class SmSim {
   // issue.cpp
   void issue(SubCore& sc);
   bool try_issue(SubCore& sc, uint32_t w);
+  void check_scoreboard(Warp& warp, uint32_t pos);
+  bool ready_head_issue(SubCore& sc, uint32_t w, const DecodedInst& d);
+  void issue_head(SubCore& sc, uint32_t w, Collector& cu, const DecodedInst& d);
   bool unit_free(const SubCore& sc, UnitClass u) const;
   void arrive_at_barrier(Warp& w);
   void release_barrier_if_complete(CtaSlot& c);
@@ -187,6 +192,7 @@ class SmSim {
   double noc_bytes_per_cycle_ = 0;  // this SM's share
   std::vector<double> l1_acc_, l2_acc_;  // per PC: deterministic hit/miss spreading
   uint32_t mem_rr_ = 0;
+  std::vector<uint32_t> smem_bank_words_;  // coalesce's scratch: distinct words per shared-memory bank
   uint64_t now_ = 0, wake_ = kNever;
   bool activity_ = false;
   Pkp pkp_;
