@@ -22,16 +22,50 @@ GuardedLoop element_prologue(Program& p) {
   return loop;
 }
 
-class VecAdd : public KernelModel {
- public:
-  VecAdd(const KernelParams& params, const Dialect& d, DeviceMemory& mem)
+// A kernel over two input arrays and one output array of n floats, one
+// element per thread and trip of a grid-stride loop; subclasses add the loop
+// body between the shared prologue and the step.
+class GridStrideKernel : public KernelModel {
+ protected:
+  struct Arrays {
+    const char *first, *second, *out;  // buffer names
+  };
+
+  GridStrideKernel(const KernelParams& params, const Dialect& d, DeviceMemory& mem,
+                   Arrays names, const char* mangled_name)
       : KernelModel(d, params), shape_(params, 1u << 20) {
     const uint64_t bytes = shape_.n * kFloat;
-    a_ = mem.buffer("vecadd.a", bytes, true);
-    b_ = mem.buffer("vecadd.b", bytes, true);
-    c_ = mem.buffer("vecadd.c", bytes, false);
-    set_launch("_Z6vecaddPKfS0_Pfi", {uint32_t(shape_.grid)}, {uint32_t(shape_.block)}, 0, 12);
+    first_ = mem.buffer(names.first, bytes, true);
+    second_ = mem.buffer(names.second, bytes, true);
+    out_ = mem.buffer(names.out, bytes, false);
+    set_launch(mangled_name, {uint32_t(shape_.grid)}, {uint32_t(shape_.block)}, 0, 12);
     loop_ = element_prologue(program_);
+  }
+
+  // Emits the warp's trips; body(trip, mask, elem) with elem(lane, trip)
+  // the element a lane works on.
+  template <class Body>
+  void emit_trips(uint64_t cta, uint32_t warp, WarpEmitter& em, Body body) const {
+    const auto elem = [&](unsigned lane, uint32_t trip) {
+      return shape_.element(cta, warp, lane, trip);
+    };
+    loop_.emit(
+        em, warp_lanes(warp), trips(cta, uint32_t(shape_.iters)),
+        [&](unsigned lane, uint32_t trip) { return elem(lane, trip) < shape_.n; },
+        [&](uint32_t trip, uint32_t mask) { body(trip, mask, elem); });
+  }
+
+  GridStride shape_;
+  uint64_t first_, second_, out_;
+  GuardedLoop loop_;
+};
+
+// c[i] = a[i] + b[i]
+class VecAdd : public GridStrideKernel {
+ public:
+  VecAdd(const KernelParams& params, const Dialect& d, DeviceMemory& mem)
+      : GridStrideKernel(params, d, mem, {"vecadd.a", "vecadd.b", "vecadd.c"},
+                         "_Z6vecaddPKfS0_Pfi") {
     addr_a_ = program_.wide_address(2, 0, 9);
     program_.wide_address(4, 0, 9);
     load_a_ = program_.load_global(kFloat, 2, 2);
@@ -44,38 +78,25 @@ class VecAdd : public KernelModel {
 
  protected:
   void fill_warp(uint64_t cta, uint32_t warp, uint64_t, WarpEmitter& em) const override {
-    const auto elem = [&](unsigned lane, uint32_t trip) {
-      return shape_.element(cta, warp, lane, trip);
-    };
-    loop_.emit(
-        em, warp_lanes(warp), trips(cta, uint32_t(shape_.iters)),
-        [&](unsigned lane, uint32_t trip) { return elem(lane, trip) < shape_.n; },
-        [&](uint32_t trip, uint32_t mask) {
-          em.exec_range(addr_a_, load_a_, mask);
-          em.access(load_a_, mask, [&](unsigned l) { return a_ + kFloat * elem(l, trip); });
-          em.access(load_b_, mask, [&](unsigned l) { return b_ + kFloat * elem(l, trip); });
-          em.exec_range(addr_c_, store_, mask);
-          em.access(store_, mask, [&](unsigned l) { return c_ + kFloat * elem(l, trip); });
-        });
+    emit_trips(cta, warp, em, [&](uint32_t trip, uint32_t mask, const auto& elem) {
+      em.exec_range(addr_a_, load_a_, mask);
+      em.access(load_a_, mask, [&](unsigned l) { return first_ + kFloat * elem(l, trip); });
+      em.access(load_b_, mask, [&](unsigned l) { return second_ + kFloat * elem(l, trip); });
+      em.exec_range(addr_c_, store_, mask);
+      em.access(store_, mask, [&](unsigned l) { return out_ + kFloat * elem(l, trip); });
+    });
   }
 
  private:
-  GridStride shape_;
-  uint64_t a_, b_, c_;
-  GuardedLoop loop_;
   uint32_t addr_a_, load_a_, load_b_, addr_c_, store_;
 };
 
-class Gather : public KernelModel {
+// out[i] = in[idx[i]]
+class Gather : public GridStrideKernel {
  public:
   Gather(const KernelParams& params, const Dialect& d, DeviceMemory& mem)
-      : KernelModel(d, params), shape_(params, 1u << 20) {
-    const uint64_t bytes = shape_.n * kFloat;
-    idx_ = mem.buffer("gather.idx", bytes, true);
-    in_ = mem.buffer("gather.in", bytes, true);
-    out_ = mem.buffer("gather.out", bytes, false);
-    set_launch("_Z6gatherPKfPKiPfi", {uint32_t(shape_.grid)}, {uint32_t(shape_.block)}, 0, 12);
-    loop_ = element_prologue(program_);
+      : GridStrideKernel(params, d, mem, {"gather.idx", "gather.in", "gather.out"},
+                         "_Z6gatherPKfPKiPfi") {
     addr_idx_ = program_.wide_address(2, 0, 9);
     load_idx_ = program_.load_global(kFloat, 5, 2);
     addr_in_ = program_.wide_address(6, 5, 9);
@@ -89,26 +110,17 @@ class Gather : public KernelModel {
   // Indices are uniform over the input, drawn per CTA and warp from the seed.
   void fill_warp(uint64_t cta, uint32_t warp, uint64_t seed, WarpEmitter& em) const override {
     Rng rng(derive_seed(seed, warp));
-    const auto elem = [&](unsigned lane, uint32_t trip) {
-      return shape_.element(cta, warp, lane, trip);
-    };
-    loop_.emit(
-        em, warp_lanes(warp), trips(cta, uint32_t(shape_.iters)),
-        [&](unsigned lane, uint32_t trip) { return elem(lane, trip) < shape_.n; },
-        [&](uint32_t trip, uint32_t mask) {
-          em.exec_range(addr_idx_, load_idx_, mask);
-          em.access(load_idx_, mask, [&](unsigned l) { return idx_ + kFloat * elem(l, trip); });
-          em.exec_range(addr_in_, load_in_, mask);
-          em.access(load_in_, mask, [&](unsigned) { return in_ + kFloat * rng.below(shape_.n); });
-          em.exec_range(addr_out_, store_, mask);
-          em.access(store_, mask, [&](unsigned l) { return out_ + kFloat * elem(l, trip); });
-        });
+    emit_trips(cta, warp, em, [&](uint32_t trip, uint32_t mask, const auto& elem) {
+      em.exec_range(addr_idx_, load_idx_, mask);
+      em.access(load_idx_, mask, [&](unsigned l) { return first_ + kFloat * elem(l, trip); });
+      em.exec_range(addr_in_, load_in_, mask);
+      em.access(load_in_, mask, [&](unsigned) { return second_ + kFloat * rng.below(shape_.n); });
+      em.exec_range(addr_out_, store_, mask);
+      em.access(store_, mask, [&](unsigned l) { return out_ + kFloat * elem(l, trip); });
+    });
   }
 
  private:
-  GridStride shape_;
-  uint64_t idx_, in_, out_;
-  GuardedLoop loop_;
   uint32_t addr_idx_, load_idx_, addr_in_, load_in_, addr_out_, store_;
 };
 
