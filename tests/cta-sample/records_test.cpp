@@ -6,6 +6,7 @@
 #include "formats/sample_record.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
+#include "tests/support/error_of.hpp"
 
 using namespace sasskit;
 
@@ -25,14 +26,7 @@ T round_trip(const T& value) {
   return stream::decode<T>(rec);
 }
 
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.where() + ": " + e.what();
-  }
-  return "";
-}
+using sasskit::test::error_of;
 
 const char* kIssueConfig =
     "# traced on a real GPU\n"

@@ -8,6 +8,7 @@
 #include "libcommon/diag.hpp"
 #include "synthetic.hpp"
 #include "test_gpu.hpp"
+#include "tests/support/error_of.hpp"
 
 using namespace sasskit;
 using namespace sasskit::ctasample;
@@ -85,14 +86,7 @@ Output run_stream(const std::string& input, const Options& options, unsigned num
   return o;
 }
 
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.where() + ": " + e.what();
-  }
-  return "";
-}
+using sasskit::test::error_of;
 
 }  // namespace
 
