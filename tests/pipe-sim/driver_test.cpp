@@ -27,7 +27,7 @@ Workload make_workload(uint32_t kernels, uint32_t ctas, uint64_t stream_of_secon
   for (uint32_t k = 1; k <= kernels; ++k) {
     KernelInput in;
     in.info.id = k;
-    in.info.name = "k" + std::to_string(k);
+    in.info.name = std::string("k") + std::to_string(k);
     in.info.grid = {ctas, 1, 1};
     in.info.block = {128, 1, 1};
     in.info.nregs = 32;
