@@ -15,8 +15,11 @@ void SmSim::complete(const Op& op) {
     warp.pending[d.dst[i]] = false;
     warp.pending_mem[d.dst[i]] = false;
   }
-  if (warp.branch_wait && warp.branch_pos == op.pos) warp.branch_wait = false;
-  ++warp.sb_version;
+  if (warp.branch_wait && warp.branch_pos == op.pos) {
+    warp.branch_wait = false;
+    refresh_fetchable(op.warp);
+  }
+  refresh_head(op.warp);
   --warp.outstanding;
   activity_ = true;
   retire(op.warp);
@@ -125,6 +128,7 @@ void SmSim::dispatch(SubCore& sc) {
     }
     ++res_.counters.units[u].insts;
     *cu = Collector{};
+    ++sc.epoch;  // a collector is free, and a unit or the latch busy
     activity_ = true;
   }
 }

@@ -21,25 +21,38 @@ void SmSim::fetch(SubCore& sc) {
     }
     Warp& warp = warps_[sc.fetch_warp];
     if (warp.active) {
+      bool was_empty = warp.ibuf.empty();
       for (uint32_t i = 0; i < sc.fetch_count; ++i)
         warp.ibuf.push_back(IbufEntry{warp.next_fetch - warp.fetching + i, now_ + 1});
       warp.fetching = 0;
+      if (was_empty) refresh_head(sc.fetch_warp);
     }
     sc.fetch_busy = false;
     activity_ = true;
   }
+  if (sc.fetchable == 0) return;
   size_t n = sc.warps.size();
-  size_t depth = std::max(1u, gpu().ibuffer_depth);
   for (size_t k = 0, i = n ? sc.fetch_rr % n : 0; k < n; ++k, i = i + 1 < n ? i + 1 : 0) {
     uint32_t w = sc.warps[i];
-    const Warp& warp = warps_[w];
-    bool room = warp.ibuf.size() + warp.fetching < depth;
-    if (room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size()) {
+    if (can_fetch_[w]) {
       sc.fetch_rr = static_cast<uint32_t>((i + 1) % n);
       start_fetch(sc, w);
       return;
     }
   }
+}
+
+// Whether fetch may pick the warp: room in its instruction buffer, not
+// stopped at a taken branch, instructions left. Called after every change of
+// those.
+void SmSim::refresh_fetchable(uint32_t w) {
+  const Warp& warp = warps_[w];
+  bool room = warp.ibuf.size() + warp.fetching < std::max(1u, gpu().ibuffer_depth);
+  uint8_t now = warp.active && room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size();
+  if (now == can_fetch_[w]) return;
+  can_fetch_[w] = now;
+  SubCore& sc = subcores_[w % subcores_.size()];
+  if (now) ++sc.fetchable; else --sc.fetchable;
 }
 
 // Starts fetching the warp's next instructions: consecutive PCs within one
@@ -66,6 +79,7 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
   }
   warp.next_fetch += count;
   warp.fetching = count;
+  refresh_fetchable(w);
   sc.fetch_busy = true;
   sc.fetch_warp = w;
   sc.fetch_count = count;
@@ -76,10 +90,12 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
     sc.fetch_done = now_ + std::max(1u, gpu().l0i.latency);
   } else {
     sc.fetch_waits_l1 = true;
+    ++l1i_waiting_;
   }
 }
 
 void SmSim::l1i_arbiter() {
+  if (l1i_waiting_ == 0) return;
   size_t n = subcores_.size();
   for (size_t k = 0; k < n; ++k) {
     SubCore& sc = subcores_[(l1i_rr_ + k) % n];
@@ -87,6 +103,7 @@ void SmSim::l1i_arbiter() {
     bool hit = l1i_.access(sc.fetch_addr);
     unsigned latency = hit ? gpu().l1i.latency : gpu().l1i.latency + gpu().l2.latency;
     sc.fetch_waits_l1 = false;
+    --l1i_waiting_;
     sc.fetch_done = now_ + std::max(1u, latency);
     l1i_rr_ = static_cast<uint32_t>((l1i_rr_ + k + 1) % n);
     activity_ = true;

@@ -16,31 +16,91 @@ bool SmSim::unit_free(const SubCore& sc, UnitClass u) const {
 }
 
 void SmSim::issue(SubCore& sc) {
+  if (sc.scan_epoch == sc.epoch && now_ < sc.scan_valid_until) {
+    sc.events.merge(sc.scan_events);
+    wake_at(sc.scan_valid_until);
+    return;
+  }
+  IssueScan scan;
+  if (sc.last_issue + 1 == now_) scan.excluded_unit = sc.last_unit;  // no two in a row to one unit
+  bool issued = mask_scan_ && sc.masks.latest_ready <= now_
+                    ? scan_lrr_masks(sc, static_cast<uint32_t>(&sc - subcores_.data()), scan)
+                    : scan_for_issue(sc, scan);
+  if (issued) {
+    sc.scan_valid_until = 0;
+    return;
+  }
+  sc.events.merge(scan.events);
+  wake_at(scan.valid_until);
+  sc.scan_events = scan.events;
+  sc.scan_epoch = sc.epoch;
+  sc.scan_valid_until = scan.valid_until;
+}
+
+// The structural hazard that keeps a ready head from issuing this cycle, or
+// None. What it learns of units and collectors is kept in `scan`.
+StallEvent SmSim::structural_stall(SubCore& sc, IssueScan& scan, const Head& h) {
+  if (h.unit == scan.excluded_unit) {
+    scan.wake_at(now_ + 1);
+    activity_ = true;  // lifted next cycle
+    return StallEvent::IssueExclusion;
+  }
+  int8_t& free = scan.unit_free[h.unit];
+  if (free == 0) {
+    free = unit_free(sc, static_cast<UnitClass>(h.unit)) ? 1 : -1;
+    if (free < 0)
+      for (uint64_t t : sc.pipes[h.unit]) scan.wake_at(t - kIssueToDispatch);
+  }
+  if (free < 0) return StallEvent::UnitSaturation;
+  if (!scan.cu_known) {
+    auto cu = std::find_if(sc.cus.begin(), sc.cus.end(), [](const Collector& c) { return !c.busy; });
+    scan.free_cu = cu == sc.cus.end() ? nullptr : &*cu;
+    scan.cu_known = true;
+  }
+  return scan.free_cu ? StallEvent::None : StallEvent::NoCollector;
+}
+
+// One scheduler scan: issues the first warp that can go, or records in
+// `scan` why none could. Returns true when a warp issued.
+bool SmSim::scan_for_issue(SubCore& sc, IssueScan& scan) {
   bool any_instruction = false;
-  // Returns true when the warp issued.
   auto consider = [&](uint32_t w) {
-    Warp& warp = warps_[w];
-    if (warp.at_barrier) {
-      any_instruction = true;
-      sc.events.add(StallEvent::Barrier, false, warp.barrier_pc);
-      return false;
+    const Head& h = heads_[w];
+    switch (h.kind) {
+      case Head::Kind::Empty:
+        return false;
+      case Head::Kind::Barrier:
+        any_instruction = true;
+        scan.events.add(StallEvent::Barrier, false, h.pc_index);
+        return false;
+      default:
+        break;
     }
-    if (warp.ibuf.empty()) return false;
-    if (warp.ibuf.front().ready > now_) {
-      wake_at(warp.ibuf.front().ready);
+    if (h.ready > now_) {
+      scan.wake_at(h.ready);
       return false;
     }
     any_instruction = true;
-    return try_issue(sc, w);
+    if (h.kind == Head::Kind::Blocked) {
+      scan.events.add(StallEvent::DataDependence, h.on_load, h.pc_index);
+      return false;
+    }
+    StallEvent stall = structural_stall(sc, scan, h);
+    if (stall != StallEvent::None) {
+      scan.events.add(stall, h.mem, h.pc_index);
+      return false;
+    }
+    issue_head(sc, w, *scan.free_cu, prog_.insts[h.inst]);
+    return true;
   };
   if (gpu().scheduler == SchedulerPolicy::Gto) {
     // Greedy: the last issued warp first, then the others oldest first. An
     // active warp in the greedy slot is one of this sub-core's warps (slot w
     // belongs to sub-core w % sub-cores).
     bool greedy = sc.greedy != kNone && warps_[sc.greedy].active;
-    if (greedy && consider(sc.greedy)) return;
+    if (greedy && consider(sc.greedy)) return true;
     for (uint32_t w : sc.warps)
-      if (!(greedy && w == sc.greedy) && consider(w)) return;
+      if (!(greedy && w == sc.greedy) && consider(w)) return true;
   } else {
     // LRR: by warp slot, starting after the last issued warp.
     const auto& slots = sc.by_slot;
@@ -48,70 +108,73 @@ void SmSim::issue(SubCore& sc) {
     size_t i = sc.greedy == kNone ? 0 : std::upper_bound(slots.begin(), slots.end(), sc.greedy) - slots.begin();
     for (size_t k = 0; k < n; ++k, ++i) {
       if (i >= n) i -= n;
-      if (consider(slots[i])) return;
+      if (consider(slots[i])) return true;
     }
   }
-  if (!any_instruction) sc.events.add(StallEvent::NoActiveWarp, false);
+  if (!any_instruction) scan.events.add(StallEvent::NoActiveWarp, false);
+  return false;
 }
 
-// Issues the warp's next instruction, or records why it cannot go. Most
-// calls find the head waiting on the scoreboard: that verdict is checked
-// here, the rest in ready_head_issue.
-bool SmSim::try_issue(SubCore& sc, uint32_t w) {
-  Warp& warp = warps_[w];
-  uint32_t pos = warp.ibuf.front().pos;
-  // A head blocked on the scoreboard stays blocked until one of the warp's
-  // results is written back: remember the verdict until then.
-  if (warp.sb_checked_pos != pos || warp.sb_checked_version != warp.sb_version) check_scoreboard(warp, pos);
-  if (warp.sb_blocked) {
-    sc.events.add(StallEvent::DataDependence, warp.sb_on_load, warp.sb_pc_index);
-    return false;
+// Brings the warp's Head up to date: called after every change of its
+// barrier state, instruction buffer head or pending registers. A changed
+// Head invalidates its scheduler's last scan.
+void SmSim::refresh_head(uint32_t w) {
+  const Warp& warp = warps_[w];
+  Head h;
+  if (warp.at_barrier) {
+    h.kind = Head::Kind::Barrier;
+    h.pc_index = warp.barrier_pc;
+  } else if (!warp.ibuf.empty()) {
+    // The scoreboard: RAW on sources, WAW on destinations.
+    const DecodedInst& d = inst_at(warp, warp.ibuf.front().pos);
+    bool dependent = false;
+    auto check = [&](uint16_t r) {
+      if (warp.pending[r]) {
+        dependent = true;
+        h.on_load |= warp.pending_mem[r];
+      }
+    };
+    for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
+    for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
+    h.kind = dependent ? Head::Kind::Blocked : Head::Kind::Ready;
+    h.mem = d.is_mem();
+    h.unit = static_cast<uint8_t>(d.op.unit);
+    h.pc_index = d.pc_index;
+    h.inst = warp.trace->inst[warp.ibuf.front().pos];
+    h.ready = warp.ibuf.front().ready;
   }
-  return ready_head_issue(sc, w, inst_at(warp, pos));
+  set_head(w, h);
 }
 
-void SmSim::check_scoreboard(Warp& warp, uint32_t pos) {
-  const DecodedInst& d = inst_at(warp, pos);
-  bool dependent = false, on_load = false;
-  auto check = [&](uint16_t r) {
-    if (warp.pending[r]) {
-      dependent = true;
-      on_load |= warp.pending_mem[r];
+// Records a warp's new Head (in the masks too) and invalidates its
+// scheduler's last scan when it changed.
+void SmSim::set_head(uint32_t w, const Head& h) {
+  Head& old = heads_[w];
+  if (h == old) return;
+  if (mask_scan_) {
+    size_t n = subcores_.size();
+    HeadMasks& m = subcores_[w % n].masks;
+    uint64_t bit = uint64_t(1) << (w / n);
+    if (old.kind == Head::Kind::Barrier) m.barrier &= ~bit;
+    if (old.kind == Head::Kind::Blocked) m.blocked &= ~bit, m.blocked_on_load &= ~bit;
+    if (old.kind == Head::Kind::Ready) m.ready &= ~bit, m.ready_mem &= ~bit, m.ready_unit[old.unit] &= ~bit;
+    if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
+    if (h.kind == Head::Kind::Blocked) {
+      m.blocked |= bit;
+      if (h.on_load) m.blocked_on_load |= bit;
     }
-  };
-  for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
-  for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
-  warp.sb_checked_pos = pos;
-  warp.sb_checked_version = warp.sb_version;
-  warp.sb_blocked = dependent;
-  warp.sb_on_load = on_load;
-  warp.sb_pc_index = d.pc_index;
+    if (h.kind == Head::Kind::Ready) {
+      m.ready |= bit;
+      if (h.mem) m.ready_mem |= bit;
+      m.ready_unit[h.unit] |= bit;
+    }
+    if (h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) m.latest_ready = std::max(m.latest_ready, h.ready);
+  }
+  old = h;
+  touch(w);
 }
 
 // The structural checks of a head free of dependences, then its issue.
-bool SmSim::ready_head_issue(SubCore& sc, uint32_t w, const DecodedInst& d) {
-  bool mem = d.is_mem();
-  uint32_t unit = static_cast<uint32_t>(d.op.unit);
-  if (sc.last_unit == unit && sc.last_issue + 1 == now_) {
-    sc.events.add(StallEvent::IssueExclusion, mem, d.pc_index);
-    activity_ = true;  // lifted next cycle
-    return false;
-  }
-  if (!unit_free(sc, d.op.unit)) {
-    sc.events.add(StallEvent::UnitSaturation, mem, d.pc_index);
-    for (uint64_t t : sc.pipes[unit]) wake_at(t - kIssueToDispatch);
-    return false;
-  }
-  auto cu = std::find_if(sc.cus.begin(), sc.cus.end(), [](const Collector& c) { return !c.busy; });
-  if (cu == sc.cus.end()) {
-    sc.events.add(StallEvent::NoCollector, mem, d.pc_index);
-    return false;
-  }
-
-  issue_head(sc, w, *cu, d);
-  return true;
-}
-
 // Moves the warp's head instruction into the free collector `cu`.
 void SmSim::issue_head(SubCore& sc, uint32_t w, Collector& cu, const DecodedInst& d) {
   Warp& warp = warps_[w];
@@ -126,6 +189,7 @@ void SmSim::issue_head(SubCore& sc, uint32_t w, Collector& cu, const DecodedInst
     warp.pending_mem[d.dst[i]] = mem;
   }
   warp.ibuf.erase(warp.ibuf.begin());
+  refresh_fetchable(w);
   warp.next_issue = pos + 1;
   ++warp.outstanding;
   sc.greedy = w;
@@ -151,6 +215,7 @@ void SmSim::issue_head(SubCore& sc, uint32_t w, Collector& cu, const DecodedInst
     warp.barrier_pc = d.pc_index;
     arrive_at_barrier(warp);
   }
+  refresh_head(w);
 }
 
 void SmSim::arrive_at_barrier(Warp& w) {
@@ -162,7 +227,10 @@ void SmSim::arrive_at_barrier(Warp& w) {
 // A barrier opens when every warp of the CTA that has not exited is waiting.
 void SmSim::release_barrier_if_complete(CtaSlot& cta) {
   if (cta.arrived == 0 || cta.arrived < cta.live) return;
-  for (uint32_t w : cta.warps) warps_[w].at_barrier = false;
+  for (uint32_t w : cta.warps) {
+    warps_[w].at_barrier = false;
+    refresh_head(w);
+  }
   cta.arrived = 0;
   activity_ = true;
 }

@@ -68,15 +68,35 @@ void for_each_distinct_unit(const uint64_t* addrs, unsigned lanes, unsigned widt
 }
 
 // Shared-memory wavefronts: the most distinct 4-byte words any bank must
-// serve, and at least one per 128 bytes moved. `per_bank`: scratch space.
-uint32_t smem_wavefronts(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned banks,
-                         std::vector<uint32_t>& per_bank) {
-  per_bank.assign(banks, 0);
-  Divisor bank(banks);
+// serve, and at least one per 128 bytes moved. Each bank keeps a chain of
+// the words it serves, so a broadcast or a conflict-free access costs one
+// comparison per word whatever the lane order.
+uint32_t smem_wavefronts(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned banks, BankChains& c) {
+  c.head.assign(banks, -1);
+  c.count.assign(banks, 0);
+  c.word.clear();
+  c.next.clear();
+  Divisor bank_of(banks);
   uint32_t worst = 1;
-  for_each_distinct_unit(addrs, lanes, width, Divisor(4),
-                         [&](uint64_t word) { worst = std::max(worst, ++per_bank[bank.mod(word)]); });
-  uint32_t by_bytes = static_cast<uint32_t>((uint64_t(lanes) * std::max(1u, width) + 127) / 128);
+  uint64_t generated = 0;
+  unsigned bytes = std::max(1u, width);
+  for (unsigned l = 0; l < lanes && l < 32 && generated < kMaxUnits; ++l) {
+    uint64_t first = addrs[l] / 4, last = (addrs[l] + bytes - 1) / 4;
+    if (last < first) continue;
+    uint64_t end = first + std::min<uint64_t>(last - first + 1, kMaxUnits - generated);
+    generated += end - first;
+    for (uint64_t w = first; w < end; ++w) {
+      size_t b = bank_of.mod(w);
+      int32_t i = c.head[b];
+      while (i >= 0 && c.word[i] != w) i = c.next[i];
+      if (i >= 0) continue;
+      c.next.push_back(c.head[b]);
+      c.head[b] = static_cast<int32_t>(c.word.size());
+      c.word.push_back(w);
+      worst = std::max(worst, ++c.count[b]);
+    }
+  }
+  uint32_t by_bytes = static_cast<uint32_t>((uint64_t(lanes) * bytes + 127) / 128);
   return std::max(worst, by_bytes);
 }
 
@@ -116,7 +136,7 @@ void SmSim::coalesce(const Op& op, MemLatch& latch) {
   const GpuConfig& g = gpu();
   if (d.op.space == MemSpace::Shared) {
     uint32_t waves =
-        lanes ? smem_wavefronts(addrs, lanes, d.mem_width, std::max(1u, g.smem_banks), smem_bank_words_) : 1;
+        lanes ? smem_wavefronts(addrs, lanes, d.mem_width, std::max(1u, g.smem_banks), smem_scratch_) : 1;
     res_.counters.smem_conflict_cycles += waves - 1;
     for (uint32_t i = 0; i < waves; ++i) latch.reqs.push_back(MemRequest{0, request_latency(g.smem_latency), false});
   } else if (d.op.space == MemSpace::Constant || lanes == 0 || d.mem_width == 0) {
@@ -167,6 +187,7 @@ void SmSim::memory_pipeline(SubCore& sc) {
   activity_ = true;
   if (++latch.next < latch.reqs.size()) return;
   latch.busy = false;
+  ++sc.epoch;
   bool writes_registers = d.ndst > 0 && !d.op.is_store;
   if (writes_registers) {
     if (latch.op.long_miss) ++sc.long_misses;

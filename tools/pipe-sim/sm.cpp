@@ -22,6 +22,9 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
     subcores_.push_back(std::move(sc));
   }
   warps_.resize(std::max(1u, g.max_warps_per_sm));
+  heads_.resize(warps_.size());
+  mask_scan_ = g.scheduler == SchedulerPolicy::Lrr && (warps_.size() + nsub - 1) / nsub <= 64;
+  can_fetch_.assign(warps_.size(), 0);
   ctas_.resize(std::max(1u, opt.ctas_per_sm));
   // The kernel's SMs share the chip's interconnect; one SM moves at most a
   // line per cycle.
@@ -105,6 +108,8 @@ void SmSim::launch_ctas() {
       warp.cta = cta_index;
       warp.age = warp_age_++;
       warp.active = true;
+      set_head(w, Head{});
+      touch(w);
       if (wt.inst.empty()) {
         warp.issued_all = true;
       } else {
@@ -113,6 +118,7 @@ void SmSim::launch_ctas() {
       slot->warps.push_back(w);
       SubCore& sc = subcores_[w % subcores_.size()];
       sc.warps.push_back(w);
+      refresh_fetchable(w);
       sc.by_slot.insert(std::upper_bound(sc.by_slot.begin(), sc.by_slot.end(), w), w);
       ++resident_warps_;
     }
@@ -129,6 +135,9 @@ void SmSim::retire(uint32_t w) {
   Warp& warp = warps_[w];
   if (!warp.active || !warp.issued_all || warp.outstanding > 0) return;
   warp.active = false;
+  refresh_fetchable(w);
+  set_head(w, Head{});
+  touch(w);
   --resident_warps_;
   SubCore& sc = subcores_[w % subcores_.size()];
   sc.warps.erase(std::find(sc.warps.begin(), sc.warps.end(), w));

@@ -6,6 +6,7 @@
 // the SM's interconnect share are common.
 #pragma once
 
+#include <algorithm>
 #include <bitset>
 #include <cstdint>
 #include <limits>
@@ -37,6 +38,15 @@ struct StallTraceRow {
   bool has_pc = false;
 };
 
+// Storage the shared-memory coalescer reuses: per bank, a chain of the
+// distinct words it serves (memory.cpp).
+struct BankChains {
+  std::vector<int32_t> head;    // per bank: latest word's index, or -1
+  std::vector<uint32_t> count;  // per bank: distinct words
+  std::vector<uint64_t> word;
+  std::vector<int32_t> next;
+};
+
 struct SmResult {
   uint32_t sm = 0;
   SimCounters counters;
@@ -61,17 +71,33 @@ class SmSim {
     uint32_t pos = 0;    // position in the warp's trace
     uint64_t ready = 0;  // decoded, can issue from this cycle
   };
-  // The fields the schedulers read every cycle come first (one cache line).
+  // What a scheduler needs to know of a warp, kept current by refresh_head
+  // whenever the warp's barrier state, instruction buffer head or
+  // scoreboard changes, so that the per-cycle scan reads one small array.
+  struct Head {
+    enum class Kind : uint8_t { Empty, Barrier, Blocked, Ready };
+    Kind kind = Kind::Empty;
+    bool on_load = false;   // Blocked: a pending producer is a load
+    bool mem = false;       // the head is a memory instruction
+    uint8_t unit = 0;       // the head's UnitClass
+    uint32_t pc_index = 0;  // the head's (or the barrier's) PC
+    uint32_t inst = 0;      // the head's index in the program
+    uint64_t ready = 0;     // Blocked, Ready: decoded, can issue from this cycle
+    bool operator==(const Head&) const = default;
+  };
+  // A sub-core's heads by kind, one bit per local warp index (slot / number
+  // of sub-cores): the LRR scheduler finds the warp to issue, and the events
+  // of those it passes over, with bit operations (lrr_scan.cpp).
+  struct HeadMasks {
+    uint64_t barrier = 0, blocked = 0, blocked_on_load = 0, ready = 0, ready_mem = 0;
+    std::array<uint64_t, kUnitClasses> ready_unit{};
+    uint64_t latest_ready = 0;  // the latest Head::ready recorded
+  };
   struct Warp {
     bool at_barrier = false, issued_all = false, active = false;
-    bool sb_blocked = false, sb_on_load = false;
     bool branch_wait = false;     // fetch stopped at a taken branch until it executes
     uint32_t barrier_pc = 0;
     std::vector<IbufEntry> ibuf;  // FIFO, at most ibuffer_depth
-    uint64_t sb_version = 0;  // bumped by every write-back of the warp
-    uint64_t sb_checked_version = kNever;
-    uint32_t sb_checked_pos = kNone;
-    uint32_t sb_pc_index = 0;  // of the checked head
     const WarpTrace* trace = nullptr;
     uint32_t next_fetch = 0, fetching = 0, next_issue = 0;
     uint32_t cta = 0;        // CTA slot
@@ -115,6 +141,7 @@ class SmSim {
     uint64_t last_issue = kNever;
     // fetch
     bool fetch_busy = false, fetch_waits_l1 = false;
+    uint32_t fetchable = 0;  // warps with can_fetch_ set
     uint32_t fetch_warp = 0, fetch_count = 0, fetch_rr = 0;
     uint64_t fetch_done = 0, fetch_addr = 0;
     TagCache l0i;
@@ -126,6 +153,12 @@ class SmSim {
     std::vector<uint8_t> ports;  // register-bank ports used this cycle
     CycleEvents events;
     EventHistory history;
+    // The last scheduler scan that did not issue: its events hold while the
+    // sub-core's state is unchanged (epoch) and until the first cycle at which
+    // a waiting warp or unit becomes ready (valid_until).
+    uint64_t epoch = 0, scan_epoch = 0, scan_valid_until = 0;
+    CycleEvents scan_events;
+    HeadMasks masks;
     bool issued = false;
     uint32_t issued_pc = 0;
     explicit SubCore(const CacheGeometry& l0) : l0i(l0) {}
@@ -144,17 +177,34 @@ class SmSim {
   void account_quiet_cycles(uint64_t from, uint64_t to);
   void record(SubCore& sc, uint8_t index, uint64_t cycle, const Attribution& a, uint64_t count);
   void wake_at(uint64_t t) { if (t > now_ && t < wake_) wake_ = t; }
+  void touch(uint32_t w) { ++subcores_[w % subcores_.size()].epoch; }  // the warp's scheduler state changed
   const DecodedInst& inst_at(const Warp& w, uint32_t pos) const { return prog_.insts[w.trace->inst[pos]]; }
   bool resident() const { return resident_ctas_ > 0; }
   // frontend.cpp
   void fetch(SubCore& sc);
   void start_fetch(SubCore& sc, uint32_t w);
+  void refresh_fetchable(uint32_t w);
   void l1i_arbiter();
   // issue.cpp
   void issue(SubCore& sc);
-  bool try_issue(SubCore& sc, uint32_t w);
-  void check_scoreboard(Warp& warp, uint32_t pos);
-  bool ready_head_issue(SubCore& sc, uint32_t w, const DecodedInst& d);
+  void refresh_head(uint32_t w);
+  void set_head(uint32_t w, const Head& h);
+
+  // What one scheduler scan learnt of the sub-core's structural state:
+  // nothing changes it until an issue ends the scan.
+  struct IssueScan {
+    std::array<int8_t, kUnitClasses> unit_free{};  // 0 unknown, 1 free, -1 saturated
+    Collector* free_cu = nullptr;
+    bool cu_known = false;
+    uint32_t excluded_unit = kNone;  // the unit that issued last cycle
+    CycleEvents events;
+    uint64_t valid_until = kNever;  // the verdict may change at this cycle
+    void wake_at(uint64_t t) { valid_until = std::min(valid_until, t); }
+  };
+  bool scan_for_issue(SubCore& sc, IssueScan& scan);
+  StallEvent structural_stall(SubCore& sc, IssueScan& scan, const Head& h);
+  // lrr_scan.cpp
+  bool scan_lrr_masks(SubCore& sc, uint32_t index, IssueScan& scan);
   void issue_head(SubCore& sc, uint32_t w, Collector& cu, const DecodedInst& d);
   bool unit_free(const SubCore& sc, UnitClass u) const;
   void arrive_at_barrier(Warp& w);
@@ -180,6 +230,9 @@ class SmSim {
   SmResult res_;
   std::vector<SubCore> subcores_;
   std::vector<Warp> warps_;
+  std::vector<Head> heads_;  // per warp slot
+  bool mask_scan_ = false;   // LRR with at most 64 warps per sub-core: scan_lrr_masks
+  std::vector<uint8_t> can_fetch_;  // per warp slot: room in the buffer and instructions left to fetch
   std::vector<CtaSlot> ctas_;
   size_t next_cta_ = 0;
   uint32_t resident_ctas_ = 0;
@@ -187,12 +240,13 @@ class SmSim {
   uint64_t warp_age_ = 0, cu_seq_ = 0;
   TagCache l1i_;
   uint32_t l1i_rr_ = 0;
+  uint32_t l1i_waiting_ = 0;  // sub-cores whose fetch waits for the L1 instruction cache
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;
   double noc_busy_until_ = 0;  // the SM's interconnect share is booked until then
   double noc_bytes_per_cycle_ = 0;  // this SM's share
   std::vector<double> l1_acc_, l2_acc_;  // per PC: deterministic hit/miss spreading
   uint32_t mem_rr_ = 0;
-  std::vector<uint32_t> smem_bank_words_;  // coalesce's scratch: distinct words per shared-memory bank
+  BankChains smem_scratch_;  // coalesce's reused storage
   uint64_t now_ = 0, wake_ = kNever;
   bool activity_ = false;
   Pkp pkp_;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "formats/stats_record.hpp"
@@ -22,6 +23,15 @@ struct CycleEvents {
     if (!(seen & bit)) pc[static_cast<size_t>(e)] = pc_index;
     seen |= bit;
     if (is_mem) mem |= bit;
+  }
+  // Adds another set of events as if they had been added after these.
+  void merge(const CycleEvents& later) {
+    for (uint16_t fresh = later.seen & ~seen; fresh; fresh &= uint16_t(fresh - 1)) {
+      unsigned e = static_cast<unsigned>(std::countr_zero(fresh));
+      pc[e] = later.pc[e];
+    }
+    seen |= later.seen;
+    mem |= later.mem;
   }
   bool has(StallEvent e) const { return seen & (1u << static_cast<unsigned>(e)); }
   bool on_mem(StallEvent e) const { return mem & (1u << static_cast<unsigned>(e)); }
