@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "generator.hpp"
+#include "generated_workload.hpp"
 #include "libcommon/cli.hpp"
 #include "libcommon/gpu_options.hpp"
 #include "simulate.hpp"
@@ -13,19 +13,6 @@
 using namespace sasskit;
 
 namespace {
-
-pipesim::Workload generate_workload(const gen::GenOptions& g) {
-  pipesim::Workload w;
-  gen::TraceSink sink;
-  sink.memcpy = [](const Memcpy&) {};
-  sink.kernel = [&](const KernelInfo& k, const InstTable& t) {
-    w.kernels.push_back(pipesim::KernelInput{k, t.insts, {}, {}, {}, 0});
-  };
-  sink.cta = [&](const CtaTrace& c) { w.kernels.back().ctas.push_back(c); };
-  sink.kernel_end = [](const KernelInfo&) {};
-  gen::generate(g, sink);
-  return w;
-}
 
 // Wall and CPU seconds: on a shared machine the CPU time of the
 // one-thread run is the per-core speed.
@@ -66,7 +53,7 @@ int main(int argc, char** argv) {
     for (const auto& k : kinds) g.kernels.push_back(gen::parse_kernel_kind(k));
     pipesim::RunOptions opt;
     opt.sim.gpu = gpu_options.config();
-    pipesim::Workload w = generate_workload(g);
+    pipesim::Workload w = pipesim::generated_workload(g);
     Timing one = time_run(w, opt, 1), many = time_run(w, opt, threads);
     std::printf("kernels %zu, warp instructions %llu, SM cycles %llu, Other share of stall cycles %.5f\n",
                 w.kernels.size(), static_cast<unsigned long long>(one.insts),

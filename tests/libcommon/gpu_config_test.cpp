@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "gpu_test_support.hpp"
+#include "tests/support/gpu_models.hpp"
 #include "libcommon/diag.hpp"
 
 using namespace sasskit;

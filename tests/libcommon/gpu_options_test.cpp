@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "gpu_test_support.hpp"
+#include "tests/support/gpu_models.hpp"
 #include "libcommon/diag.hpp"
 
 using namespace sasskit;

@@ -2,7 +2,7 @@
 // calculator (cuda_occupancy.h); each test shows the arithmetic.
 #include <gtest/gtest.h>
 
-#include "gpu_test_support.hpp"
+#include "tests/support/gpu_models.hpp"
 
 using namespace sasskit;
 using sasskit::test::bundled;

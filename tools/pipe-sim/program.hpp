@@ -56,6 +56,9 @@ struct SimOptions {
   unsigned active_sms = 1;   // SMs running the kernel: they share the interconnect
   PkpOptions pkp;
   bool trace_stalls = false;
+  // false: the LRR scheduler visits warps one by one, as GTO does (the
+  // reference its bit-mask scan is tested against).
+  bool lrr_mask_scan = true;
   size_t trace_stalls_limit = 1'000'000;  // rows per SM
 };
 

@@ -23,7 +23,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   }
   warps_.resize(std::max(1u, g.max_warps_per_sm));
   heads_.resize(warps_.size());
-  mask_scan_ = g.scheduler == SchedulerPolicy::Lrr && (warps_.size() + nsub - 1) / nsub <= 64;
+  mask_scan_ = opt.lrr_mask_scan && g.scheduler == SchedulerPolicy::Lrr && (warps_.size() + nsub - 1) / nsub <= 64;
   can_fetch_.assign(warps_.size(), 0);
   ctas_.resize(std::max(1u, opt.ctas_per_sm));
   // The kernel's SMs share the chip's interconnect; one SM moves at most a
