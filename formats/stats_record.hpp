@@ -38,7 +38,7 @@ inline constexpr size_t kStallEvents = static_cast<size_t>(StallEvent::Count);
 const char* stall_event_name(StallEvent e);  // "none", "unit-saturation", ...
 
 struct UnitCounters {
-  uint64_t busy_cycles = 0;  // cycles a pipeline of the class was occupied (initiation intervals)
+  uint64_t busy_cycles = 0;  // cycles a pipeline of the class was occupied (initiation intervals; LDST: cycles the address latch held an instruction)
   uint64_t insts = 0;        // warp instructions dispatched to the class
   bool operator==(const UnitCounters&) const = default;
 };

@@ -94,13 +94,14 @@ struct Simulated {
   SmResult result;
 };
 
-// Runs the CTAs on one SM.
+// Runs the CTAs on one SM (of `active_sms` sharing the bandwidth).
 inline Simulated simulate(const GpuConfig& gpu, const std::vector<StaticInst>& table,
                           const std::vector<CtaTrace>& ctas, unsigned ctas_per_sm = 8,
-                          MemoryDefaults mem = {}) {
+                          MemoryDefaults mem = {}, unsigned active_sms = 1) {
   SimOptions opt;
   opt.gpu = gpu;
   opt.ctas_per_sm = ctas_per_sm;
+  opt.active_sms = active_sms;
   Simulated s;
   s.program = build_program(1, table, 0x100000, classify, nullptr, mem);
   SmWork work;

@@ -109,3 +109,50 @@ TEST(Pipeline, MemoryBoundLoopFollowsTheConfiguredLatency) {
     expect_bookkeeping(s.result.counters);
   }
 }
+
+TEST(Pipeline, DramBandwidthBoundsMissingLoads) {
+  // 16 warps x 32 independent loads of one 128-byte line each, all L2
+  // misses: 64 KiB through a 32 bytes/cycle DRAM share take 2048 cycles,
+  // and the last load's latency comes on top.
+  TableBuilder t;
+  std::vector<uint32_t> seq;
+  for (uint16_t r = 0; r < 32; ++r) seq.push_back(t.add("LDG.E", {uint16_t(100 + r)}, {2}, 4));
+  seq.push_back(t.add("IADD3", {3}, {131, 3}));  // waits for the last load
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 16; ++w)
+    warps.push_back(make_warp(w, t.insts, seq, [w](uint32_t lane, uint32_t k) {
+      return 0x1000000ull + 4 * lane + 128ull * (32 * w + k);
+    }));
+  std::vector<CtaTrace> ctas{make_cta(warps)};
+  GpuConfig g = test_gpu();
+  g.clock_mhz = 1000;
+  g.dram_bandwidth_gbs = 32;  // 32 bytes per cycle
+  const MemoryDefaults all_miss{0.0, 0.0};
+  auto one = simulate(g, t.insts, ctas, 8, all_miss, 1);
+  double transfer = 16 * 32 * 128 / 32.0, latency = g.l2.latency + g.dram_latency;
+  EXPECT_GE(double(one.result.cycles), transfer);
+  EXPECT_NEAR(double(one.result.cycles), transfer + latency, 0.1 * (transfer + latency));
+  // Two SMs share the chip's bandwidth: each gets half.
+  auto two = simulate(g, t.insts, ctas, 8, all_miss, 2);
+  EXPECT_NEAR(double(two.result.cycles), 2 * transfer + latency, 0.1 * (2 * transfer + latency));
+  EXPECT_GT(type_cycles(two.result.counters, StallType::MemData), type_cycles(one.result.counters, StallType::MemData));
+  // Unlimited DRAM bandwidth: latency-bound, far faster.
+  g.dram_bandwidth_gbs = 0;
+  auto free = simulate(g, t.insts, ctas, 8, all_miss, 1);
+  EXPECT_LT(double(free.result.cycles), 0.5 * transfer);
+  expect_bookkeeping(one.result.counters);
+}
+
+TEST(Pipeline, LdstBusyCyclesCountTheAddressLatch) {
+  // One load whose lanes span four 128-byte lines: four requests, the latch
+  // busy four cycles; a second load of one line adds one.
+  TableBuilder t;
+  uint32_t wide = t.add("LDG.E", {10}, {2}, 4), narrow = t.add("LDG.E", {11}, {2}, 4);
+  auto s = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, {wide, narrow}, [](uint32_t lane, uint32_t k) {
+                      return 0x1000000ull + (k == 0 ? 16ull * lane : 4ull * lane + 4096);
+                    })})});
+  const auto& ldst = s.result.counters.units[size_t(UnitClass::Ldst)];
+  EXPECT_EQ(s.result.counters.mem_requests, 5u);
+  EXPECT_EQ(ldst.busy_cycles, 5u);
+  EXPECT_EQ(ldst.insts, 2u);
+}

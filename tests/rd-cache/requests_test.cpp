@@ -132,7 +132,7 @@ TEST(Latency, QueueingOnlyWhenTransfersOutlastIssue) {
   g.noc_bytes_per_cycle = 5;
   g.dram_bandwidth_gbs = 100;
   g.clock_mhz = 1000;  // 100 GB/s at 1 GHz: 100 bytes per cycle
-  EXPECT_DOUBLE_EQ(rdcache::bytes_per_cycle(100, 1000), 100.0);
+  EXPECT_DOUBLE_EQ(g.dram_bytes_per_cycle(), 100.0);
   // NoC: 1000 bytes take 200 cycles against 100 of issue: (200 - 100) / 2.
   // DRAM: 5000 bytes take 50 cycles, within the 100 of issue: no queueing.
   const rdcache::LatencyModel m = rdcache::latency_model(g, 100, 1000, 5000);

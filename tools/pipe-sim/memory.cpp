@@ -119,7 +119,7 @@ SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
   if (l1_hit) return MemRequest{sectors, request_latency(g.l1d.latency), false};
   bool l2_hit = spread(l2_acc_[d.pc_index], d.l2_hit);
   unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency);
-  return MemRequest{sectors, request_latency(measured), true};
+  return MemRequest{sectors, request_latency(measured), true, !l2_hit};
 }
 
 // Forms the requests of a dispatched memory instruction in the latch.
@@ -158,10 +158,22 @@ void SmSim::coalesce(const Op& op, MemLatch& latch) {
   res_.counters.mem_requests += latch.reqs.size();
 }
 
+// An L2 miss's sectors cross the SM's share of DRAM bandwidth, first come
+// first served: a request that finds the share busy with earlier misses waits
+// for them on top of its unloaded latency (done at `unloaded`).
+uint64_t SmSim::book_dram(uint32_t sectors, uint64_t unloaded) {
+  if (dram_bytes_per_cycle_ <= 0) return unloaded;
+  double bytes = double(sectors) * std::max(4u, gpu().l2.sector_bytes);
+  double wait = std::max(0.0, dram_free_ - double(now_));
+  dram_free_ = double(now_) + wait + bytes / dram_bytes_per_cycle_;
+  return unloaded + static_cast<uint64_t>(std::ceil(wait));
+}
+
 void SmSim::memory_pipeline(SubCore& sc) {
   if (sc.long_misses > 0) sc.events.add(StallEvent::MemoryAccess, true);
   MemLatch& latch = sc.latch;
   if (!latch.busy) return;
+  ++res_.counters.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
   const DecodedInst& d = prog_.insts[latch.op.inst];
   MemRequest& req = latch.reqs[latch.next];
   if (req.leaves_sm) {
@@ -175,13 +187,16 @@ void SmSim::memory_pipeline(SubCore& sc) {
       if (!mshr_release_.empty()) wake_at(mshr_release_.top());
       return;
     }
-    if (needs_mshr) mshr_release_.push(now_ + req.latency);
+    uint64_t done = now_ + req.latency;
+    if (req.to_dram) done = book_dram(req.sectors, done);
+    if (needs_mshr) mshr_release_.push(done);
     if (noc_bytes_per_cycle_ > 0) {
       double bytes = double(req.sectors) * std::max(4u, gpu().l1d.sector_bytes);
       noc_busy_until_ = std::max(noc_busy_until_, double(now_)) + bytes / noc_bytes_per_cycle_;
     }
     ++res_.counters.l1d_misses;
     latch.op.long_miss = true;
+    latch.op.done = std::max(latch.op.done, done);
   }
   latch.op.done = std::max(latch.op.done, now_ + req.latency);
   activity_ = true;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "kernel_stats.hpp"
 #include "libcommon/diag.hpp"
@@ -71,17 +72,15 @@ KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOption
   MemoryDefaults mem = opt.memory;
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);
-  if (k.cache) {
-    // rd-cache's queueing delays come on top of the model's latencies.
-    p.sim.gpu.l2.latency += static_cast<unsigned>(k.cache->noc_queue + 0.5);
-    p.sim.gpu.dram_latency += static_cast<unsigned>(k.cache->dram_queue + 0.5);
-  }
   KernelSchedule sched = k.sched ? *k.sched
                                  : model_schedule(opt.sim.gpu, k.info.id, static_cast<uint32_t>(k.info.grid.volume()),
                                                   p.sim.ctas_per_sm, opt.policy);
   p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
   p.sms = place_ctas(k, sched, opt.sim.gpu);
-  p.sim.active_sms = static_cast<unsigned>(std::max<size_t>(1, p.sms.size()));
+  // Bandwidth is shared by every SM the whole grid runs on, also those whose
+  // CTAs cta-sample left out of the stream.
+  std::set<uint32_t> busy_sms(sched.sm.begin(), sched.sm.end());
+  p.sim.active_sms = static_cast<unsigned>(std::max<size_t>(1, busy_sms.size()));
   return p;
 }
 

@@ -26,11 +26,12 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   mask_scan_ = opt.lrr_mask_scan && g.scheduler == SchedulerPolicy::Lrr && (warps_.size() + nsub - 1) / nsub <= 64;
   can_fetch_.assign(warps_.size(), 0);
   ctas_.resize(std::max(1u, opt.ctas_per_sm));
-  // The kernel's SMs share the chip's interconnect; one SM moves at most a
-  // line per cycle.
+  // The kernel's SMs share the chip's interconnect and DRAM bandwidth
+  // equally; one SM moves at most a line per cycle.
   if (g.noc_bytes_per_cycle > 0)
     noc_bytes_per_cycle_ = std::min(g.noc_bytes_per_cycle / std::max(1u, opt.active_sms),
                                     double(std::max(32u, g.l1d.line_bytes)));
+  dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / std::max(1u, opt.active_sms);
   l1_acc_.assign(prog_.pcs.size(), 0);
   l2_acc_.assign(prog_.pcs.size(), 0);
   res_.sm = work.sm;
@@ -201,6 +202,7 @@ void SmSim::account_quiet_cycles(uint64_t from, uint64_t to) {
   c.warp_cycles += n * resident_warps_;
   for (size_t i = 0; i < subcores_.size(); ++i) {
     SubCore& sc = subcores_[i];
+    if (sc.latch.busy) c.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles += n;
     bool resident_here = !sc.warps.empty();
     uint64_t cycle = from;
     for (; cycle < to && cycle < from + 2; ++cycle) {

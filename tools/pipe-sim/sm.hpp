@@ -126,6 +126,7 @@ class SmSim {
     uint32_t sectors = 0;
     uint64_t latency = 0;
     bool leaves_sm = false;  // L1 miss: needs an MSHR and interconnect bandwidth
+    bool to_dram = false;    // L2 miss: needs DRAM bandwidth
   };
   struct MemLatch {
     bool busy = false;
@@ -219,6 +220,7 @@ class SmSim {
   unsigned bank(uint16_t reg) const { return reg % subcores_[0].ports.size(); }
   // memory.cpp
   void memory_pipeline(SubCore& sc);
+  uint64_t book_dram(uint32_t sectors, uint64_t unloaded);
   void coalesce(const Op& op, MemLatch& latch);
   MemRequest outcome(const DecodedInst& d, uint32_t sectors);
 
@@ -244,6 +246,8 @@ class SmSim {
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;
   double noc_busy_until_ = 0;  // the SM's interconnect share is booked until then
   double noc_bytes_per_cycle_ = 0;  // this SM's share
+  double dram_free_ = 0;            // the SM's DRAM share is booked until then
+  double dram_bytes_per_cycle_ = 0; // this SM's share
   std::vector<double> l1_acc_, l2_acc_;  // per PC: deterministic hit/miss spreading
   uint32_t mem_rr_ = 0;
   BankChains smem_scratch_;  // coalesce's reused storage

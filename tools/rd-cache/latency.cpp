@@ -14,10 +14,6 @@ double queue_wait(uint64_t issue_cycles, uint64_t bytes, double per_cycle) {
 
 }  // namespace
 
-double bytes_per_cycle(double gb_per_s, double clock_mhz) {
-  return clock_mhz > 0 ? gb_per_s * 1e9 / (clock_mhz * 1e6) : 0;
-}
-
 LatencyModel latency_model(const GpuConfig& gpu, uint64_t issue_cycles, uint64_t noc_bytes,
                            uint64_t dram_bytes) {
   LatencyModel m;
@@ -25,7 +21,7 @@ LatencyModel latency_model(const GpuConfig& gpu, uint64_t issue_cycles, uint64_t
   m.l2 = gpu.l2.latency;
   m.dram = gpu.dram_latency;
   m.noc_queue = queue_wait(issue_cycles, noc_bytes, gpu.noc_bytes_per_cycle);
-  m.dram_queue = queue_wait(issue_cycles, dram_bytes, bytes_per_cycle(gpu.dram_bandwidth_gbs, gpu.clock_mhz));
+  m.dram_queue = queue_wait(issue_cycles, dram_bytes, gpu.dram_bytes_per_cycle());
   return m;
 }
 

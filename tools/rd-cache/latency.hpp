@@ -28,7 +28,4 @@ LatencyModel latency_model(const GpuConfig& gpu, uint64_t issue_cycles, uint64_t
 // miss rates (sectors that bypass L1 count as L1 misses).
 double amat(const LatencyModel& m, double l1_miss_rate, double l2_miss_rate);
 
-// Bytes per SM cycle of a bandwidth in GB/s at `clock_mhz`.
-double bytes_per_cycle(double gb_per_s, double clock_mhz);
-
 }  // namespace sasskit::rdcache
