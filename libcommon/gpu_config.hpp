@@ -86,6 +86,8 @@ struct GpuConfig {
   unsigned dram_latency = 0;        // cycles beyond L2, SM clock
   double dram_bandwidth_gbs = 0;    // GB/s
   double noc_bytes_per_cycle = 0;   // interconnect bandwidth, bytes per SM clock, whole chip
+  unsigned kernel_launch_latency = 0;  // cycles from a kernel's predecessor in its stream to its start
+  unsigned cta_launch_latency = 0;     // cycles from a free CTA slot to the next CTA's first fetch
   // DRAM bandwidth in bytes per SM clock, whole chip (0 when unknown).
   double dram_bytes_per_cycle() const { return clock_mhz > 0 ? dram_bandwidth_gbs * 1e3 / clock_mhz : 0; }
 

@@ -121,6 +121,9 @@ std::vector<Key> make_keys() {
       {"dram-bandwidth", "DRAM bandwidth, GB/s", member(&G::dram_bandwidth_gbs)},
       {"noc-bandwidth", "interconnect bandwidth, bytes per SM cycle, whole chip",
        member(&G::noc_bytes_per_cycle)},
+      {"kernel-launch-latency", "cycles between a kernel and the next one in its stream",
+       member(&G::kernel_launch_latency)},
+      {"cta-launch-latency", "cycles from a free CTA slot to the next CTA's start", member(&G::cta_launch_latency)},
   };
   k.insert(k.end(), chip.begin(), chip.end());
   return k;

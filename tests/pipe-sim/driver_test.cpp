@@ -114,6 +114,16 @@ TEST(Driver, StreamsOverlapAndOneStreamSerialises) {
   EXPECT_EQ(apart[1].stats.start_cycle, 0u);
 }
 
+TEST(Driver, KernelLaunchLatencySeparatesKernelsOfAStream) {
+  RunOptions o = options(1);
+  o.sim.gpu.kernel_launch_latency = 300;
+  auto same = run(make_workload(2, 8, 0), o);
+  EXPECT_EQ(same[0].stats.start_cycle, 300u);
+  EXPECT_EQ(same[1].stats.start_cycle, 300u + same[0].stats.cycles + 300u);
+  // Not part of a kernel's own cycles.
+  EXPECT_EQ(same[0].stats.cycles, run(make_workload(2, 8, 0), options(1))[0].stats.cycles);
+}
+
 TEST(Driver, OnlySmsWithCtasAreSimulated) {
   Workload w = make_workload(1, 24);
   auto& ctas = w.kernels[0].ctas;

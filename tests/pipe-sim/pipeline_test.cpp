@@ -156,3 +156,22 @@ TEST(Pipeline, LdstBusyCyclesCountTheAddressLatch) {
   EXPECT_EQ(ldst.busy_cycles, 5u);
   EXPECT_EQ(ldst.insts, 2u);
 }
+
+TEST(Pipeline, CtaLaunchLatencyDelaysEveryCta) {
+  // Three CTAs of one dependent 50-add chain, one resident at a time: each
+  // starts `latency` cycles after its slot frees (the first after the start).
+  TableBuilder t;
+  uint32_t add = t.add("IADD3", {1}, {1, 2});
+  std::vector<CtaTrace> ctas;
+  for (int c = 0; c < 3; ++c) ctas.push_back(make_cta({make_warp(0, t.insts, repeat(add, 50))}));
+  GpuConfig g = test_gpu();
+  auto base = simulate(g, t.insts, ctas, 1);
+  g.cta_launch_latency = 100;
+  auto delayed = simulate(g, t.insts, ctas, 1);
+  EXPECT_EQ(delayed.result.cycles, base.result.cycles + 3 * 100);
+  EXPECT_EQ(delayed.result.counters.insts, base.result.counters.insts);
+  // The waits are idle scheduler cycles.
+  EXPECT_EQ(type_cycles(delayed.result.counters, StallType::Idle),
+            type_cycles(base.result.counters, StallType::Idle) + 3 * 100 * 4);
+  expect_bookkeeping(delayed.result.counters);
+}

@@ -84,13 +84,16 @@ KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOption
   return p;
 }
 
-// Same stream: one after the other; different streams: side by side.
-void place_on_timeline(const std::vector<KernelInput>& kernels, std::vector<KernelResult>& results) {
+// Same stream: one after the other; different streams: side by side. Each
+// kernel starts `launch_latency` cycles after its predecessor in the stream
+// ends, and not before the kernel launched before it.
+void place_on_timeline(const std::vector<KernelInput>& kernels, uint64_t launch_latency,
+                       std::vector<KernelResult>& results) {
   std::map<uint64_t, uint64_t> stream_end;
   uint64_t previous_start = 0;
   for (size_t i = 0; i < results.size(); ++i) {
     KernelStats& s = results[i].stats;
-    uint64_t start = std::max(previous_start, stream_end[kernels[i].info.stream_id]);
+    uint64_t start = std::max(previous_start, stream_end[kernels[i].info.stream_id] + launch_latency);
     s.start_cycle = start;
     stream_end[kernels[i].info.stream_id] = start + s.cycles;
     previous_start = start;
@@ -136,7 +139,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
     merge_sm_results(plans[k].program, results[k].sms, s);
     if (!opt.sim.trace_stalls) results[k].sms.clear();
   }
-  place_on_timeline(w.kernels, results);
+  place_on_timeline(w.kernels, opt.sim.gpu.kernel_launch_latency, results);
   return results;
 }
 

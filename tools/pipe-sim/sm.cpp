@@ -43,9 +43,9 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
 }
 
 SmResult SmSim::run() {
-  launch_ctas();
-  while (resident()) {
+  while (busy()) {
     begin_cycle();
+    launch_ctas();
     for (auto& sc : subcores_) write_back(sc);
     for (size_t i = 0; i < subcores_.size(); ++i) memory_pipeline(subcores_[(mem_rr_ + i) % subcores_.size()]);
     mem_rr_ = (mem_rr_ + 1) % subcores_.size();
@@ -55,12 +55,11 @@ SmResult SmSim::run() {
     l1i_arbiter();
     for (auto& sc : subcores_) fetch(sc);  // after issue: refills the slots issue freed
     account_cycle(now_);
-    launch_ctas();
     uint64_t next = activity_ ? now_ + 1 : wake_;
-    if (resident() && next == kNever)
+    if (busy() && next == kNever)
       throw Error(ExitCode::Internal, "SM " + std::to_string(work_.sm),
                   "simulation deadlock at cycle " + std::to_string(now_) + ": please report this trace");
-    if (!resident()) next = now_ + 1;
+    if (!busy()) next = now_ + 1;
     account_quiet_cycles(now_ + 1, next);
     now_ = next;
     uint32_t finished = static_cast<uint32_t>(res_.counters.ctas);
@@ -97,9 +96,10 @@ void SmSim::launch_ctas() {
              " warps; the SM holds " + std::to_string(warps_.size()));
       return;
     }
-    auto slot = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return c.cta == nullptr; });
-    uint32_t cta_index = static_cast<uint32_t>(slot - ctas_.begin());
-    *slot = CtaSlot{cta, {}, 0, 0, 0};
+    CtaSlot* slot = launchable_slot();
+    if (!slot) return;
+    uint32_t cta_index = static_cast<uint32_t>(slot - ctas_.data());
+    *slot = CtaSlot{cta, {}, 0, 0, 0, 0};
     for (const auto& wt : cta->warps) {
       uint32_t w = 0;
       while (warps_[w].active) ++w;
@@ -130,6 +130,19 @@ void SmSim::launch_ctas() {
   }
 }
 
+// The first free CTA slot whose launch latency has passed, or null (then
+// the simulation wakes when the earliest one is ready).
+SmSim::CtaSlot* SmSim::launchable_slot() {
+  uint64_t latency = gpu().cta_launch_latency, earliest = kNever;
+  for (CtaSlot& c : ctas_) {
+    if (c.cta) continue;
+    if (c.freed_at + latency <= now_) return &c;
+    earliest = std::min(earliest, c.freed_at + latency);
+  }
+  wake_at(earliest);
+  return nullptr;
+}
+
 // Ends a warp that has issued everything and has nothing in flight, and
 // its CTA when that was the CTA's last warp.
 void SmSim::retire(uint32_t w) {
@@ -146,6 +159,7 @@ void SmSim::retire(uint32_t w) {
   CtaSlot& c = ctas_[warp.cta];
   if (++c.done == c.warps.size()) {
     c = CtaSlot{};
+    c.freed_at = now_ + 1;  // the next CTA could start next cycle
     --resident_ctas_;
     ++res_.counters.ctas;
   }

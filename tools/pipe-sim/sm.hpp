@@ -168,6 +168,7 @@ class SmSim {
     const CtaTrace* cta = nullptr;
     std::vector<uint32_t> warps;
     uint32_t live = 0, arrived = 0, done = 0;
+    uint64_t freed_at = 0;  // when free: the first cycle a CTA could start in it
   };
 
   // sm.cpp
@@ -181,6 +182,8 @@ class SmSim {
   void touch(uint32_t w) { ++subcores_[w % subcores_.size()].epoch; }  // the warp's scheduler state changed
   const DecodedInst& inst_at(const Warp& w, uint32_t pos) const { return prog_.insts[w.trace->inst[pos]]; }
   bool resident() const { return resident_ctas_ > 0; }
+  bool busy() const { return resident() || next_cta_ < work_.ctas.size(); }  // CTAs running or to come
+  CtaSlot* launchable_slot();
   // frontend.cpp
   void fetch(SubCore& sc);
   void start_fetch(SubCore& sc, uint32_t w);
