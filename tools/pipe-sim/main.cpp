@@ -1,5 +1,6 @@
 // pipe-sim: the stall-aware sub-core SM pipeline simulator (pipe-sim(1)).
 #include <fstream>
+#include <optional>
 
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
@@ -41,6 +42,12 @@ int main(int argc, char** argv) {
   app.add_option("--l2-hit-rate", opt.memory.l2_hit, "L2 hit rate of memory PCs without a cache record")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  size_t batch_mib = 256;
+  app.add_option("--batch-mib", batch_mib,
+                 "Read complete kernels in batches of about this many MiB of trace (memory use; kernels of a "
+                 "batch run in parallel)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   return tool.run([&] {
     opt.sim.gpu = gpu_options.config();
     opt.sim.trace_stalls = !trace_stalls.empty();
@@ -48,20 +55,17 @@ int main(int argc, char** argv) {
     opt.threads = tool.common().threads;
     Input in(input);
     stream::Reader reader(in.stream(), in.name());
-    pipesim::Workload workload = pipesim::read_workload(reader);
-    in.check_read_error();
-    auto results = pipesim::simulate_workload(workload, opt, pipesim::opcode_table_classifier);
-
+    pipesim::WorkloadReader batches(reader, batch_mib << 20);
     bool json = format == "json";
     Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
-    if (json) {
-      pipesim::write_json_summary(out.stream(), opt.sim.gpu.name, results);
-    } else {
-      stream::Writer writer(out.stream(), out.name(), reader.header(),
-                            stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance));
-      pipesim::write_stream(writer, workload, results);
-      writer.finish();
-    }
+    std::optional<stream::Writer> writer;
+    if (!json)
+      writer.emplace(out.stream(), out.name(), reader.header(),
+                     stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance));
+    auto results = pipesim::simulate_stream(batches, opt, writer ? &*writer : nullptr);
+    in.check_read_error();
+    if (writer) writer->finish();
+    if (json) pipesim::write_json_summary(out.stream(), opt.sim.gpu.name, results);
     if (!trace_stalls.empty()) {
       Output trace(trace_stalls, OutputKind::Text, tool.common().force);
       pipesim::write_stall_trace(trace.stream(), results);

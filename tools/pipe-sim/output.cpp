@@ -1,6 +1,7 @@
 #include "output.hpp"
 
 #include <cstdio>
+#include <iterator>
 
 #include "formats/stats_record.hpp"
 #include "libcommon/json.hpp"
@@ -14,6 +15,17 @@ void write_stream(stream::Writer& out, const Workload& w, const std::vector<Kern
     if (w.records[i].type() != stream::RecordCodec<KernelStats>::type) out.write(w.records[i]);
     for (size_t k : after[i]) out.write(results[k].stats);
   }
+}
+
+std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out) {
+  std::vector<KernelResult> results;
+  RunState state;
+  for (Workload batch; batches.next(batch);) {
+    auto done = simulate_workload(batch, opt, opcode_table_classifier, state);
+    if (out) write_stream(*out, batch, done);
+    results.insert(results.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
+  }
+  return results;
 }
 
 namespace {

@@ -87,16 +87,14 @@ KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOption
 // Same stream: one after the other; different streams: side by side. Each
 // kernel starts `launch_latency` cycles after its predecessor in the stream
 // ends, and not before the kernel launched before it.
-void place_on_timeline(const std::vector<KernelInput>& kernels, uint64_t launch_latency,
+void place_on_timeline(const std::vector<KernelInput>& kernels, uint64_t launch_latency, RunState& state,
                        std::vector<KernelResult>& results) {
-  std::map<uint64_t, uint64_t> stream_end;
-  uint64_t previous_start = 0;
   for (size_t i = 0; i < results.size(); ++i) {
     KernelStats& s = results[i].stats;
-    uint64_t start = std::max(previous_start, stream_end[kernels[i].info.stream_id] + launch_latency);
-    s.start_cycle = start;
-    stream_end[kernels[i].info.stream_id] = start + s.cycles;
-    previous_start = start;
+    uint64_t& stream_end = state.stream_end[kernels[i].info.stream_id];
+    s.start_cycle = std::max(state.previous_start, stream_end + launch_latency);
+    stream_end = s.start_cycle + s.cycles;
+    state.previous_start = s.start_cycle;
   }
 }
 
@@ -109,12 +107,17 @@ Classifier opcode_table_classifier(uint32_t binary_version) {
 
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
                                             const ClassifierFor& classify) {
+  RunState fresh;
+  return simulate_workload(w, opt, classify, fresh);
+}
+
+std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
+                                            const ClassifierFor& classify, RunState& state) {
   std::vector<KernelPlan> plans;
-  uint64_t code_base = 0;
   unsigned line = std::max(1u, opt.sim.gpu.l1i.line_bytes);
   for (const KernelInput& k : w.kernels) {
-    plans.push_back(plan_kernel(k, code_base, opt, classify));
-    code_base += code_footprint(k.table, line);
+    plans.push_back(plan_kernel(k, state.code_base, opt, classify));
+    state.code_base += code_footprint(k.table, line);
   }
   std::vector<std::pair<size_t, size_t>> tasks;  // (kernel, SM position)
   for (size_t k = 0; k < plans.size(); ++k)
@@ -139,7 +142,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
     merge_sm_results(plans[k].program, results[k].sms, s);
     if (!opt.sim.trace_stalls) results[k].sms.clear();
   }
-  place_on_timeline(w.kernels, opt.sim.gpu.kernel_launch_latency, results);
+  place_on_timeline(w.kernels, opt.sim.gpu.kernel_launch_latency, state, results);
   return results;
 }
 

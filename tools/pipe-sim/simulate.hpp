@@ -3,6 +3,7 @@
 // merge and the GPU timeline, independent of the thread count.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,18 @@ struct KernelResult {
 // `classify(binary_version)` returns the opcode classifier for a kernel.
 using ClassifierFor = std::function<Classifier(uint32_t binary_version)>;
 
+// What carries over from one batch of kernels to the next: where the next
+// kernel's code goes, and the GPU timeline.
+struct RunState {
+  uint64_t code_base = 0;
+  std::map<uint64_t, uint64_t> stream_end;  // per CUDA stream: when its last kernel ends
+  uint64_t previous_start = 0;              // of the kernel launched last
+};
+
+// Simulates a batch of kernels that follows the batches `state` has seen.
+std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
+                                            const ClassifierFor& classify, RunState& state);
+// A whole workload on its own.
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
                                             const ClassifierFor& classify);
 

@@ -1,6 +1,6 @@
 #include "workload.hpp"
 
-#include <map>
+#include <limits>
 
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
@@ -8,58 +8,101 @@
 namespace sasskit::pipesim {
 namespace {
 
-KernelInput& kernel_for(std::vector<KernelInput>& kernels, std::map<uint32_t, size_t>& index, uint32_t id,
-                        const stream::Record& r) {
-  auto it = index.find(id);
-  if (it == index.end())
-    fail_input(r.where(), "a " + r.type() + " record for kernel " + std::to_string(id) +
-                              " before that kernel's kernel record");
-  return kernels[it->second];
+size_t trace_bytes(const KernelInput& k) {
+  size_t n = 0;
+  for (const CtaTrace& c : k.ctas)
+    for (const auto& w : c.warps)
+      n += w.inst.size() * sizeof(w.inst[0]) + w.mask.size() * sizeof(w.mask[0]) +
+           w.addrs.size() * sizeof(w.addrs[0]);
+  return n;
 }
 
 }  // namespace
 
-Workload read_workload(stream::Reader& reader) {
-  Workload w;
-  std::map<uint32_t, size_t> index;
-  stream::Record r;
-  while (reader.next(r)) {
-    size_t at = w.records.size();
-    const std::string& type = r.type();
-    if (type == "kernel") {
-      KernelInfo k = stream::decode<KernelInfo>(r);
-      if (index.count(k.id)) fail_input(r.where(), "kernel " + std::to_string(k.id) + " appears twice");
-      index[k.id] = w.kernels.size();
-      w.kernels.push_back(KernelInput{k, {}, {}, {}, {}, at});
-    } else if (type == "insts") {
-      InstTable t = stream::decode<InstTable>(r);
-      KernelInput& k = kernel_for(w.kernels, index, t.kernel_id, r);
-      if (t.first != k.table.size())
-        fail_input(r.where(), "insts slice starts at " + std::to_string(t.first) + ", expected " +
-                                  std::to_string(k.table.size()));
-      k.table.insert(k.table.end(), t.insts.begin(), t.insts.end());
-      k.last_record = at;
-    } else if (type == "cta") {
-      CtaTrace c = stream::decode<CtaTrace>(r);
-      KernelInput& k = kernel_for(w.kernels, index, c.kernel_id, r);
-      stream::validate_cta(c, k.table, r.where());
-      k.ctas.push_back(std::move(c));
-      k.last_record = at;
-    } else if (type == "cache") {
-      KernelCacheModel c = stream::decode<KernelCacheModel>(r);
-      KernelInput& k = kernel_for(w.kernels, index, c.kernel_id, r);
-      k.cache = std::move(c);
-      k.last_record = at;
-    } else if (type == "sched") {
-      KernelSchedule s = stream::decode<KernelSchedule>(r);
-      KernelInput& k = kernel_for(w.kernels, index, s.kernel_id, r);
-      k.sched = std::move(s);
-      k.last_record = at;
-    }
-    w.records.push_back(std::move(r));
+WorkloadReader::WorkloadReader(stream::Reader& reader, size_t batch_bytes)
+    : reader_(reader), batch_bytes_(batch_bytes) {}
+
+bool WorkloadReader::next(Workload& batch) {
+  batch = Workload{};
+  if (held_) {
+    add(std::move(*held_));
+    held_.reset();
   }
-  if (w.kernels.empty())
-    fail_input(reader.name(), "the stream holds no kernel records: nothing to simulate");
+  stream::Record r;
+  while (!ended_) {
+    if (!reader_.next(r)) {
+      ended_ = true;
+      break;
+    }
+    // A kernel record completes the kernels before it: hand them out when
+    // they are enough, and start the next batch with this record.
+    if (r.type() == "kernel" && !open_.kernels.empty()) {
+      complete_bytes_ += trace_bytes(open_.kernels.back());
+      if (complete_bytes_ >= batch_bytes_) {
+        held_ = std::move(r);
+        break;
+      }
+    }
+    add(std::move(r));
+  }
+  if (ended_ && seen_.empty()) fail_input(reader_.name(), "the stream holds no kernel records: nothing to simulate");
+  if (open_.records.empty()) return false;
+  batch = std::move(open_);
+  open_ = Workload{};
+  complete_bytes_ = 0;
+  return true;
+}
+
+// Records about a kernel come before the next kernel's record.
+KernelInput& WorkloadReader::open_kernel(uint32_t id, const stream::Record& r) {
+  if (!open_.kernels.empty() && open_.kernels.back().info.id == id) return open_.kernels.back();
+  if (seen_.count(id))
+    fail_input(r.where(), "a " + r.type() + " record for kernel " + std::to_string(id) +
+                              " after a later kernel's record: pipe-sim simulates a kernel once the next one "
+                              "starts (formats/STREAM.md, Order)");
+  fail_input(r.where(), "a " + r.type() + " record for kernel " + std::to_string(id) +
+                            " before that kernel's kernel record");
+}
+
+void WorkloadReader::add(stream::Record&& r) {
+  size_t at = open_.records.size();
+  const std::string& type = r.type();
+  if (type == "kernel") {
+    KernelInfo k = stream::decode<KernelInfo>(r);
+    if (!seen_.insert(k.id).second) fail_input(r.where(), "kernel " + std::to_string(k.id) + " appears twice");
+    open_.kernels.push_back(KernelInput{k, {}, {}, {}, {}, at});
+  } else if (type == "insts") {
+    InstTable t = stream::decode<InstTable>(r);
+    KernelInput& k = open_kernel(t.kernel_id, r);
+    if (t.first != k.table.size())
+      fail_input(r.where(), "insts slice starts at " + std::to_string(t.first) + ", expected " +
+                                std::to_string(k.table.size()));
+    k.table.insert(k.table.end(), t.insts.begin(), t.insts.end());
+    k.last_record = at;
+  } else if (type == "cta") {
+    CtaTrace c = stream::decode<CtaTrace>(r);
+    KernelInput& k = open_kernel(c.kernel_id, r);
+    stream::validate_cta(c, k.table, r.where());
+    k.ctas.push_back(std::move(c));
+    k.last_record = at;
+  } else if (type == "cache") {
+    KernelCacheModel c = stream::decode<KernelCacheModel>(r);
+    KernelInput& k = open_kernel(c.kernel_id, r);
+    k.cache = std::move(c);
+    k.last_record = at;
+  } else if (type == "sched") {
+    KernelSchedule s = stream::decode<KernelSchedule>(r);
+    KernelInput& k = open_kernel(s.kernel_id, r);
+    k.sched = std::move(s);
+    k.last_record = at;
+  }
+  open_.records.push_back(std::move(r));
+}
+
+Workload read_workload(stream::Reader& reader) {
+  WorkloadReader all(reader, std::numeric_limits<size_t>::max());
+  Workload w;
+  all.next(w);
   return w;
 }
 

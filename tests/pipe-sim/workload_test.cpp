@@ -1,0 +1,136 @@
+// Reading the stream in batches of complete kernels: the batches follow the
+// memory budget, records stay in order, a record about a kernel that is
+// already complete is refused, and the simulated output does not depend on
+// the batching.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "micro.hpp"
+#include "output.hpp"
+#include "tests/support/error_of.hpp"
+
+using namespace sasskit;
+using namespace sasskit::pipesim;
+using namespace sasskit::pipesim::test;
+
+namespace {
+
+struct MiniKernel {
+  KernelInfo info;
+  InstTable table;
+  std::vector<CtaTrace> ctas;
+};
+
+// Kernel `id`: 2 CTAs of 2 warps running a load and dependent adds.
+MiniKernel mini_kernel(uint32_t id, uint64_t stream_id = 0) {
+  TableBuilder t;
+  uint32_t ld = t.add("LDG.E", {4}, {2}, 4), add = t.add("IADD3", {5}, {4, 5}), exit = t.add("EXIT", {}, {});
+  MiniKernel k;
+  k.info.id = id;
+  k.info.name = std::string("k") + std::to_string(id);
+  k.info.grid = {2, 1, 1};
+  k.info.block = {64, 1, 1};
+  k.info.nregs = 16;
+  k.info.binary_version = 70;
+  k.info.stream_id = stream_id;
+  k.table.kernel_id = id;
+  k.table.insts = t.insts;
+  for (uint32_t c = 0; c < 2; ++c) {
+    CtaTrace cta = make_cta({make_warp(0, t.insts, {ld, add, add, exit}), make_warp(1, t.insts, {ld, add, exit})});
+    cta.kernel_id = id;
+    cta.cta = {c, 0, 0};
+    k.ctas.push_back(std::move(cta));
+  }
+  return k;
+}
+
+std::string stream_bytes(const std::function<void(stream::Writer&)>& body) {
+  std::ostringstream out;
+  stream::Writer w(out, "test", stream::Header{}, stream::Stage{"test", "0", {}});
+  body(w);
+  w.finish();
+  return out.str();
+}
+
+void write_kernel(stream::Writer& w, const MiniKernel& k) {
+  w.write(k.info);
+  w.write(k.table);
+  for (const auto& c : k.ctas) w.write(c);
+}
+
+std::string three_kernels() {
+  return stream_bytes([](stream::Writer& w) {
+    for (uint32_t id = 1; id <= 3; ++id) write_kernel(w, mini_kernel(id, id == 3 ? 1 : 0));
+  });
+}
+
+std::vector<Workload> read_batches(const std::string& bytes, size_t batch_bytes) {
+  std::istringstream in(bytes);
+  stream::Reader reader(in, "test");
+  WorkloadReader batches(reader, batch_bytes);
+  std::vector<Workload> out;
+  for (Workload w; batches.next(w);) out.push_back(std::move(w));
+  return out;
+}
+
+std::string simulated(const std::string& bytes, size_t batch_bytes) {
+  std::istringstream in(bytes);
+  stream::Reader reader(in, "test");
+  WorkloadReader batches(reader, batch_bytes);
+  RunOptions opt;
+  opt.sim.gpu = test_gpu();
+  opt.sim.gpu.kernel_launch_latency = 100;
+  std::ostringstream out;
+  stream::Writer writer(out, "test", reader.header(), stream::Stage{"pipe-sim", "0", {}});
+  simulate_stream(batches, opt, &writer);
+  writer.finish();
+  return out.str();
+}
+
+}  // namespace
+
+TEST(WorkloadReader, BatchesFollowTheBudget) {
+  const std::string bytes = three_kernels();
+  auto one_each = read_batches(bytes, 1);
+  ASSERT_EQ(one_each.size(), 3u);
+  for (uint32_t i = 0; i < 3; ++i) {
+    ASSERT_EQ(one_each[i].kernels.size(), 1u);
+    EXPECT_EQ(one_each[i].kernels[0].info.id, i + 1);
+    EXPECT_EQ(one_each[i].kernels[0].ctas.size(), 2u);
+    EXPECT_EQ(one_each[i].records.size(), 4u);  // kernel, insts, 2 cta
+    EXPECT_EQ(one_each[i].kernels[0].last_record, 3u);
+  }
+  auto together = read_batches(bytes, size_t(1) << 30);
+  ASSERT_EQ(together.size(), 1u);
+  EXPECT_EQ(together[0].kernels.size(), 3u);
+  EXPECT_EQ(together[0].records.size(), 12u);
+  EXPECT_EQ(together[0].kernels[2].last_record, 11u);
+}
+
+TEST(WorkloadReader, OutputDoesNotDependOnTheBatching) {
+  const std::string bytes = three_kernels();
+  std::string whole = simulated(bytes, size_t(1) << 30);
+  EXPECT_GT(whole.size(), bytes.size());  // the stats records were added
+  EXPECT_EQ(simulated(bytes, 1), whole);
+}
+
+TEST(WorkloadReader, RecordAboutACompleteKernelIsRefused) {
+  const MiniKernel first = mini_kernel(1), second = mini_kernel(2);
+  const std::string bytes = stream_bytes([&](stream::Writer& w) {
+    write_kernel(w, first);
+    w.write(second.info);
+    w.write(first.ctas[0]);
+  });
+  for (size_t budget : {size_t(1), size_t(1) << 30}) {
+    std::string error = sasskit::test::error_of([&] { read_batches(bytes, budget); });
+    EXPECT_NE(error.find("a cta record for kernel 1 after a later kernel's record"), std::string::npos) << error;
+    EXPECT_EQ(error.rfind("test:", 0), 0u) << error;
+  }
+}
+
+TEST(WorkloadReader, StreamWithoutKernelsIsRefused) {
+  const std::string bytes = stream_bytes([](stream::Writer&) {});
+  std::string error = sasskit::test::error_of([&] { read_batches(bytes, 1); });
+  EXPECT_NE(error.find("holds no kernel records"), std::string::npos) << error;
+}
