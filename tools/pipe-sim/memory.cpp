@@ -179,11 +179,16 @@ void SmSim::memory_pipeline(SubCore& sc) {
   if (req.leaves_sm) {
     unsigned mshrs = gpu().l1d.mshrs;
     bool needs_mshr = !d.op.is_store;
-    // The interconnect takes a request while its backlog is under a cycle.
+    // The interconnect takes a request while its backlog is under a cycle,
+    // the SM's DRAM queue one that misses L2 while its backlog is under the
+    // DRAM latency (so a change of the SM's share soon takes effect).
     bool noc_busy = noc_busy_until_ >= double(now_ + 1);
-    if ((needs_mshr && mshrs && mshr_release_.size() >= mshrs) || noc_busy) {
+    double dram_limit = double(now_) + std::max(1u, gpu().dram_latency);
+    bool dram_busy = req.to_dram && dram_bytes_per_cycle_ > 0 && dram_free_ > dram_limit;
+    if ((needs_mshr && mshrs && mshr_release_.size() >= mshrs) || noc_busy || dram_busy) {
       sc.events.add(StallEvent::Interconnect, true, d.pc_index);
       if (noc_busy) wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
+      if (dram_busy) wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - std::max(1u, gpu().dram_latency))));
       if (!mshr_release_.empty()) wake_at(mshr_release_.top());
       return;
     }

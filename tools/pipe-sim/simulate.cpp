@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <numeric>
 #include <set>
 
 #include "kernel_stats.hpp"
@@ -98,6 +100,40 @@ void place_on_timeline(const std::vector<KernelInput>& kernels, uint64_t launch_
   }
 }
 
+// Runs every (kernel, SM) task in windows of kShareWindow cycles. Between
+// windows, each SM still running gets 1 / n of the bandwidth, n the SMs of
+// its kernel still running plus those of the grid that the stream left out
+// (counted as running throughout). Tasks only meet at the window
+// boundaries, so the results do not depend on the thread count.
+constexpr uint64_t kShareWindow = 1000;
+
+std::vector<SmResult> run_in_windows(const std::vector<KernelPlan>& plans,
+                                     const std::vector<std::pair<size_t, size_t>>& tasks, unsigned threads) {
+  std::vector<std::unique_ptr<SmSim>> sims;
+  for (const auto& [k, s] : tasks) sims.push_back(std::make_unique<SmSim>(plans[k].sim, plans[k].program, plans[k].sms[s]));
+  std::vector<size_t> running(tasks.size());
+  std::iota(running.begin(), running.end(), size_t(0));
+  for (uint64_t limit = kShareWindow; !running.empty(); limit += kShareWindow) {
+    std::vector<unsigned> sharing(plans.size());
+    for (size_t k = 0; k < plans.size(); ++k)
+      sharing[k] = plans[k].sim.active_sms - static_cast<unsigned>(plans[k].sms.size());
+    for (size_t i : running) ++sharing[tasks[i].first];
+    std::vector<char> more(running.size());
+    parallel_for(running.size(), threads, [&](size_t j) {
+      size_t i = running[j];
+      sims[i]->share_bandwidth(sharing[tasks[i].first]);
+      more[j] = sims[i]->run_until(limit);
+    });
+    std::vector<size_t> still;
+    for (size_t j = 0; j < running.size(); ++j)
+      if (more[j]) still.push_back(running[j]);
+    running = std::move(still);
+  }
+  std::vector<SmResult> done;
+  for (auto& sim : sims) done.push_back(sim->finish());
+  return done;
+}
+
 }  // namespace
 
 Classifier opcode_table_classifier(uint32_t binary_version) {
@@ -122,11 +158,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
   std::vector<std::pair<size_t, size_t>> tasks;  // (kernel, SM position)
   for (size_t k = 0; k < plans.size(); ++k)
     for (size_t s = 0; s < plans[k].sms.size(); ++s) tasks.push_back({k, s});
-  std::vector<SmResult> done(tasks.size());
-  parallel_for(tasks.size(), opt.threads, [&](size_t i) {
-    const KernelPlan& p = plans[tasks[i].first];
-    done[i] = SmSim(p.sim, p.program, p.sms[tasks[i].second]).run();
-  });
+  std::vector<SmResult> done = run_in_windows(plans, tasks, opt.threads);
 
   std::vector<KernelResult> results(plans.size());
   for (size_t i = 0; i < tasks.size(); ++i) results[tasks[i].first].sms.push_back(std::move(done[i]));

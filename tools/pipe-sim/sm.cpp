@@ -26,12 +26,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   mask_scan_ = opt.lrr_mask_scan && g.scheduler == SchedulerPolicy::Lrr && (warps_.size() + nsub - 1) / nsub <= 64;
   can_fetch_.assign(warps_.size(), 0);
   ctas_.resize(std::max(1u, opt.ctas_per_sm));
-  // The kernel's SMs share the chip's interconnect and DRAM bandwidth
-  // equally; one SM moves at most a line per cycle.
-  if (g.noc_bytes_per_cycle > 0)
-    noc_bytes_per_cycle_ = std::min(g.noc_bytes_per_cycle / std::max(1u, opt.active_sms),
-                                    double(std::max(32u, g.l1d.line_bytes)));
-  dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / std::max(1u, opt.active_sms);
+  share_bandwidth(opt.active_sms);
   l1_acc_.assign(prog_.pcs.size(), 0);
   l2_acc_.assign(prog_.pcs.size(), 0);
   res_.sm = work.sm;
@@ -42,8 +37,18 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
     for (const auto& w : c->warps) res_.trace_insts += w.inst.size();
 }
 
-SmResult SmSim::run() {
-  while (busy()) {
+// The SMs running a kernel share the chip's interconnect and DRAM bandwidth
+// equally; one SM moves at most a line per cycle over the interconnect.
+void SmSim::share_bandwidth(unsigned sharing) {
+  const GpuConfig& g = gpu();
+  sharing = std::max(1u, sharing);
+  if (g.noc_bytes_per_cycle > 0)
+    noc_bytes_per_cycle_ = std::min(g.noc_bytes_per_cycle / sharing, double(std::max(32u, g.l1d.line_bytes)));
+  dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / sharing;
+}
+
+bool SmSim::run_until(uint64_t limit) {
+  while (busy() && !stopped_ && now_ < limit) {
     begin_cycle();
     launch_ctas();
     for (auto& sc : subcores_) write_back(sc);
@@ -67,9 +72,13 @@ SmResult SmSim::run() {
     if (resident() && pkp_.stable(now_, res_.counters.insts, finished, total)) {
       res_.projected = true;
       res_.unfinished_ctas = total - finished;
-      break;
+      stopped_ = true;
     }
   }
+  return busy() && !stopped_;
+}
+
+SmResult SmSim::finish() {
   res_.cycles = now_;
   res_.counters.active_cycles = now_;
   res_.counters.sm_cycles = now_;

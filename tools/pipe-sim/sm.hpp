@@ -64,7 +64,19 @@ struct SmResult {
 class SmSim {
  public:
   SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& work);
-  SmResult run();
+  // Simulates up to cycle `limit` (a quiet stretch may run past it) or the
+  // SM's end; true while work is left.
+  bool run_until(uint64_t limit);
+  // From now on this SM gets 1 / `sharing` of the chip's interconnect and
+  // DRAM bandwidth.
+  void share_bandwidth(unsigned sharing);
+  // The results, once run_until has returned false.
+  SmResult finish();
+  SmResult run() {
+    while (run_until(kNever)) {
+    }
+    return finish();
+  }
 
  private:
   struct IbufEntry {
@@ -256,6 +268,7 @@ class SmSim {
   BankChains smem_scratch_;  // coalesce's reused storage
   uint64_t now_ = 0, wake_ = kNever;
   bool activity_ = false;
+  bool stopped_ = false;  // PKP ended the simulation
   Pkp pkp_;
 };
 
