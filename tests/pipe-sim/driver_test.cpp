@@ -180,50 +180,82 @@ TEST(Driver, StallTraceHasARowPerSchedulerAndCycle) {
   EXPECT_EQ(issued, c.insts);
 }
 
+// Two CTAs for two SMs: CTA 0 streams 64 KiB of L2 misses, CTA 1 one load.
+// The GPU moves 64 bytes/cycle from DRAM, 32 per SM while both run.
+struct TwoSmStream {
+  Workload w;
+  RunOptions o = options(1);
+  double latency = 0;
+  TwoSmStream() {
+    TableBuilder t;
+    std::vector<uint32_t> heavy, light;
+    for (uint16_t r = 0; r < 32; ++r) heavy.push_back(t.add("LDG.E", {uint16_t(100 + r)}, {2}, 4));
+    light.push_back(heavy[0]);
+    KernelInput in;
+    in.info.id = 1;
+    in.info.name = "stream";
+    in.info.grid = {2, 1, 1};
+    in.info.block = {512, 1, 1};
+    in.info.nregs = 32;
+    in.info.binary_version = 70;
+    in.table = t.insts;
+    for (uint32_t c = 0; c < 2; ++c) {
+      CtaTrace cta;
+      cta.kernel_id = 1;
+      cta.cta = {c, 0, 0};
+      for (uint32_t wi = 0; wi < 16; ++wi)
+        cta.warps.push_back(make_warp(wi, t.insts, c == 0 ? heavy : light, [wi](uint32_t lane, uint32_t k) {
+          return 0x1000000ull + 4 * lane + 128ull * (32 * wi + k);
+        }));
+      in.ctas.push_back(std::move(cta));
+    }
+    w.kernels.push_back(std::move(in));
+    o.sim.gpu.num_sms = 2;
+    o.sim.gpu.max_warps_per_sm = 16;
+    o.sim.gpu.clock_mhz = 1000;
+    o.sim.gpu.dram_bandwidth_gbs = 64;
+    o.memory = MemoryDefaults{0.0, 0.0};
+    latency = o.sim.gpu.l2.latency + o.sim.gpu.dram_latency;
+  }
+  // What cta-sample leaves of it: CTA 0 on SM 0, and CTA 1's place on SM 1.
+  void keep_only_heavy_cta(std::optional<std::vector<double>> predicted) {
+    KernelInput& k = w.kernels[0];
+    k.ctas.pop_back();
+    k.sched = KernelSchedule{1, "round-robin", {0, 1}, {0, 0}, 0};
+    if (predicted) k.sample = KernelSample{1, "max", {0}, {0}, *predicted, 0, 0, 2};
+  }
+  uint64_t cycles() { return run(w, o)[0].stats.cycles; }
+};
+
 TEST(Driver, AnSmGetsTheBandwidthOthersNoLongerUse) {
-  // Two CTAs on two SMs: CTA 0 streams 64 KiB of L2 misses, CTA 1 one load.
   // A static half share would take 2048 cycles plus latency; once CTA 1's SM
   // is done (in the first 1000-cycle window) CTA 0's SM has all 64 bytes/cycle.
-  TableBuilder t;
-  std::vector<uint32_t> heavy, light;
-  for (uint16_t r = 0; r < 32; ++r) heavy.push_back(t.add("LDG.E", {uint16_t(100 + r)}, {2}, 4));
-  light.push_back(heavy[0]);
-  KernelInput in;
-  in.info.id = 1;
-  in.info.name = "stream";
-  in.info.grid = {2, 1, 1};
-  in.info.block = {512, 1, 1};
-  in.info.nregs = 32;
-  in.info.binary_version = 70;
-  in.table = t.insts;
-  for (uint32_t c = 0; c < 2; ++c) {
-    CtaTrace cta;
-    cta.kernel_id = 1;
-    cta.cta = {c, 0, 0};
-    for (uint32_t w = 0; w < 16; ++w)
-      cta.warps.push_back(make_warp(w, t.insts, c == 0 ? heavy : light, [w](uint32_t lane, uint32_t k) {
-        return 0x1000000ull + 4 * lane + 128ull * (32 * w + k);
-      }));
-    in.ctas.push_back(std::move(cta));
-  }
-  Workload w;
-  w.kernels.push_back(std::move(in));
-  RunOptions o = options(1);
-  o.sim.gpu.num_sms = 2;
-  o.sim.gpu.max_warps_per_sm = 16;
-  o.sim.gpu.clock_mhz = 1000;
-  o.sim.gpu.dram_bandwidth_gbs = 64;  // 64 bytes/cycle for the chip, 32 per SM while both run
-  o.memory = MemoryDefaults{0.0, 0.0};
-  auto results = run(w, o);
-  // First window at 32 bytes/cycle, the rest at 64, then the last load's latency.
-  const double latency = o.sim.gpu.l2.latency + o.sim.gpu.dram_latency;
-  const double expected = 1000 + (65536 - 1000 * 32) / 64.0 + latency, static_share = 65536 / 32.0 + latency;
+  TwoSmStream s;
+  const double expected = 1000 + (65536 - 1000 * 32) / 64.0 + s.latency, static_share = 65536 / 32.0 + s.latency;
+  auto results = run(s.w, s.o);
   EXPECT_NEAR(double(results[0].stats.cycles), expected, 0.1 * expected);
   EXPECT_LT(double(results[0].stats.cycles), static_share - 300);
   // The same with two threads: the windows keep it deterministic.
-  EXPECT_EQ(stats_bytes(results), stats_bytes(run(w, [&] {
-              RunOptions two = o;
-              two.threads = 2;
-              return two;
-            }())));
+  RunOptions two = s.o;
+  two.threads = 2;
+  EXPECT_EQ(stats_bytes(results), stats_bytes(run(s.w, two)));
+}
+
+TEST(Driver, SmsASampleLeftOutShareBandwidthAsPredicted) {
+  TwoSmStream full;
+  const uint64_t both = full.cycles();
+  // cta-sample predicted SM 1 (left out) far shorter than SM 0: it stops
+  // sharing after the first window, as in the full simulation.
+  TwoSmStream short_neighbour;
+  short_neighbour.keep_only_heavy_cta(std::vector<double>{1000, 1});
+  EXPECT_NEAR(double(short_neighbour.cycles()), double(both), 0.01 * double(both));
+  // Predicted as long as SM 0, or no prediction at all: it shares throughout.
+  const double static_share = 65536 / 32.0 + full.latency;
+  EXPECT_GT(static_share, double(both) + 300);
+  TwoSmStream long_neighbour;
+  long_neighbour.keep_only_heavy_cta(std::vector<double>{1000, 1000});
+  EXPECT_NEAR(double(long_neighbour.cycles()), static_share, 0.1 * static_share);
+  TwoSmStream unpredicted;
+  unpredicted.keep_only_heavy_cta(std::nullopt);
+  EXPECT_EQ(unpredicted.cycles(), long_neighbour.cycles());
 }

@@ -1,6 +1,7 @@
 #include "simulate.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -18,6 +19,11 @@ struct KernelPlan {
   SimOptions sim;
   std::vector<SmWork> sms;  // ascending SM number, only SMs with CTAs
   std::string schedule;
+  // SMs of the grid that the stream left out: each counts as running while
+  // the lead simulated SM (sms[lead]) has simulated less than this share of
+  // its instructions.
+  std::vector<double> absent_until;
+  size_t lead = 0;
 };
 
 uint64_t linear_index(const Dim3& cta, const Dim3& grid) {
@@ -65,6 +71,26 @@ std::vector<SmWork> place_ctas(const KernelInput& k, const KernelSchedule& sched
   return out;
 }
 
+// With cta-sample's predicted time per SM (HyFiSS Eq. 2), an SM left out
+// runs while the lead kept SM, at the same pace, is short of the predicted
+// ratio; without it, the SMs left out run throughout.
+void plan_absent_sms(const KernelInput& k, const std::set<uint32_t>& busy_sms, KernelPlan& p) {
+  std::set<uint32_t> absent = busy_sms;
+  for (const SmWork& w : p.sms) absent.erase(w.sm);
+  const KernelSample* sample = k.sample ? &*k.sample : nullptr;
+  double lead_time = 0;
+  if (sample && !sample->sms.empty() && sample->sms[0] < sample->predicted_cycles.size()) {
+    lead_time = sample->predicted_cycles[sample->sms[0]];
+    for (size_t i = 0; i < p.sms.size(); ++i)
+      if (p.sms[i].sm == sample->sms[0]) p.lead = i;
+  }
+  for (uint32_t sm : absent) {
+    bool predicted = lead_time > 0 && sm < sample->predicted_cycles.size();
+    p.absent_until.push_back(predicted ? sample->predicted_cycles[sm] / lead_time
+                                       : std::numeric_limits<double>::infinity());
+  }
+}
+
 KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOptions& opt,
                        const ClassifierFor& classify) {
   KernelPlan p;
@@ -83,6 +109,7 @@ KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOption
   // CTAs cta-sample left out of the stream.
   std::set<uint32_t> busy_sms(sched.sm.begin(), sched.sm.end());
   p.sim.active_sms = static_cast<unsigned>(std::max<size_t>(1, busy_sms.size()));
+  plan_absent_sms(k, busy_sms, p);
   return p;
 }
 
@@ -102,8 +129,8 @@ void place_on_timeline(const std::vector<KernelInput>& kernels, uint64_t launch_
 
 // Runs every (kernel, SM) task in windows of kShareWindow cycles. Between
 // windows, each SM still running gets 1 / n of the bandwidth, n the SMs of
-// its kernel still running plus those of the grid that the stream left out
-// (counted as running throughout). Tasks only meet at the window
+// its kernel still running, plus those of the grid that the stream left out
+// and that still run by plan_absent_sms. Tasks only meet at the window
 // boundaries, so the results do not depend on the thread count.
 constexpr uint64_t kShareWindow = 1000;
 
@@ -113,10 +140,16 @@ std::vector<SmResult> run_in_windows(const std::vector<KernelPlan>& plans,
   for (const auto& [k, s] : tasks) sims.push_back(std::make_unique<SmSim>(plans[k].sim, plans[k].program, plans[k].sms[s]));
   std::vector<size_t> running(tasks.size());
   std::iota(running.begin(), running.end(), size_t(0));
+  std::vector<size_t> lead_task(plans.size());
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (tasks[i].second == plans[tasks[i].first].lead) lead_task[tasks[i].first] = i;
   for (uint64_t limit = kShareWindow; !running.empty(); limit += kShareWindow) {
     std::vector<unsigned> sharing(plans.size());
-    for (size_t k = 0; k < plans.size(); ++k)
-      sharing[k] = plans[k].sim.active_sms - static_cast<unsigned>(plans[k].sms.size());
+    for (size_t k = 0; k < plans.size(); ++k) {
+      if (plans[k].sms.empty()) continue;
+      double progress = sims[lead_task[k]]->progress();
+      for (double until : plans[k].absent_until) sharing[k] += progress < until;
+    }
     for (size_t i : running) ++sharing[tasks[i].first];
     std::vector<char> more(running.size());
     parallel_for(running.size(), threads, [&](size_t j) {

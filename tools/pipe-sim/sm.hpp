@@ -70,6 +70,10 @@ class SmSim {
   // From now on this SM gets 1 / `sharing` of the chip's interconnect and
   // DRAM bandwidth.
   void share_bandwidth(unsigned sharing);
+  // Share of the SM's trace instructions simulated so far.
+  double progress() const {
+    return res_.trace_insts ? double(res_.counters.insts) / double(res_.trace_insts) : 1.0;
+  }
   // The results, once run_until has returned false.
   SmResult finish();
   SmResult run() {

@@ -70,7 +70,7 @@ void WorkloadReader::add(stream::Record&& r) {
   if (type == "kernel") {
     KernelInfo k = stream::decode<KernelInfo>(r);
     if (!seen_.insert(k.id).second) fail_input(r.where(), "kernel " + std::to_string(k.id) + " appears twice");
-    open_.kernels.push_back(KernelInput{k, {}, {}, {}, {}, at});
+    open_.kernels.push_back(KernelInput{k, {}, {}, {}, {}, {}, at});
   } else if (type == "insts") {
     InstTable t = stream::decode<InstTable>(r);
     KernelInput& k = open_kernel(t.kernel_id, r);
@@ -89,6 +89,11 @@ void WorkloadReader::add(stream::Record&& r) {
     KernelCacheModel c = stream::decode<KernelCacheModel>(r);
     KernelInput& k = open_kernel(c.kernel_id, r);
     k.cache = std::move(c);
+    k.last_record = at;
+  } else if (type == "sample") {
+    KernelSample sample = stream::decode<KernelSample>(r);
+    KernelInput& k = open_kernel(sample.kernel_id, r);
+    k.sample = std::move(sample);
     k.last_record = at;
   } else if (type == "sched") {
     KernelSchedule s = stream::decode<KernelSchedule>(r);

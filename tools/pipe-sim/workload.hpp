@@ -10,6 +10,7 @@
 
 #include "formats/cache_record.hpp"
 #include "formats/records.hpp"
+#include "formats/sample_record.hpp"
 #include "libcommon/cta_schedule.hpp"
 
 namespace sasskit::pipesim {
@@ -20,6 +21,7 @@ struct KernelInput {
   std::vector<CtaTrace> ctas;
   std::optional<KernelCacheModel> cache;
   std::optional<KernelSchedule> sched;
+  std::optional<KernelSample> sample;  // cta-sample kept only some SMs' CTAs
   size_t last_record = 0;  // index in Workload::records of the last record about this kernel
 };
 
