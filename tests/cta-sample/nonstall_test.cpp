@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "libcommon/diag.hpp"
-#include "nonstall.hpp"
+#include "libcommon/nonstall.hpp"
 #include "sampler.hpp"
 #include "test_gpu.hpp"
 

@@ -127,7 +127,14 @@ TEST(Driver, KernelLaunchLatencySeparatesKernelsOfAStream) {
 TEST(Driver, OnlySmsWithCtasAreSimulated) {
   Workload w = make_workload(1, 24);
   auto& ctas = w.kernels[0].ctas;
-  // Keep the CTAs round-robin placement gives SM 2 (as cta-sample would).
+  // As cta-sample leaves it: a round-robin sched record for the whole grid,
+  // and only the CTAs it places on SM 2.
+  KernelSchedule sched{1, "round-robin", {}, {}, 0};
+  for (uint32_t i = 0; i < 24; ++i) {
+    sched.sm.push_back(i % 4);
+    sched.start.push_back(i / 4);
+  }
+  w.kernels[0].sched = sched;
   std::vector<CtaTrace> kept;
   for (auto& c : ctas)
     if (c.cta.x % 4 == 2) kept.push_back(c);
@@ -258,4 +265,40 @@ TEST(Driver, SmsASampleLeftOutShareBandwidthAsPredicted) {
   TwoSmStream unpredicted;
   unpredicted.keep_only_heavy_cta(std::nullopt);
   EXPECT_EQ(unpredicted.cycles(), long_neighbour.cycles());
+}
+
+TEST(Driver, ModelledScheduleGivesLongCtasFewerCompanions) {
+  // 16 CTAs on 4 SMs, two resident per SM; CTAs 0, 4, 8 and 12 run 20 times
+  // longer. Plain round-robin would put all four long ones on SM 0; with
+  // each CTA's predicted time (HyFiSS Eq. 2) the short ones fill the SMs
+  // that free first, so SM 0 ends up with fewer CTAs than the others.
+  TableBuilder t;
+  uint32_t add = t.add("IADD3", {2}, {2, 3}), exit = t.add("EXIT", {}, {});
+  KernelInput in;
+  in.info.id = 1;
+  in.info.name = "uneven";
+  in.info.grid = {16, 1, 1};
+  in.info.block = {128, 1, 1};
+  in.info.nregs = 32;
+  in.info.binary_version = 70;
+  in.table = t.insts;
+  for (uint32_t c = 0; c < 16; ++c) {
+    CtaTrace cta;
+    cta.kernel_id = 1;
+    cta.cta = {c, 0, 0};
+    std::vector<uint32_t> seq(c % 4 == 0 ? 400 : 20, add);
+    seq.push_back(exit);
+    for (uint32_t wi = 0; wi < 4; ++wi) cta.warps.push_back(make_warp(wi, t.insts, seq));
+    in.ctas.push_back(std::move(cta));
+  }
+  Workload w;
+  w.kernels.push_back(std::move(in));
+  auto results = run(w, options(1));
+  const auto& per_sm = results[0].stats.per_sm;
+  ASSERT_EQ(per_sm.size(), 4u);
+  EXPECT_EQ(per_sm[0].sm, 0u);
+  EXPECT_LT(per_sm[0].c.ctas, 4u);
+  uint64_t ctas = 0;
+  for (const auto& sm : per_sm) ctas += sm.c.ctas;
+  EXPECT_EQ(ctas, 16u);
 }

@@ -1,6 +1,7 @@
 #include "simulate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
@@ -9,6 +10,7 @@
 
 #include "kernel_stats.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/nonstall.hpp"
 #include "parallel.hpp"
 
 namespace sasskit::pipesim {
@@ -71,6 +73,22 @@ std::vector<SmWork> place_ctas(const KernelInput& k, const KernelSchedule& sched
   return out;
 }
 
+// Each CTA's HyFiSS non-stall time (Eq. 2), so that the modelled schedule
+// gives an SM with longer CTAs fewer of them, as cta-sample's schedule does.
+std::vector<uint64_t> cta_cycles(const KernelInput& k, const KernelProgram& program, const GpuConfig& gpu) {
+  const NonStallModel model(gpu);
+  std::vector<uint64_t> cycles(k.info.grid.volume(), 0);
+  for (const CtaTrace& c : k.ctas) {
+    uint64_t i = linear_index(c.cta, k.info.grid);
+    if (i >= cycles.size()) continue;  // place_ctas reports it
+    UnitCounts counts{};
+    for (const auto& w : c.warps)
+      for (uint32_t inst : w.inst) ++counts[static_cast<size_t>(program.insts[inst].op.unit)];
+    cycles[i] = static_cast<uint64_t>(std::ceil(model.cycles(counts)));
+  }
+  return cycles;
+}
+
 // With cta-sample's predicted time per SM (HyFiSS Eq. 2), an SM left out
 // runs while the lead kept SM, at the same pace, is short of the predicted
 // ratio; without it, the SMs left out run throughout.
@@ -102,7 +120,7 @@ KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOption
                             k.cache ? &*k.cache : nullptr, mem);
   KernelSchedule sched = k.sched ? *k.sched
                                  : model_schedule(opt.sim.gpu, k.info.id, static_cast<uint32_t>(k.info.grid.volume()),
-                                                  p.sim.ctas_per_sm, opt.policy);
+                                                  p.sim.ctas_per_sm, opt.policy, cta_cycles(k, p.program, opt.sim.gpu));
   p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
   p.sms = place_ctas(k, sched, opt.sim.gpu);
   // Bandwidth is shared by every SM the whole grid runs on, also those whose

@@ -4,7 +4,7 @@
 
 #include "libcommon/diag.hpp"
 
-namespace sasskit::ctasample {
+namespace sasskit {
 
 UnitCounts& operator+=(UnitCounts& a, const UnitCounts& b) {
   for (size_t i = 0; i < kUnitClasses; ++i) a[i] += b[i];
@@ -15,13 +15,6 @@ uint64_t total(const UnitCounts& c) {
   uint64_t n = 0;
   for (uint64_t x : c) n += x;
   return n;
-}
-
-UnitCounts count_units(const CtaTrace& cta, const std::vector<UnitClass>& units) {
-  UnitCounts counts{};
-  for (const auto& w : cta.warps)
-    for (uint32_t i : w.inst) ++counts[static_cast<size_t>(units[i])];
-  return counts;
 }
 
 NonStallModel::NonStallModel(const GpuConfig& gpu)
@@ -48,4 +41,4 @@ double NonStallModel::cycles(const UnitCounts& counts) const {
   return worst;
 }
 
-}  // namespace sasskit::ctasample
+}  // namespace sasskit

@@ -10,10 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "formats/trace.hpp"
 #include "libcommon/gpu_config.hpp"
 
-namespace sasskit::ctasample {
+namespace sasskit {
 
 // Warp instructions per execution-unit class.
 using UnitCounts = std::array<uint64_t, kUnitClasses>;
@@ -21,9 +20,6 @@ using UnitCounts = std::array<uint64_t, kUnitClasses>;
 UnitCounts& operator+=(UnitCounts& a, const UnitCounts& b);
 uint64_t total(const UnitCounts& c);
 
-// Counts a CTA's dynamic warp instructions by the unit of each one's static
-// instruction (`units[i]` for table entry i; indices already validated).
-UnitCounts count_units(const CtaTrace& cta, const std::vector<UnitClass>& units);
 
 class NonStallModel {
  public:
@@ -43,4 +39,4 @@ class NonStallModel {
   std::string gpu_name_;
 };
 
-}  // namespace sasskit::ctasample
+}  // namespace sasskit
