@@ -20,6 +20,17 @@ using UnitCounts = std::array<uint64_t, kUnitClasses>;
 UnitCounts& operator+=(UnitCounts& a, const UnitCounts& b);
 uint64_t total(const UnitCounts& c);
 
+// A CTA's dynamic warp instructions by unit class: `warps` are its warp
+// traces (each an `inst` column of static-table indices, already
+// validated), `unit_of(i)` the class of table entry i.
+template <class Warps, class UnitOf>
+UnitCounts count_units(const Warps& warps, const UnitOf& unit_of) {
+  UnitCounts counts{};
+  for (const auto& w : warps)
+    for (uint32_t i : w.inst) ++counts[static_cast<size_t>(unit_of(i))];
+  return counts;
+}
+
 
 class NonStallModel {
  public:

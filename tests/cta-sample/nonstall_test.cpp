@@ -48,7 +48,7 @@ TEST(NonStall, CountUnitsFollowsTheTable) {
   w.inst = {0, 1, 1, 2};
   c.warps = {w, w};
   const std::vector<UnitClass> units{UnitClass::Int, UnitClass::Sp, UnitClass::Ldst};
-  EXPECT_EQ(count_units(c, units), counts({{UnitClass::Int, 2}, {UnitClass::Sp, 4}, {UnitClass::Ldst, 2}}));
+  EXPECT_EQ(count_units(c.warps, [&](uint32_t i) { return units[i]; }), counts({{UnitClass::Int, 2}, {UnitClass::Sp, 4}, {UnitClass::Ldst, 2}}));
 }
 
 TEST(Sampler, PicksTheSmWithTheLongestCtaSetAndCountsInstructions) {

@@ -133,7 +133,7 @@ struct CtaSampleStream::Impl {
     stream::validate_cta(c, open->table, r.where());
     open->seen[index] = true;
     ++open->ctas_seen;
-    open->counts[index] = count_units(c, open->units);
+    open->counts[index] = count_units(c.warps, [&](uint32_t i) { return open->units[i]; });
     if (writer) spill->append(r.bytes(), index);
   }
 

@@ -5,13 +5,6 @@
 
 namespace sasskit::ctasample {
 
-UnitCounts count_units(const CtaTrace& cta, const std::vector<UnitClass>& units) {
-  UnitCounts counts{};
-  for (const auto& w : cta.warps)
-    for (uint32_t i : w.inst) ++counts[static_cast<size_t>(units[i])];
-  return counts;
-}
-
 std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSchedule& schedule,
                                    const std::vector<UnitCounts>& cta_counts, unsigned num_sms) {
   std::vector<UnitCounts> per_sm(num_sms, UnitCounts{});

@@ -12,10 +12,6 @@
 
 namespace sasskit::ctasample {
 
-// Counts a CTA's dynamic warp instructions by the unit of each one's static
-// instruction (`units[i]` for table entry i; indices already validated).
-UnitCounts count_units(const CtaTrace& cta, const std::vector<UnitClass>& units);
-
 struct SampleOptions {
   bool keep_all = false;            // schedule only: keep every CTA, no sample record
   std::optional<unsigned> force_sm; // --sm N

@@ -174,7 +174,6 @@ void SmSim::set_head(uint32_t w, const Head& h) {
   touch(w);
 }
 
-// The structural checks of a head free of dependences, then its issue.
 // Moves the warp's head instruction into the free collector `cu`.
 void SmSim::issue_head(SubCore& sc, uint32_t w, Collector& cu, const DecodedInst& d) {
   Warp& warp = warps_[w];

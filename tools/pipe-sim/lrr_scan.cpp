@@ -22,7 +22,7 @@ uint64_t rotate(uint64_t m, unsigned start, unsigned width) {
 bool SmSim::scan_lrr_masks(SubCore& sc, uint32_t index, IssueScan& scan) {
   const HeadMasks& m = sc.masks;
   const uint32_t n = static_cast<uint32_t>(subcores_.size());
-  const unsigned width = static_cast<unsigned>((warps_.size() + n - 1) / n);
+  const unsigned width = subcore_slots_;
   // Slot j * n + index has local index j; start after the last issued warp.
   unsigned start = sc.greedy != kNone && sc.greedy >= index ? (sc.greedy - index) / n + 1 : 0;
   if (start >= width) start = 0;

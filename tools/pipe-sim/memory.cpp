@@ -183,12 +183,12 @@ void SmSim::memory_pipeline(SubCore& sc) {
     // the SM's DRAM queue one that misses L2 while its backlog is under the
     // DRAM latency (so a change of the SM's share soon takes effect).
     bool noc_busy = noc_busy_until_ >= double(now_ + 1);
-    double dram_limit = double(now_) + std::max(1u, gpu().dram_latency);
-    bool dram_busy = req.to_dram && dram_bytes_per_cycle_ > 0 && dram_free_ > dram_limit;
+    const double dram_backlog = std::max(1u, gpu().dram_latency);
+    bool dram_busy = req.to_dram && dram_bytes_per_cycle_ > 0 && dram_free_ > double(now_) + dram_backlog;
     if ((needs_mshr && mshrs && mshr_release_.size() >= mshrs) || noc_busy || dram_busy) {
       sc.events.add(StallEvent::Interconnect, true, d.pc_index);
       if (noc_busy) wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
-      if (dram_busy) wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - std::max(1u, gpu().dram_latency))));
+      if (dram_busy) wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - dram_backlog)));
       if (!mshr_release_.empty()) wake_at(mshr_release_.top());
       return;
     }

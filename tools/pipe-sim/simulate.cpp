@@ -81,9 +81,7 @@ std::vector<uint64_t> cta_cycles(const KernelInput& k, const KernelProgram& prog
   for (const CtaTrace& c : k.ctas) {
     uint64_t i = linear_index(c.cta, k.info.grid);
     if (i >= cycles.size()) continue;  // place_ctas reports it
-    UnitCounts counts{};
-    for (const auto& w : c.warps)
-      for (uint32_t inst : w.inst) ++counts[static_cast<size_t>(program.insts[inst].op.unit)];
+    UnitCounts counts = count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; });
     cycles[i] = static_cast<uint64_t>(std::ceil(model.cycles(counts)));
   }
   return cycles;

@@ -23,7 +23,8 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   }
   warps_.resize(std::max(1u, g.max_warps_per_sm));
   heads_.resize(warps_.size());
-  mask_scan_ = opt.lrr_mask_scan && g.scheduler == SchedulerPolicy::Lrr && (warps_.size() + nsub - 1) / nsub <= 64;
+  subcore_slots_ = static_cast<unsigned>((warps_.size() + nsub - 1) / nsub);
+  mask_scan_ = opt.lrr_mask_scan && g.scheduler == SchedulerPolicy::Lrr && subcore_slots_ <= 64;
   can_fetch_.assign(warps_.size(), 0);
   ctas_.resize(std::max(1u, opt.ctas_per_sm));
   share_bandwidth(opt.active_sms);

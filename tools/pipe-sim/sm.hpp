@@ -252,7 +252,8 @@ class SmSim {
   std::vector<SubCore> subcores_;
   std::vector<Warp> warps_;
   std::vector<Head> heads_;  // per warp slot
-  bool mask_scan_ = false;   // LRR with at most 64 warps per sub-core: scan_lrr_masks
+  unsigned subcore_slots_ = 1;  // warp slots per sub-core (the width of its head masks)
+  bool mask_scan_ = false;      // LRR with at most 64 warp slots per sub-core: scan_lrr_masks
   std::vector<uint8_t> can_fetch_;  // per warp slot: room in the buffer and instructions left to fetch
   std::vector<CtaSlot> ctas_;
   size_t next_cta_ = 0;

@@ -64,6 +64,15 @@ KernelInput& WorkloadReader::open_kernel(uint32_t id, const stream::Record& r) {
                             " before that kernel's kernel record");
 }
 
+// A record a tool added about the open kernel (cache, sample, sched).
+template <class T>
+void WorkloadReader::attach(const stream::Record& r, size_t at, std::optional<T> KernelInput::*field) {
+  T value = stream::decode<T>(r);
+  KernelInput& k = open_kernel(value.kernel_id, r);
+  k.*field = std::move(value);
+  k.last_record = at;
+}
+
 void WorkloadReader::add(stream::Record&& r) {
   size_t at = open_.records.size();
   const std::string& type = r.type();
@@ -86,20 +95,11 @@ void WorkloadReader::add(stream::Record&& r) {
     k.ctas.push_back(std::move(c));
     k.last_record = at;
   } else if (type == "cache") {
-    KernelCacheModel c = stream::decode<KernelCacheModel>(r);
-    KernelInput& k = open_kernel(c.kernel_id, r);
-    k.cache = std::move(c);
-    k.last_record = at;
+    attach(r, at, &KernelInput::cache);
   } else if (type == "sample") {
-    KernelSample sample = stream::decode<KernelSample>(r);
-    KernelInput& k = open_kernel(sample.kernel_id, r);
-    k.sample = std::move(sample);
-    k.last_record = at;
+    attach(r, at, &KernelInput::sample);
   } else if (type == "sched") {
-    KernelSchedule s = stream::decode<KernelSchedule>(r);
-    KernelInput& k = open_kernel(s.kernel_id, r);
-    k.sched = std::move(s);
-    k.last_record = at;
+    attach(r, at, &KernelInput::sched);
   }
   open_.records.push_back(std::move(r));
 }

@@ -46,6 +46,8 @@ class WorkloadReader {
  private:
   void add(stream::Record&& r);
   KernelInput& open_kernel(uint32_t id, const stream::Record& r);
+  template <class T>
+  void attach(const stream::Record& r, size_t at, std::optional<T> KernelInput::*field);
 
   stream::Reader& reader_;
   size_t batch_bytes_;
