@@ -26,27 +26,20 @@ Workload make_workload(uint32_t kernels, uint32_t ctas, uint64_t stream_of_secon
   Workload w;
   for (uint32_t k = 1; k <= kernels; ++k) {
     KernelInput in;
-    in.info.id = k;
-    in.info.name = std::string("k") + std::to_string(k);
-    in.info.grid = {ctas, 1, 1};
-    in.info.block = {128, 1, 1};
-    in.info.nregs = 32;
-    in.info.binary_version = 70;
+    in.info = make_launch(k, std::string("k") + std::to_string(k), ctas, 128);
     in.info.stream_id = k == 2 ? stream_of_second : 0;
     in.table = t.insts;
     for (uint32_t c = 0; c < ctas; ++c) {
-      CtaTrace cta;
-      cta.kernel_id = k;
-      cta.cta = {c, 0, 0};
+      std::vector<WarpTrace> warps;
       for (uint32_t wi = 0; wi < 4; ++wi) {
         std::vector<uint32_t> seq;
         for (uint32_t i = 0; i < 5 + (c * 7 + wi) % 11; ++i) seq.insert(seq.end(), {ld, fma, add, fma});
         seq.insert(seq.end(), {bar, exit});
-        cta.warps.push_back(make_warp(wi, t.insts, seq, [&](uint32_t lane, uint32_t i) {
+        warps.push_back(make_warp(wi, t.insts, seq, [&](uint32_t lane, uint32_t i) {
           return 0x7f0000000000ull + (uint64_t(c) << 20) + 4096ull * i + 4 * lane * (1 + wi % 3);
         }));
       }
-      in.ctas.push_back(std::move(cta));
+      in.ctas.push_back(make_cta(std::move(warps), c, k));
     }
     w.kernels.push_back(std::move(in));
   }
@@ -199,22 +192,15 @@ struct TwoSmStream {
     for (uint16_t r = 0; r < 32; ++r) heavy.push_back(t.add("LDG.E", {uint16_t(100 + r)}, {2}, 4));
     light.push_back(heavy[0]);
     KernelInput in;
-    in.info.id = 1;
-    in.info.name = "stream";
-    in.info.grid = {2, 1, 1};
-    in.info.block = {512, 1, 1};
-    in.info.nregs = 32;
-    in.info.binary_version = 70;
+    in.info = make_launch(1, "stream", 2, 512);
     in.table = t.insts;
     for (uint32_t c = 0; c < 2; ++c) {
-      CtaTrace cta;
-      cta.kernel_id = 1;
-      cta.cta = {c, 0, 0};
+      std::vector<WarpTrace> warps;
       for (uint32_t wi = 0; wi < 16; ++wi)
-        cta.warps.push_back(make_warp(wi, t.insts, c == 0 ? heavy : light, [wi](uint32_t lane, uint32_t k) {
+        warps.push_back(make_warp(wi, t.insts, c == 0 ? heavy : light, [wi](uint32_t lane, uint32_t k) {
           return 0x1000000ull + 4 * lane + 128ull * (32 * wi + k);
         }));
-      in.ctas.push_back(std::move(cta));
+      in.ctas.push_back(make_cta(std::move(warps), c));
     }
     w.kernels.push_back(std::move(in));
     o.sim.gpu.num_sms = 2;
@@ -275,21 +261,14 @@ TEST(Driver, ModelledScheduleGivesLongCtasFewerCompanions) {
   TableBuilder t;
   uint32_t add = t.add("IADD3", {2}, {2, 3}), exit = t.add("EXIT", {}, {});
   KernelInput in;
-  in.info.id = 1;
-  in.info.name = "uneven";
-  in.info.grid = {16, 1, 1};
-  in.info.block = {128, 1, 1};
-  in.info.nregs = 32;
-  in.info.binary_version = 70;
+  in.info = make_launch(1, "uneven", 16, 128);
   in.table = t.insts;
   for (uint32_t c = 0; c < 16; ++c) {
-    CtaTrace cta;
-    cta.kernel_id = 1;
-    cta.cta = {c, 0, 0};
     std::vector<uint32_t> seq(c % 4 == 0 ? 400 : 20, add);
     seq.push_back(exit);
-    for (uint32_t wi = 0; wi < 4; ++wi) cta.warps.push_back(make_warp(wi, t.insts, seq));
-    in.ctas.push_back(std::move(cta));
+    std::vector<WarpTrace> warps;
+    for (uint32_t wi = 0; wi < 4; ++wi) warps.push_back(make_warp(wi, t.insts, seq));
+    in.ctas.push_back(make_cta(std::move(warps), c));
   }
   Workload w;
   w.kernels.push_back(std::move(in));

@@ -110,11 +110,26 @@ inline Simulated simulate(const GpuConfig& gpu, const std::vector<StaticInst>& t
   return s;
 }
 
-inline CtaTrace make_cta(std::vector<WarpTrace> warps) {
+// CTA (x, 0, 0) of kernel `kernel_id`.
+inline CtaTrace make_cta(std::vector<WarpTrace> warps, uint32_t x = 0, uint32_t kernel_id = 1) {
   CtaTrace c;
-  c.kernel_id = 1;
+  c.kernel_id = kernel_id;
+  c.cta = {x, 0, 0};
   c.warps = std::move(warps);
   return c;
+}
+
+// The launch of kernel `id`: a 1-D grid of `ctas` CTAs of `threads` threads,
+// sm_70, 32 registers per thread.
+inline KernelInfo make_launch(uint32_t id, std::string name, uint32_t ctas, uint32_t threads) {
+  KernelInfo k;
+  k.id = id;
+  k.name = std::move(name);
+  k.grid = {ctas, 1, 1};
+  k.block = {threads, 1, 1};
+  k.nregs = 32;
+  k.binary_version = 70;
+  return k;
 }
 
 }  // namespace sasskit::pipesim::test

@@ -27,21 +27,13 @@ MiniKernel mini_kernel(uint32_t id, uint64_t stream_id = 0) {
   TableBuilder t;
   uint32_t ld = t.add("LDG.E", {4}, {2}, 4), add = t.add("IADD3", {5}, {4, 5}), exit = t.add("EXIT", {}, {});
   MiniKernel k;
-  k.info.id = id;
-  k.info.name = std::string("k") + std::to_string(id);
-  k.info.grid = {2, 1, 1};
-  k.info.block = {64, 1, 1};
-  k.info.nregs = 16;
-  k.info.binary_version = 70;
+  k.info = make_launch(id, std::string("k") + std::to_string(id), 2, 64);
   k.info.stream_id = stream_id;
   k.table.kernel_id = id;
   k.table.insts = t.insts;
-  for (uint32_t c = 0; c < 2; ++c) {
-    CtaTrace cta = make_cta({make_warp(0, t.insts, {ld, add, add, exit}), make_warp(1, t.insts, {ld, add, exit})});
-    cta.kernel_id = id;
-    cta.cta = {c, 0, 0};
-    k.ctas.push_back(std::move(cta));
-  }
+  for (uint32_t c = 0; c < 2; ++c)
+    k.ctas.push_back(
+        make_cta({make_warp(0, t.insts, {ld, add, add, exit}), make_warp(1, t.insts, {ld, add, exit})}, c, id));
   return k;
 }
 
