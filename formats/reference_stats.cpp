@@ -1,10 +1,7 @@
 #include "formats/reference_stats.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <map>
 
-#include "formats/csv.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
 
@@ -12,44 +9,105 @@ namespace sasskit {
 
 namespace {
 
+using profile::Kernel;
+using profile::Layout;
+
 constexpr std::array<const char*, kRefMetrics> kMetricNames = {
     "cycles", "instructions", "ipc", "sm_ipc", "gmem_requests", "l1_hit_rate", "l2_hit_rate", "occupancy"};
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+// A source metric and what it becomes: value * scale, summed when several
+// sources add up to one metric (load + store requests).
+struct MetricSource {
+  std::string_view source;
+  RefMetric metric;
+  double scale = 1;
+  bool sum = false;
+};
 
-std::vector<std::string> header_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  split_csv_line(strip_bom(line), fields);
-  return fields;
+// nvprof --metrics names (nvprof's "Metrics Reference" in the CUDA Profiler
+// User's Guide); percentages there are 0..100, achieved_occupancy is 0..1.
+constexpr MetricSource kNvprof[] = {
+    {"inst_executed", RefMetric::Instructions},
+    {"ipc", RefMetric::SmIpc},
+    {"achieved_occupancy", RefMetric::Occupancy},
+    {"global_hit_rate", RefMetric::L1HitRate, 0.01},
+    {"l2_tex_hit_rate", RefMetric::L2HitRate, 0.01},
+    {"global_load_requests", RefMetric::GmemRequests, 1, true},
+    {"global_store_requests", RefMetric::GmemRequests, 1, true},
+};
+
+// Nsight Compute: section names of the default sets and the raw metric
+// names behind them (Nsight Compute "Kernel Profiling Guide", metrics).
+// Cycles come from the profile reader's elapsed-cycles choice.
+constexpr MetricSource kNcu[] = {
+    {"Executed Instructions", RefMetric::Instructions},
+    {"smsp__inst_executed.sum", RefMetric::Instructions},
+    {"Executed Ipc Active", RefMetric::SmIpc},
+    {"sm__inst_executed.avg.per_cycle_active", RefMetric::SmIpc},
+    {"Achieved Occupancy", RefMetric::Occupancy, 0.01},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", RefMetric::Occupancy, 0.01},
+    {"L1/TEX Hit Rate", RefMetric::L1HitRate, 0.01},
+    {"l1tex__t_sector_hit_rate.pct", RefMetric::L1HitRate, 0.01},
+    {"L2 Hit Rate", RefMetric::L2HitRate, 0.01},
+    {"lts__t_sector_hit_rate.pct", RefMetric::L2HitRate, 0.01},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", RefMetric::GmemRequests, 1, true},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", RefMetric::GmemRequests, 1, true},
+};
+
+struct Source {
+  const std::string& file;
+  const Kernel& kernel;
+  // The value of statistic `name`, or empty when the kernel lacks it.
+  std::optional<double> get(std::string_view name) const {
+    auto it = kernel.values.find(name);
+    if (it == kernel.values.end() || it->second.empty()) return std::nullopt;
+    return profile::number_at(file, kernel.line, name, it->second);
+  }
+};
+
+template <size_t N>
+void apply_table(const Source& s, const MetricSource (&table)[N], ReferenceKernel& k) {
+  for (const MetricSource& m : table) {
+    auto v = s.get(m.source);
+    if (!v) continue;
+    auto& slot = k.metrics[size_t(m.metric)];
+    slot = (m.sum && slot ? *slot : 0) + *v * m.scale;
+  }
 }
 
-bool has_field(const std::vector<std::string>& fields, std::string_view f) {
-  return std::find(fields.begin(), fields.end(), f) != fields.end();
+// Accel-Sim statistic names (gpgpu-sim's gpu-sim.cc / shader.cc printouts).
+void apply_accelsim(const Source& s, ReferenceKernel& k) {
+  auto& m = k.metrics;
+  const auto cycles = s.kernel.cycles;
+  m[size_t(RefMetric::Instructions)] = s.get("warp_instruction_count");
+  if (cycles && *cycles > 0 && m[size_t(RefMetric::Instructions)])
+    m[size_t(RefMetric::Ipc)] = *m[size_t(RefMetric::Instructions)] / *cycles;
+  if (auto occ = s.get("gpu_occupancy")) m[size_t(RefMetric::Occupancy)] = *occ / 100;
+  auto rd = s.get("num_global_mem_read"), wr = s.get("num_global_mem_write");
+  if (rd || wr) m[size_t(RefMetric::GmemRequests)] = rd.value_or(0) + wr.value_or(0);
+  auto l1_acc = s.get("l1_data_cache_total_accesses"), l1_miss = s.get("l1_data_cache_total_misses");
+  if (l1_acc && l1_miss && *l1_acc > 0) m[size_t(RefMetric::L1HitRate)] = 1 - *l1_miss / *l1_acc;
+  double l2_hit = 0, l2_total = 0;
+  for (const char* op : {"read", "write"}) {
+    l2_hit += s.get("l2_cache_global_" + std::string(op) + "_hit").value_or(0);
+    l2_total += s.get("l2_cache_global_" + std::string(op) + "_total").value_or(0);
+  }
+  if (l2_total > 0) m[size_t(RefMetric::L2HitRate)] = l2_hit / l2_total;
 }
 
-// The first line that is neither blank nor one of nvprof's "==PID==" notes.
-size_t first_content_line(const std::vector<std::string>& lines) {
-  size_t i = 0;
-  while (i < lines.size() && (lines[i].find_first_not_of(" \t\r") == std::string::npos || starts_with(lines[i], "==")))
-    ++i;
-  return i;
+// Plain CSV columns named as ref_metric_name(); "25%" is 0.25.
+void apply_plain(const Source& s, ReferenceKernel& k) {
+  for (size_t m = 1; m < kRefMetrics; ++m) {
+    auto it = s.kernel.values.find(std::string_view(kMetricNames[m]));
+    if (it == s.kernel.values.end()) continue;
+    const double v = *s.get(kMetricNames[m]);
+    k.metrics[m] = it->second.find('%') != std::string::npos ? v / 100 : v;
+  }
 }
 
-bool looks_like_accelsim_log(const std::vector<std::string>& lines) {
-  return std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
-    return starts_with(l, "gpu_sim_cycle = ") || starts_with(l, "gpu_tot_sim_cycle = ");
-  });
-}
-
-[[noreturn]] void unknown_layout(const std::string& name, size_t line, const std::vector<std::string>& fields) {
-  std::string cols;
-  for (size_t i = 0; i < fields.size() && i < 12; ++i) cols += (i ? ", " : "") + fields[i];
-  if (fields.size() > 12) cols += ", ...";
-  fail_input(name, line + 1,
-             "unknown reference layout (columns: " + cols +
-                 "); expected Nsight Compute CSV, nvprof CSV, Accel-Sim statistics, or a plain CSV with an id or "
-                 "name column and cycles, instructions, ipc, sm_ipc, gmem_requests, l1_hit_rate, l2_hit_rate or "
-                 "occupancy columns");
+bool has_metrics(Layout layout) {
+  return layout != Layout::Wide && layout != Layout::NsysGpuTrace && layout != Layout::NsysKernExec &&
+         layout != Layout::NsysKernSum && layout != Layout::NsysSqlite;
 }
 
 }  // namespace
@@ -60,50 +118,25 @@ bool ref_metric_is_fraction(RefMetric m) {
   return m == RefMetric::L1HitRate || m == RefMetric::L2HitRate || m == RefMetric::Occupancy;
 }
 
-std::optional<double> parse_reference_number(std::string_view text) {
-  std::string clean;
-  for (char c : text)
-    if (c != ',' && c != ' ' && c != '"' && c != '%') clean.push_back(c);
-  if (clean.empty()) return std::nullopt;
-  double v = 0;
-  auto [end, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), v);
-  if (ec != std::errc() || end != clean.data() + clean.size()) return std::nullopt;
-  return v;
-}
-
-Reference read_plain(const std::vector<std::string>& lines, const std::string& name) {
-  size_t h = first_content_line(lines);
-  std::vector<std::string> head = header_fields(lines[h]);
-  int id_col = -1, name_col = -1;
-  std::vector<std::pair<size_t, RefMetric>> metric_cols;
-  for (size_t c = 0; c < head.size(); ++c) {
-    const std::string& f = head[c];
-    if (f == "id" || f == "kernel_id") id_col = int(c);
-    else if (f == "name" || f == "kernel" || f == "kernel_name") name_col = int(c);
-    for (size_t m = 0; m < kRefMetrics; ++m)
-      if (f == kMetricNames[m]) metric_cols.emplace_back(c, RefMetric(m));
-  }
-  if ((id_col < 0 && name_col < 0) || metric_cols.empty()) unknown_layout(name, h, head);
-  Reference ref{"plain", {}};
-  std::vector<std::string> fields;
-  for (size_t i = h + 1; i < lines.size(); ++i) {
-    if (lines[i].find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (!split_csv_line(lines[i], fields)) fail_input(name, i + 1, "unclosed quote");
-    if (fields.size() != head.size())
-      fail_input(name, i + 1, std::to_string(fields.size()) + " fields, expected " + std::to_string(head.size()));
-    ReferenceKernel k;
-    if (id_col >= 0) {
-      auto id = parse_reference_number(fields[id_col]);
-      if (!id || *id < 0) fail_input(name, i + 1, "kernel id '" + fields[id_col] + "' is not a number");
-      k.id = uint64_t(*id);
-    }
-    if (name_col >= 0) k.name = fields[name_col];
-    for (auto [c, m] : metric_cols) {
-      if (fields[c].empty()) continue;
-      auto v = parse_reference_number(fields[c]);
-      if (!v) fail_input(name, i + 1, std::string(kMetricNames[size_t(m)]) + " '" + fields[c] + "' is not a number");
-      bool percent = fields[c].find('%') != std::string::npos;
-      k.metrics[size_t(m)] = percent ? *v / 100 : *v;
+Reference to_reference(const profile::Profile& p) {
+  if (!has_metrics(p.layout))
+    fail_input(p.source, std::string("this ") + profile::layout_name(p.layout) +
+                             " export holds kernel times only; a reference needs cycles, instructions or rates "
+                             "(ncu, nvprof, Accel-Sim or a plain CSV)");
+  if (p.kernels.empty()) fail_input(p.source, "no kernels in the reference");
+  Reference ref{profile::layout_name(p.layout), {}};
+  for (const Kernel& kernel : p.kernels) {
+    ReferenceKernel k{kernel.id, kernel.name, kernel.launches, {}};
+    k.metrics[size_t(RefMetric::Cycles)] = kernel.cycles;
+    const Source s{p.source, kernel};
+    switch (p.layout) {
+      case Layout::NcuRaw:
+      case Layout::NcuDetails: apply_table(s, kNcu, k); break;
+      case Layout::NvprofTrace:
+      case Layout::NvprofSummary: apply_table(s, kNvprof, k); break;
+      case Layout::AccelsimCsv:
+      case Layout::AccelsimLog: apply_accelsim(s, k); break;
+      default: apply_plain(s, k); break;
     }
     ref.kernels.push_back(std::move(k));
   }
@@ -111,33 +144,9 @@ Reference read_plain(const std::vector<std::string>& lines, const std::string& n
 }
 
 Reference read_reference(std::istream& in, const std::string& name) {
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
-  }
-  if (looks_like_accelsim_log(lines)) return read_accelsim_log(lines, name);
-  size_t h = first_content_line(lines);
-  if (h == lines.size()) fail_input(name, "empty reference file");
-  std::vector<std::string> head = header_fields(lines[h]);
-  Reference ref;
-  if (head.size() >= 4 && head[0] == "kernel" && head[1] == "kernel_id" && head[2] == "stat" && head[3] == "value")
-    ref = read_accelsim_csv(lines, name);
-  else if (has_field(head, "Kernel") && has_field(head, "Device"))
-    ref = read_nvprof(lines, name);
-  else if (has_field(head, "Kernel Name"))
-    ref = read_ncu(lines, name);
-  else
-    ref = read_plain(lines, name);
-  if (ref.kernels.empty()) fail_input(name, "no kernels in the reference");
-  return ref;
+  return to_reference(profile::read_profile(in, name));
 }
 
-Reference load_reference(const std::string& path) {
-  Input in(path);
-  Reference ref = read_reference(in.stream(), in.name());
-  in.check_read_error();
-  return ref;
-}
+Reference load_reference(const std::string& path) { return to_reference(profile::load_profile(path)); }
 
 }  // namespace sasskit

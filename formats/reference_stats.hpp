@@ -1,6 +1,6 @@
 // Measured (or other simulators') per-kernel statistics that stall-report
-// validates against: Nsight Compute CSV, nvprof CSV, Accel-Sim statistics
-// (accelsim_log.csv and the simulator's text log) or a plain CSV.
+// validates against, taken from any profile layout of formats/profile.hpp
+// that carries them: Nsight Compute, nvprof, Accel-Sim or a plain CSV.
 #pragma once
 
 #include <array>
@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "formats/profile.hpp"
 
 namespace sasskit {
 
@@ -30,29 +32,22 @@ const char* ref_metric_name(RefMetric m);  // "cycles", "instructions", ... (pla
 bool ref_metric_is_fraction(RefMetric m);
 
 struct ReferenceKernel {
-  std::optional<uint64_t> id;  // kernel id (Accel-Sim kernel-N numbering) when known
-  std::string name;            // empty when the reference has no names
+  std::optional<uint64_t> id;  // 1-based launch number when the reference numbers launches
+  std::string name;            // as the reference writes it; empty when it has none
+  uint64_t launches = 1;       // > 1 for a summary row (its metrics are averages)
   std::array<std::optional<double>, kRefMetrics> metrics{};
 };
 
 struct Reference {
-  std::string format;  // "ncu", "nvprof", "accelsim-csv", "accelsim-log", "plain"
+  std::string format;  // the profile layout, profile::layout_name()
   std::vector<ReferenceKernel> kernels;
 };
 
-// Reads `in` (named `name` in messages), recognising the layout from its
-// first lines. An unknown layout is BadInput naming the columns it saw.
+// The metrics of a profile read by formats/profile.hpp. BadInput when the
+// layout carries none (a durations-only table) or a metric is not a number.
+Reference to_reference(const profile::Profile& p);
+// read_profile / load_profile, then to_reference.
 Reference read_reference(std::istream& in, const std::string& name);
 Reference load_reference(const std::string& path);
-
-// Per-format readers, given the whole text split in lines.
-Reference read_nvprof(const std::vector<std::string>& lines, const std::string& name);
-Reference read_ncu(const std::vector<std::string>& lines, const std::string& name);
-Reference read_accelsim_csv(const std::vector<std::string>& lines, const std::string& name);
-Reference read_accelsim_log(const std::vector<std::string>& lines, const std::string& name);
-Reference read_plain(const std::vector<std::string>& lines, const std::string& name);
-
-// A number as profilers write it ("1,234.5", "96.4%", "Low (1)" is not one).
-std::optional<double> parse_reference_number(std::string_view text);
 
 }  // namespace sasskit

@@ -17,9 +17,6 @@ std::string demangle_kernel_name(std::string_view name) {
   return out.get();
 }
 
-namespace {
-
-// Drops a trailing " [digits]" (nvprof's correlation id).
 std::string_view without_correlation_id(std::string_view name) {
   if (name.empty() || name.back() != ']') return name;
   const auto open = name.rfind(" [");
@@ -28,6 +25,8 @@ std::string_view without_correlation_id(std::string_view name) {
     if (c < '0' || c > '9') return name;
   return name.substr(0, open);
 }
+
+namespace {
 
 // The part of `name` before its top-level parameter list, i.e. before the first
 // '(' that is not inside template brackets.

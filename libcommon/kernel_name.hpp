@@ -13,6 +13,9 @@ namespace sasskit {
 // The demangled C++ name, or the name unchanged when it is not a mangled one.
 std::string demangle_kernel_name(std::string_view name);
 
+// `name` without a trailing " [digits]" (nvprof's correlation id).
+std::string_view without_correlation_id(std::string_view name);
+
 // The function's own name without namespaces, template arguments, parameters
 // or a trailing " [id]": "ns::gemm<float, 4>(float*, int) [12]" -> "gemm".
 std::string base_kernel_name(std::string_view name);

@@ -15,7 +15,7 @@ const std::string kCasio = std::string(SASSKIT_SHARED_DATA) + "/profiles/casio-k
 TEST(Casio, StemMeanErrorOver100DrawsIsBelowEpsilon) {
   if (!std::filesystem::exists(kCasio)) GTEST_SKIP() << "needs ../shared/data";
   std::ifstream in(kCasio, std::ios::binary);
-  Profile p = read_csv_profile(in, kCasio);
+  Profile p = from_export(profile::read_profile(in, kCasio));
   EXPECT_EQ(p.names.size(), 6u);
   for (bool root : {true, false}) {
     MethodOptions o;

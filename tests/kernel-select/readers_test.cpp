@@ -11,7 +11,7 @@ namespace {
 
 Profile read(const std::string& text) {
   std::istringstream in(text);
-  return read_csv_profile(in, "t.csv");
+  return from_export(profile::read_profile(in, "t.csv"));
 }
 
 std::string error_of(const std::string& text) {
@@ -97,14 +97,21 @@ TEST(Readers, WideRaggedWithBom) {
 }
 
 TEST(Readers, BadInputsNameTheProblem) {
-  EXPECT_EQ(error_of(""), "t.csv: empty input: expected a CSV header line");
+  EXPECT_EQ(error_of(""), "t.csv: empty profile: no CSV header found");
   EXPECT_EQ(error_of("id,name,duration\n1,a,x\n"), "t.csv:2: duration 'x' is not a number");
   EXPECT_EQ(error_of("id,name,duration\n1,a,-3\n2,a,4\n"), "t.csv:2: duration -3 is negative");
   EXPECT_EQ(error_of("id,name,duration\n1,a,3\n"),
             "t.csv: only 1 kernel invocation; sampling needs at least 2");
   EXPECT_EQ(error_of("when,what\nmonday,lunch\n"),
-            "t.csv:1: unknown CSV layout; columns found: when, what (expected nsys stats, ncu "
-            "--csv, 'id,name,duration[,...]' or one column per kernel name)");
+            "t.csv:1: unknown profile layout (columns: when, what); expected ncu --csv, nvprof --csv, "
+            "nsys stats --format csv, Accel-Sim statistics, 'id,name,...' or one column per kernel name "
+            "(see formats/PROFILES.md)");
+  EXPECT_EQ(error_of("id,name,duration\n1,a,1e999\n2,a,4\n"), "t.csv:2: duration '1e999' is not a number");
+  EXPECT_EQ(error_of("id,name,duration\n1,a,nan\n2,a,4\n"), "t.csv:2: duration 'nan' is not a number");
+  EXPECT_EQ(error_of("id,name,duration\n-1,a,3\n2,a,4\n"),
+            "t.csv:2: id '-1' is not a count (a whole number, 0 to 2^53)");
+  EXPECT_EQ(error_of("id,name,duration,ctas\n1,a,3,1e30\n2,a,4,1\n"),
+            "t.csv:2: ctas '1e30' is not a count (a whole number, 0 to 2^53)");
 }
 
 TEST(Readers, StreamCountsWarpInstructionsAndBasicBlocks) {

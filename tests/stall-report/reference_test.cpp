@@ -27,11 +27,11 @@ double metric(const ReferenceKernel& k, RefMetric m) {
 TEST(Reference, NvprofLogOfVectoradd) {
   if (!std::filesystem::exists(kVectoradd)) GTEST_SKIP() << "needs ../shared/data";
   Reference r = load_reference(kVectoradd + "/nvprof-gtx1080.log");
-  EXPECT_EQ(r.format, "nvprof");
+  EXPECT_EQ(r.format, "nvprof-trace");
   ASSERT_EQ(r.kernels.size(), 1u);  // the units row is not a kernel
   const ReferenceKernel& k = r.kernels[0];
   EXPECT_EQ(k.name, "_Z6vecAddIfEvPT_S1_S1_i");
-  EXPECT_FALSE(k.id);
+  EXPECT_EQ(k.id, 1u);  // launch order
   EXPECT_EQ(metric(k, RefMetric::Instructions), 344);
   EXPECT_DOUBLE_EQ(metric(k, RefMetric::SmIpc), 0.35102);
   EXPECT_DOUBLE_EQ(metric(k, RefMetric::Occupancy), 0.368591);
@@ -48,8 +48,9 @@ TEST(Reference, NvprofSummaryTakesTheAverage) {
       "\"GTX 1080 (0)\",\"k1\",2,\"inst_executed\",\"Instructions Executed\",300,400,350\n"
       "\"GTX 1080 (0)\",\"k1\",2,\"global_hit_rate\",\"Global Hit Rate\",10.0%,30.0%,20.0%\n"
       "\"GTX 1080 (0)\",\"k2\",1,\"inst_executed\",\"Instructions Executed\",7,7,7\n");
-  EXPECT_EQ(r.format, "nvprof");
+  EXPECT_EQ(r.format, "nvprof-summary");
   ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[0].launches, 2u);
   EXPECT_EQ(r.kernels[0].name, "k1");
   EXPECT_EQ(metric(r.kernels[0], RefMetric::Instructions), 350);
   EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::L1HitRate), 0.2);
@@ -93,7 +94,7 @@ TEST(Reference, NsightComputeLongFormGroupsRowsByLaunch) {
       "\"0\",\"1\",\"k(float*)\",\"SOL\",\"Elapsed Cycles\",\"cycle\",\"12,345\"\n"
       "\"0\",\"1\",\"k(float*)\",\"Occupancy\",\"Achieved Occupancy\",\"%\",\"45.5\"\n"
       "\"1\",\"1\",\"k(float*)\",\"SOL\",\"Elapsed Cycles\",\"cycle\",\"999\"\n");
-  EXPECT_EQ(r.format, "ncu");
+  EXPECT_EQ(r.format, "ncu-details");
   ASSERT_EQ(r.kernels.size(), 2u);
   EXPECT_EQ(r.kernels[0].name, "k(float*)");
   EXPECT_EQ(metric(r.kernels[0], RefMetric::Cycles), 12345);
@@ -122,7 +123,7 @@ TEST(Reference, PlainCsvTakesFractionsOrPercentages) {
 
 TEST(Reference, UnknownLayoutNamesItsColumns) {
   try {
-    parse("foo,bar\n1,2\n");
+    parse("foo,bar\nx,y\n");
     FAIL() << "accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::BadInput);
@@ -141,9 +142,22 @@ TEST(Reference, BadNumberInPlainCsvNamesTheLine) {
   }
 }
 
-TEST(Reference, NumbersAsProfilersWriteThem) {
-  EXPECT_EQ(parse_reference_number("1,234.5"), 1234.5);
-  EXPECT_EQ(parse_reference_number("96.4%"), 96.4);
-  EXPECT_FALSE(parse_reference_number("Low (1)"));
-  EXPECT_FALSE(parse_reference_number(""));
+TEST(Reference, DurationsOnlyProfileIsRefused) {
+  try {
+    parse("k1,k2\n10,20\n");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+    EXPECT_NE(std::string(e.what()).find("kernel times only"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Reference, ToolLinesAloneAreNoReference) {
+  // The 16-byte file of the hardening audit: nothing but a tool note.
+  try {
+    parse("==PROF== x\n==1=\n");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+  }
 }

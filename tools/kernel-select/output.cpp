@@ -67,8 +67,9 @@ std::string summary(const Profile& p, const Selection& s) {
   uint64_t picks = 0;
   for (const auto& e : s.plan.entries) picks += e.picks;
   std::ostringstream line;
-  line << s.plan.method << ": " << p.size() << " invocations of " << p.names.size() << " kernels, "
-       << s.plan.clusters.size() << " clusters, " << picks << " samples (" << d.samples
+  line << s.plan.method << ": " << p.size() << " invocations of " << p.names.size() << " kernels, ";
+  if (!p.duration_from.empty()) line << "durations in " << p.unit << " from '" << p.duration_from << "', ";
+  line        << s.plan.clusters.size() << " clusters, " << picks << " samples (" << d.samples
        << " distinct), predicted speedup " << fixed(d.speedup, 1) << ", ";
   if (s.plan.error_bound)
     line << "theoretical error bound " << fixed(100 * *s.plan.error_bound, 2) << "% at "

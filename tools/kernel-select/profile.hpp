@@ -16,6 +16,7 @@ using Bbv = std::map<uint64_t, double>;
 struct Profile {
   std::string source;               // input name, for messages
   std::string unit = "ns";          // what `duration` measures: ns, cycles, warp-insts
+  std::string duration_from;        // the profile column or metric durations came from
   std::vector<std::string> names;   // distinct kernel names, first-seen order
 
   // One entry per invocation, chronological.

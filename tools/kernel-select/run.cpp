@@ -66,23 +66,8 @@ void run_stream_pipeline(const RunOptions& o, const CommonOptions& common, Input
   report(p, s);
 }
 
-}  // namespace
-
-void run(const RunOptions& o, const CommonOptions& common) {
-  check_options(o);
-  Input in(o.input);
-  const bool stream_in = looks_like_stream(in.stream());
-  if (stream_in && o.format == "stream" && !o.evaluate) return run_stream_pipeline(o, common, in);
-
-  std::unique_ptr<stream::Reader> reader;
-  Profile p;
-  if (stream_in) {
-    reader = std::make_unique<stream::Reader>(in.stream(), in.name());
-    p = read_stream_profile(*reader, [](const stream::Record&) {});
-  } else {
-    p = read_csv_profile(in.stream(), in.name());
-    in.check_read_error();
-  }
+// The plan (or evaluation) of a profile read whole, in the --format asked for.
+void write_selection(const RunOptions& o, const CommonOptions& common, const Profile& p) {
   Selector select = make_selector(p, o.method);
   if (o.evaluate) return write_evaluation(o, p, select);
   Selection s = select(o.seed);
@@ -94,6 +79,28 @@ void run(const RunOptions& o, const CommonOptions& common) {
   writer.finish();
   out.commit();
   report(p, s);
+}
+
+}  // namespace
+
+void run(const RunOptions& o, const CommonOptions& common) {
+  check_options(o);
+  if (o.input != "-" && profile::is_sqlite_file(o.input))
+    return write_selection(o, common, from_export(profile::read_nsys_sqlite(o.input)));
+  Input in(o.input);
+  const bool stream_in = looks_like_stream(in.stream());
+  if (stream_in && o.format == "stream" && !o.evaluate) return run_stream_pipeline(o, common, in);
+
+  std::unique_ptr<stream::Reader> reader;
+  Profile p;
+  if (stream_in) {
+    reader = std::make_unique<stream::Reader>(in.stream(), in.name());
+    p = read_stream_profile(*reader, [](const stream::Record&) {});
+  } else {
+    p = from_export(profile::read_profile(in.stream(), in.name()));
+    in.check_read_error();
+  }
+  write_selection(o, common, p);
 }
 
 }  // namespace sasskit::kselect

@@ -1,0 +1,279 @@
+// Finding the CSV in a text export and recognising its layout from its
+// header; shared number and unit parsing.
+#include "formats/profile.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "formats/csv.hpp"
+#include "formats/profile_table.hpp"
+#include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
+
+namespace sasskit::profile {
+
+namespace {
+
+constexpr const char* kLayoutNames[] = {
+    "ncu-raw",     "ncu-details",    "nvprof-trace",  "nvprof-summary", "nsys-gpu-trace", "nsys-kern-exec",
+    "nsys-kern-sum", "nsys-sqlite", "accelsim-log", "accelsim-csv",   "plain",          "wide"};
+
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
+
+// nvprof's "==PID==" and ncu's "==PROF==" lines, anywhere in the file.
+bool tool_note(std::string_view line) { return line.starts_with("=="); }
+
+bool has(const std::vector<std::string>& h, std::string_view name) {
+  return std::find(h.begin(), h.end(), name) != h.end();
+}
+
+bool any_metric_column(const std::vector<std::string>& h) {
+  return std::any_of(h.begin(), h.end(), [](const std::string& c) { return c.find("__") != std::string::npos; });
+}
+
+// The profiler layout a header line belongs to, if any.
+std::optional<Layout> profiler_layout(const std::vector<std::string>& h) {
+  if (has(h, "ID") && has(h, "Kernel Name")) {
+    if (has(h, "Metric Name") && has(h, "Metric Value")) return Layout::NcuDetails;
+    if (any_metric_column(h)) return Layout::NcuRaw;
+  }
+  if (has(h, "Kernel") && has(h, "Invocations") && has(h, "Avg") && (has(h, "Metric Name") || has(h, "Event Name")))
+    return Layout::NvprofSummary;
+  if (has(h, "Device") && ((has(h, "Name") && has(h, "Grid X")) || (has(h, "Kernel") && has(h, "Correlation_ID"))))
+    return Layout::NvprofTrace;
+  if (has(h, "Kernel Dur (ns)") && has(h, "Kernel Name")) return Layout::NsysKernExec;
+  if (has(h, "Name") && has(h, "GrdX") && (has(h, "Duration (ns)") || has(h, "Duration"))) return Layout::NsysGpuTrace;
+  if (has(h, "Name") && has(h, "Instances") && has(h, "Total Time (ns)")) return Layout::NsysKernSum;
+  if (h.size() == 4 && h[0] == "kernel" && h[1] == "kernel_id" && h[2] == "stat" && h[3] == "value")
+    return Layout::AccelsimCsv;
+  return std::nullopt;
+}
+
+bool is_key_column(const std::string& c) {
+  const std::string l = lower_trimmed(c);
+  return l == "id" || l == "kernel_id" || l == "name" || l == "kernel" || l == "kernel_name";
+}
+
+bool numeric_or_empty(const std::string& s) { return blank(s) || parse_number(s).has_value(); }
+
+// A hand-made layout for a header that is the first content line.
+std::optional<Layout> hand_made_layout(const std::vector<std::string>& h, const std::vector<std::string>* next) {
+  if (h.size() >= 2 && std::any_of(h.begin(), h.end(), is_key_column)) return Layout::Plain;
+  const bool named = std::all_of(h.begin(), h.end(), [](const std::string& c) { return !numeric_or_empty(c); });
+  if (named && next && std::all_of(next->begin(), next->end(), numeric_or_empty)) return Layout::Wide;
+  return std::nullopt;
+}
+
+struct Line {
+  uint64_t number;
+  std::string_view text;
+};
+
+[[noreturn]] void unknown_layout(const std::string& name, const Line& first) {
+  std::vector<std::string> fields;
+  split_csv_line(first.text, fields);
+  std::string cols;
+  for (size_t i = 0; i < fields.size() && i < 12; ++i) cols += (i ? ", " : "") + fields[i];
+  if (fields.size() > 12) cols += ", ...";
+  fail_input(name, first.number,
+             "unknown profile layout (columns: " + cols +
+                 "); expected ncu --csv, nvprof --csv, nsys stats --format csv, Accel-Sim statistics, "
+                 "'id,name,...' or one column per kernel name (see formats/PROFILES.md)");
+}
+
+std::vector<Line> content_lines(const std::vector<std::string>& lines) {
+  std::vector<Line> out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view t = i == 0 ? strip_bom(lines[i]) : std::string_view(lines[i]);
+    if (!blank(t) && !tool_note(t)) out.push_back({i + 1, t});
+  }
+  return out;
+}
+
+// The header at content[header] and every content line after it; rows of the
+// wide layout may be shorter than the header.
+Table make_table(const std::string& name, const std::vector<Line>& content, size_t header, bool ragged) {
+  Table t;
+  t.file = name;
+  t.header_line = content[header].number;
+  split_csv_line(content[header].text, t.header);
+  for (size_t i = header + 1; i < content.size(); ++i) {
+    Row row{content[i].number, {}};
+    if (!split_csv_line(content[i].text, row.fields)) fail_input(name, row.line, "unterminated quoted field");
+    if (row.fields.size() != t.header.size() && !(ragged && row.fields.size() < t.header.size()))
+      fail_input(name, row.line,
+                 std::to_string(row.fields.size()) + " fields, expected " + std::to_string(t.header.size()) +
+                     " as in the header on line " + std::to_string(t.header_line));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+void read_table(Layout layout, Table& t, Profile& p) {
+  switch (layout) {
+    case Layout::NcuRaw: return read_ncu_raw(t, p);
+    case Layout::NcuDetails: return read_ncu_details(t, p);
+    case Layout::NvprofTrace: return read_nvprof_trace(t, p);
+    case Layout::NvprofSummary: return read_nvprof_summary(t, p);
+    case Layout::NsysGpuTrace:
+    case Layout::NsysKernExec: return read_nsys_trace(t, p);
+    case Layout::NsysKernSum: return read_nsys_kern_sum(t, p);
+    case Layout::AccelsimCsv: return read_accelsim_csv(t, p);
+    case Layout::Plain: return read_plain(t, p);
+    case Layout::Wide: return read_wide(t, p);
+    case Layout::NsysSqlite:
+    case Layout::AccelsimLog: break;
+  }
+  fail("profile layout " + std::string(layout_name(layout)) + " is not a CSV layout");
+}
+
+bool looks_like_accelsim_log(const std::vector<std::string>& lines) {
+  return std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.starts_with("gpu_sim_cycle = ") || l.starts_with("gpu_tot_sim_cycle = ");
+  });
+}
+
+}  // namespace
+
+std::string lower_trimmed(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ') out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return out;
+}
+
+const char* layout_name(Layout layout) { return kLayoutNames[static_cast<size_t>(layout)]; }
+
+uint64_t Profile::launch_count() const {
+  uint64_t n = 0;
+  for (const Kernel& k : kernels) n += k.launches;
+  return n;
+}
+
+double Profile::total_time_ns() const {
+  double t = 0;
+  for (const Kernel& k : kernels) t += k.time_ns.value_or(0);
+  return t;
+}
+
+std::optional<double> parse_number(std::string_view text) {
+  std::string clean;
+  for (char c : text)
+    if (c != ',' && c != ' ' && c != '%') clean.push_back(c);
+  if (clean.empty()) return std::nullopt;
+  double v = 0;
+  auto [end, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), v);
+  if (ec != std::errc() || end != clean.data() + clean.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+double number_at(const std::string& file, uint64_t line, std::string_view what, std::string_view text) {
+  auto v = parse_number(text);
+  if (!v) fail_input(file, line, std::string(what) + " '" + std::string(text) + "' is not a number");
+  return *v;
+}
+
+uint64_t count_at(const std::string& file, uint64_t line, std::string_view what, std::string_view text) {
+  constexpr double kLargestExact = 9007199254740992.0;  // 2^53
+  double v = number_at(file, line, what, text);
+  if (v < 0 || v > kLargestExact || v != std::floor(v))
+    fail_input(file, line, std::string(what) + " '" + std::string(text) + "' is not a count (a whole number, 0 to 2^53)");
+  return static_cast<uint64_t>(v);
+}
+
+std::optional<double> ns_per_unit(std::string_view unit) {
+  static const std::pair<std::string_view, double> kUnits[] = {
+      {"ns", 1},         {"nsecond", 1},      {"us", 1e3}, {"usecond", 1e3},
+      {"ms", 1e6},       {"msecond", 1e6},    {"s", 1e9},  {"second", 1e9}};
+  for (auto [u, scale] : kUnits)
+    if (u == unit) return scale;
+  return std::nullopt;
+}
+
+double time_in_ns(const Table& t, uint64_t line, const std::string& column, std::string_view unit,
+                  std::string_view text) {
+  auto scale = ns_per_unit(unit);
+  if (!scale)
+    fail_input(t.file, line,
+               column + " is in '" + std::string(unit) + "', expected a time unit (ns, us, ms, s or nsecond, usecond, "
+                                                         "msecond, second)");
+  double v = number_at(t.file, line, column, text);
+  if (v < 0) fail_input(t.file, line, column + " " + std::string(text) + " is negative");
+  return v * *scale;
+}
+
+int Table::column(std::string_view name) const {
+  for (size_t c = 0; c < header.size(); ++c)
+    if (header[c] == name) return static_cast<int>(c);
+  return -1;
+}
+
+int Table::first_column(std::initializer_list<std::string_view> names) const {
+  for (std::string_view n : names)
+    if (int c = column(n); c >= 0) return c;
+  return -1;
+}
+
+int Table::need(std::string_view name) const {
+  int c = column(name);
+  if (c < 0) fail_input(file, header_line, "no '" + std::string(name) + "' column");
+  return c;
+}
+
+std::vector<std::string> Table::take_units_row(int probe) {
+  const bool numeric = !rows.empty() && probe >= 0 && parse_number(rows.front().fields[probe]);
+  if (rows.empty() || probe < 0 || numeric)
+    return {};
+  std::vector<std::string> units = std::move(rows.front().fields);
+  rows.erase(rows.begin());
+  return units;
+}
+
+void Table::keep_values(const Row& row, Kernel& kernel) const {
+  for (size_t c = 0; c < header.size(); ++c)
+    if (!blank(row.fields[c])) kernel.values.emplace(header[c], row.fields[c]);
+}
+
+Profile read_profile(std::istream& in, const std::string& name) {
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  Profile p;
+  p.source = name;
+  if (looks_like_accelsim_log(lines)) {
+    p.layout = Layout::AccelsimLog;
+    read_accelsim_log(lines, p);
+    return p;
+  }
+  const std::vector<Line> content = content_lines(lines);
+  if (content.empty()) fail_input(name, "empty profile: no CSV header found");
+  std::vector<std::string> fields;
+  for (size_t i = 0; i < content.size(); ++i) {
+    if (!split_csv_line(content[i].text, fields)) continue;
+    if (auto layout = profiler_layout(fields)) {
+      p.layout = *layout;
+      Table t = make_table(name, content, i, false);
+      read_table(*layout, t, p);
+      return p;
+    }
+  }
+  split_csv_line(content[0].text, fields);
+  std::vector<std::string> next;
+  if (content.size() > 1) split_csv_line(content[1].text, next);
+  auto layout = hand_made_layout(fields, content.size() > 1 ? &next : nullptr);
+  if (!layout) unknown_layout(name, content[0]);
+  p.layout = *layout;
+  Table t = make_table(name, content, 0, *layout == Layout::Wide);
+  read_table(*layout, t, p);
+  return p;
+}
+
+Profile load_profile(const std::string& path) {
+  if (path != "-" && is_sqlite_file(path)) return read_nsys_sqlite(path);
+  Input in(path);
+  Profile p = read_profile(in.stream(), in.name());
+  in.check_read_error();
+  return p;
+}
+
+}  // namespace sasskit::profile

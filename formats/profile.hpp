@@ -1,0 +1,86 @@
+// Profiler and simulator exports read into one per-kernel table: Nsight
+// Compute CSV (raw and details pages), nvprof CSV (GPU trace and metric or
+// event summaries), nsys stats CSV reports and the nsys sqlite export,
+// Accel-Sim statistics, and two hand-made CSV layouts. The layout is
+// recognised from the content; formats/PROFILES.md describes each one.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sasskit::profile {
+
+enum class Layout : uint8_t {
+  NcuRaw,         // ncu --csv --page raw
+  NcuDetails,     // ncu --csv (--page details, the default)
+  NvprofTrace,    // nvprof --csv --print-gpu-trace [--metrics ...]
+  NvprofSummary,  // nvprof --csv --metrics/--events (one row per kernel name)
+  NsysGpuTrace,   // nsys stats -r cuda_gpu_trace
+  NsysKernExec,   // nsys stats -r cuda_kern_exec_trace
+  NsysKernSum,    // nsys stats -r cuda_gpu_kern_sum
+  NsysSqlite,     // nsys export --type sqlite
+  AccelsimLog,    // Accel-Sim (gpgpu-sim) simulator stdout
+  AccelsimCsv,    // kernel,kernel_id,stat,value
+  Plain,          // id and/or name column, then named numeric columns
+  Wide,           // one column per kernel name, durations (ns) down it
+};
+const char* layout_name(Layout layout);  // "ncu-raw", "nvprof-trace", ...
+
+// One kernel launch, or for the summary layouts one kernel name over all
+// of its launches.
+struct Kernel {
+  uint64_t line = 0;             // line of the file it came from (0: sqlite)
+  std::optional<uint64_t> id;    // 1-based launch number when the file numbers launches
+  std::string name;              // as the file writes it
+  uint64_t launches = 1;         // > 1 only in summaries
+  std::optional<double> time_ns; // kernel time, summed over `launches`
+  std::optional<double> cycles;  // elapsed GPU cycles, summed over `launches`
+  uint64_t ctas = 0;             // thread blocks in the grid; 0 when unknown
+  uint64_t threads_per_cta = 0;  // 0 when unknown
+  // Every other value by its column or metric name, as written.
+  std::map<std::string, std::string, std::less<>> values;
+};
+
+struct Profile {
+  std::string source;        // file name, for messages
+  Layout layout = Layout::Plain;
+  std::string time_from;     // column or metric the times came from ("" when none)
+  std::string cycles_from;   // likewise for cycles
+  std::vector<Kernel> kernels;
+
+  uint64_t launch_count() const;
+  double total_time_ns() const;  // 0 when the file has no times
+};
+
+// Reads a text export. An unknown layout, a duration in an unexpected unit
+// or text where a number belongs is BadInput naming the file and line.
+Profile read_profile(std::istream& in, const std::string& name);
+
+// True when `path` is a regular file that starts with the SQLite header.
+bool is_sqlite_file(const std::string& path);
+// Reads the kernel activity table of an `nsys export --type sqlite` file.
+Profile read_nsys_sqlite(const std::string& path);
+// Either of the above, by content ("-" is stdin, text only).
+Profile load_profile(const std::string& path);
+
+// A number as profilers print it: "1,234.5", "96.4%", " 7 ". Empty when the
+// text is not a finite number.
+std::optional<double> parse_number(std::string_view text);
+// The parsed value of `text` or BadInput "file:line: what 'text' is not a number".
+double number_at(const std::string& file, uint64_t line, std::string_view what, std::string_view text);
+// A count (id, launches, grid size): a whole number in [0, 2^53].
+uint64_t count_at(const std::string& file, uint64_t line, std::string_view what, std::string_view text);
+
+// `s` in lower case without spaces, as hand-made column names are compared.
+std::string lower_trimmed(std::string_view s);
+
+// Nanoseconds per unit for the time units profilers print ("ns", "usecond",
+// "ms", "s", ...); empty for any other unit.
+std::optional<double> ns_per_unit(std::string_view unit);
+
+}  // namespace sasskit::profile

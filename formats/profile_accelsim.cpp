@@ -1,0 +1,67 @@
+// Accel-Sim statistics (formats/PROFILES.md, "Accel-Sim"): the simulator's
+// stdout, where each kernel's block starts with "kernel_name = NAME" and
+// holds "stat = value" lines, and the "kernel,kernel_id,stat,value" CSV.
+// Statistic names are gpgpu-sim's (gpu-sim.cc printouts); a kernel's id is
+// its kernel_launch_uid, its cycles gpu_sim_cycle (per kernel) or, when only
+// that is printed, gpu_tot_sim_cycle.
+#include <map>
+
+#include "formats/profile_table.hpp"
+#include "libcommon/diag.hpp"
+
+namespace sasskit::profile {
+
+namespace {
+
+void set_identity(const std::string& file, Kernel& k) {
+  auto stat = [&](const char* n) -> const std::string* {
+    auto it = k.values.find(n);
+    return it == k.values.end() ? nullptr : &it->second;
+  };
+  if (const std::string* uid = stat("kernel_launch_uid")) k.id = count_at(file, k.line, "kernel_launch_uid", *uid);
+  const std::string* cycles = stat("gpu_sim_cycle");
+  if (!cycles) cycles = stat("gpu_tot_sim_cycle");
+  if (cycles) k.cycles = static_cast<double>(count_at(file, k.line, "gpu_sim_cycle", *cycles));
+}
+
+}  // namespace
+
+void read_accelsim_csv(Table& t, Profile& p) {
+  std::map<std::string, size_t> by_id;  // kernel_id column -> kernel
+  for (const Row& r : t.rows) {
+    auto [it, fresh] = by_id.emplace(r.fields[1], p.kernels.size());
+    if (fresh) p.kernels.push_back(Kernel{.line = r.line});
+    p.kernels[it->second].values.insert_or_assign(r.fields[2], r.fields[3]);
+  }
+  p.cycles_from = "gpu_sim_cycle";
+  for (Kernel& k : p.kernels) set_identity(t.file, k);
+}
+
+void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
+  p.cycles_from = "gpu_sim_cycle";
+  Kernel current;
+  auto flush = [&] {
+    if (current.values.empty()) return;
+    set_identity(p.source, current);
+    p.kernels.push_back(std::move(current));
+    current = Kernel{};
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    const size_t eq = line.find(" = ");
+    if (eq == std::string_view::npos) continue;
+    const std::string key(line.substr(0, eq)), value(line.substr(eq + 3));
+    if (key == "kernel_name") {
+      flush();
+      current.name = value;
+      current.line = i + 1;
+    } else if (key.find(' ') == std::string::npos && !key.empty()) {
+      if (current.line == 0) current.line = i + 1;
+      current.values.insert_or_assign(key, value);
+    }
+  }
+  flush();
+}
+
+}  // namespace sasskit::profile

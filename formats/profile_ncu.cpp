@@ -1,0 +1,139 @@
+// Nsight Compute CSV (formats/PROFILES.md, "ncu"): the raw page, one row per
+// launch and one column per metric under a units row, and the details page,
+// one row per launch and metric with its unit. Kernel ids are ncu's 0-based
+// "ID" + 1. Durations come from the first of kCycles and kTimes that every
+// launch has, so old and new metric names and the default sections all work.
+#include <map>
+
+#include "formats/profile_table.hpp"
+#include "libcommon/diag.hpp"
+
+namespace sasskit::profile {
+
+namespace {
+
+// Elapsed cycles: the metric names of Nsight Compute 2020+ ("Kernel Profiling
+// Guide", metrics structure), the pre-2020 spelling, and the Speed Of Light
+// section's name for the same counter in the details page.
+constexpr const char* kCycles[] = {"gpc__cycles_elapsed.max", "gpc__elapsed_cycles_max", "Elapsed Cycles",
+                                   "gpc__cycles_elapsed.avg", "sm__cycles_elapsed.max"};
+// Kernel time: the 2020+ metric, the older one, and the section's "Duration".
+constexpr const char* kTimes[] = {"gpu__time_duration.sum", "gpu__time_duration", "Duration"};
+
+using Units = std::map<std::string, std::string, std::less<>>;
+
+struct Launch {
+  Kernel kernel;
+  Units units;  // metric -> unit, where the file gives one
+};
+
+const std::string* value(const Launch& l, const std::string& metric) {
+  auto it = l.kernel.values.find(metric);
+  return it == l.kernel.values.end() ? nullptr : &it->second;
+}
+
+std::string unit(const Launch& l, const std::string& metric) {
+  auto it = l.units.find(metric);
+  return it == l.units.end() ? std::string() : it->second;
+}
+
+template <size_t N>
+std::string first_in_all(const std::vector<Launch>& launches, const char* const (&names)[N]) {
+  for (const char* n : names) {
+    bool all = !launches.empty();
+    for (const Launch& l : launches) all = all && value(l, n);
+    if (all) return n;
+  }
+  return {};
+}
+
+void set_cycles(const Table& t, Launch& l, const std::string& metric) {
+  const std::string u = unit(l, metric);
+  if (!u.empty() && u != "cycle")
+    fail_input(t.file, l.kernel.line, metric + " is in '" + u + "', expected cycle");
+  double v = number_at(t.file, l.kernel.line, metric, *value(l, metric));
+  if (v < 0) fail_input(t.file, l.kernel.line, metric + " " + *value(l, metric) + " is negative");
+  l.kernel.cycles = v;
+}
+
+// Grid and block sizes: the raw page's launch__ metrics, or the details
+// page's "(x, y, z)" columns.
+uint64_t launch_size(const Table& t, const Launch& l, const char* metric, const char* xyz_column) {
+  if (const std::string* v = value(l, metric)) return count_at(t.file, l.kernel.line, metric, *v);
+  const std::string* xyz = value(l, xyz_column);
+  if (!xyz) return 0;
+  std::string digits;
+  uint64_t size = 1;
+  int dims = 0;
+  for (size_t i = 0; i <= xyz->size(); ++i) {
+    char c = i < xyz->size() ? (*xyz)[i] : ',';
+    if (c >= '0' && c <= '9') digits.push_back(c);
+    else if ((c == ',' || c == ')') && !digits.empty()) {
+      size *= count_at(t.file, l.kernel.line, xyz_column, digits);
+      digits.clear();
+      ++dims;
+    } else if (c != ' ' && c != '(' && c != ',' && c != ')') {
+      fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + *xyz + "' is not '(x, y, z)'");
+    }
+  }
+  if (dims != 3) fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + *xyz + "' is not '(x, y, z)'");
+  return size;
+}
+
+void finish(const Table& t, std::vector<Launch>& launches, Profile& p) {
+  p.cycles_from = first_in_all(launches, kCycles);
+  p.time_from = first_in_all(launches, kTimes);
+  for (Launch& l : launches) {
+    if (!p.cycles_from.empty()) set_cycles(t, l, p.cycles_from);
+    if (!p.time_from.empty())
+      l.kernel.time_ns = time_in_ns(t, l.kernel.line, p.time_from, unit(l, p.time_from), *value(l, p.time_from));
+    l.kernel.ctas = launch_size(t, l, "launch__grid_size", "Grid Size");
+    l.kernel.threads_per_cta = launch_size(t, l, "launch__block_size", "Block Size");
+    p.kernels.push_back(std::move(l.kernel));
+  }
+}
+
+}  // namespace
+
+void read_ncu_raw(Table& t, Profile& p) {
+  const int id = t.need("ID"), name = t.need("Kernel Name");
+  const std::vector<std::string> units = t.take_units_row(id);
+  std::vector<Launch> launches;
+  for (const Row& r : t.rows) {
+    Launch l;
+    l.kernel.line = r.line;
+    l.kernel.id = count_at(t.file, r.line, "ID", r.fields[id]) + 1;
+    l.kernel.name = r.fields[name];
+    t.keep_values(r, l.kernel);
+    for (size_t c = 0; c < units.size(); ++c)
+      if (!units[c].empty()) l.units.emplace(t.header[c], units[c]);
+    launches.push_back(std::move(l));
+  }
+  finish(t, launches, p);
+}
+
+void read_ncu_details(Table& t, Profile& p) {
+  const int id = t.need("ID"), name = t.need("Kernel Name"), metric = t.need("Metric Name"),
+            metric_value = t.need("Metric Value"), metric_unit = t.column("Metric Unit");
+  std::vector<Launch> launches;
+  std::map<uint64_t, size_t> by_id;
+  for (const Row& r : t.rows) {
+    const uint64_t kid = count_at(t.file, r.line, "ID", r.fields[id]);
+    auto [it, fresh] = by_id.emplace(kid, launches.size());
+    if (fresh) {
+      Launch l;
+      l.kernel.line = r.line;
+      l.kernel.id = kid + 1;
+      l.kernel.name = r.fields[name];
+      for (const char* c : {"Block Size", "Grid Size"})
+        if (int col = t.column(c); col >= 0) l.kernel.values.emplace(c, r.fields[col]);
+      launches.push_back(std::move(l));
+    }
+    Launch& l = launches[it->second];
+    l.kernel.values.insert_or_assign(r.fields[metric], r.fields[metric_value]);
+    if (metric_unit >= 0) l.units.insert_or_assign(r.fields[metric], r.fields[metric_unit]);
+  }
+  finish(t, launches, p);
+}
+
+}  // namespace sasskit::profile

@@ -1,0 +1,80 @@
+// The nsys sqlite export (formats/PROFILES.md, "nsys sqlite"): table
+// CUPTI_ACTIVITY_KIND_KERNEL, one row per launch with start and end in ns,
+// grid and block sizes, and its names as ids into StringIds (schema as
+// documented in the Nsight Systems User Guide, "SQLite Schema Reference").
+#include <sqlite3.h>
+
+#include <fstream>
+#include <memory>
+
+#include "formats/profile.hpp"
+#include "libcommon/diag.hpp"
+
+namespace sasskit::profile {
+
+namespace {
+
+constexpr char kSqliteMagic[] = "SQLite format 3";  // the 16-byte header, NUL included
+
+// Kernels in launch order; the demangled name as nsys stats prints it.
+constexpr const char* kKernelQuery =
+    "SELECT k.start, k.end, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, s.value "
+    "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = k.demangledName "
+    "ORDER BY k.start, k.correlationId";
+
+struct DbClose {
+  void operator()(sqlite3* db) const { sqlite3_close(db); }
+};
+struct StmtFinalize {
+  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
+};
+
+uint64_t count_column(sqlite3_stmt* s, int column, const std::string& path, const char* what) {
+  const sqlite3_int64 v = sqlite3_column_int64(s, column);
+  if (sqlite3_column_type(s, column) != SQLITE_INTEGER || v < 0)
+    fail_input(path, std::string("a kernel's ") + what + " is not a non-negative integer");
+  return static_cast<uint64_t>(v);
+}
+
+}  // namespace
+
+bool is_sqlite_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[sizeof kSqliteMagic] = {};
+  return in.read(head, sizeof head) && std::equal(head, head + sizeof head, kSqliteMagic);
+}
+
+Profile read_nsys_sqlite(const std::string& path) {
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  std::unique_ptr<sqlite3, DbClose> db(raw);
+  if (rc != SQLITE_OK) fail_io(path, std::string("cannot open as sqlite: ") + sqlite3_errstr(rc));
+  sqlite3_stmt* raw_stmt = nullptr;
+  if (sqlite3_prepare_v2(db.get(), kKernelQuery, -1, &raw_stmt, nullptr) != SQLITE_OK)
+    fail_input(path, std::string("not an nsys sqlite export with kernel activity (") + sqlite3_errmsg(db.get()) + ")");
+  std::unique_ptr<sqlite3_stmt, StmtFinalize> stmt(raw_stmt);
+  Profile p;
+  p.source = path;
+  p.layout = Layout::NsysSqlite;
+  p.time_from = "end - start";
+  int step;
+  while ((step = sqlite3_step(stmt.get())) == SQLITE_ROW) {
+    sqlite3_stmt* s = stmt.get();
+    Kernel k;
+    k.id = p.kernels.size() + 1;
+    const uint64_t start = count_column(s, 0, path, "start"), end = count_column(s, 1, path, "end");
+    if (end < start) fail_input(path, "kernel " + std::to_string(*k.id) + " ends before it starts");
+    k.time_ns = static_cast<double>(end - start);
+    k.ctas = count_column(s, 2, path, "gridX") * count_column(s, 3, path, "gridY") * count_column(s, 4, path, "gridZ");
+    k.threads_per_cta =
+        count_column(s, 5, path, "blockX") * count_column(s, 6, path, "blockY") * count_column(s, 7, path, "blockZ");
+    const unsigned char* name = sqlite3_column_text(s, 8);
+    if (!name) fail_input(path, "kernel " + std::to_string(*k.id) + " has no name in StringIds");
+    k.name = reinterpret_cast<const char*>(name);
+    p.kernels.push_back(std::move(k));
+  }
+  if (step != SQLITE_DONE) fail_input(path, std::string("reading kernel activity: ") + sqlite3_errmsg(db.get()));
+  return p;
+}
+
+}  // namespace sasskit::profile
