@@ -32,6 +32,18 @@ TEST(Stem, TwoClustersFollowTheKktSolution) {
   EXPECT_EQ(stem_sizes(two, 0.05, kZ95), (std::vector<uint32_t>{41, 52}));
 }
 
+// Eq. 3 asks for 62 samples of a cluster of 40: the cluster is simulated whole
+// (a census) and adds nothing to the error bound; a tiny epsilon stays bounded.
+TEST(Stem, SizesAreCappedAtTheClusterSize) {
+  std::vector<ClusterStats> clusters{{40, 10.0, 2.0}, {100000, 10.0, 2.0}};
+  auto m = stem_sizes(clusters, 0.05, kZ95);
+  EXPECT_EQ(m[0], 40u);
+  EXPECT_TRUE(is_census(clusters[0], m[0]));
+  EXPECT_FALSE(is_census(clusters[1], m[1]));
+  EXPECT_EQ(stem_sizes(clusters, 1e-7, kZ95), (std::vector<uint32_t>{40, 100000}));
+  EXPECT_EQ(stem_error(clusters, {40.0, 100000.0}, kZ95), 0);
+}
+
 TEST(Stem, ErrorConstraintHoldsWithEqualityBeforeRounding) {
   std::vector<ClusterStats> clusters{{100, 10.0, 2.0}, {50, 40.0, 10.0}, {7, 1e4, 3e3},
                                      {1000000, 2.5, 0.1}, {3, 80.0, 0.0}};

@@ -28,20 +28,24 @@ std::vector<double> stem_real_sizes(const std::vector<ClusterStats>& clusters, d
 
 std::vector<uint32_t> stem_sizes(const std::vector<ClusterStats>& clusters, double epsilon, double z) {
   std::vector<uint32_t> sizes;
-  for (double m : stem_real_sizes(clusters, epsilon, z)) {
+  const std::vector<double> real = stem_real_sizes(clusters, epsilon, z);
+  for (size_t i = 0; i < real.size(); ++i) {
     // A relative tolerance keeps an exact integer from rounding up on float noise.
-    double up = std::ceil(m * (1 - 1e-12));
-    sizes.push_back(static_cast<uint32_t>(std::clamp(up, 1.0, 4.0e9)));
+    const double up = std::ceil(real[i] * (1 - 1e-12));
+    const double census = static_cast<double>(std::max<uint64_t>(clusters[i].n, 1));
+    sizes.push_back(static_cast<uint32_t>(std::clamp(up, 1.0, census)));
   }
   return sizes;
 }
+
+bool is_census(const ClusterStats& cluster, double m) { return m >= static_cast<double>(cluster.n); }
 
 double stem_error(const std::vector<ClusterStats>& clusters, const std::vector<double>& m, double z) {
   double total = 0, variance = 0;
   for (size_t i = 0; i < clusters.size(); ++i) {
     total += clusters[i].n * clusters[i].mean;
     double b = std::pow(double(clusters[i].n) * clusters[i].sd, 2);
-    if (b > 0) variance += b / m[i];
+    if (b > 0 && !is_census(clusters[i], m[i])) variance += b / m[i];
   }
   return z * std::sqrt(variance) / total;
 }

@@ -25,11 +25,16 @@ double z_score(double confidence);
 // The KKT sizes before rounding; 0 for a cluster without variance.
 std::vector<double> stem_real_sizes(const std::vector<ClusterStats>& clusters, double epsilon, double z);
 
-// Rounded up, at least one sample per cluster.
+// Rounded up, at least one sample per cluster and at most the cluster's size:
+// a cluster that needs as many samples as it has invocations is simulated
+// whole (a census, exact) instead of sampled with replacement.
 std::vector<uint32_t> stem_sizes(const std::vector<ClusterStats>& clusters, double epsilon, double z);
 
+// True when `m` samples of `cluster` are a census of it.
+bool is_census(const ClusterStats& cluster, double m);
+
 // z * sqrt(sum N_i^2 sigma_i^2 / m_i) / sum N_i mu_i: the error bound that
-// sizes `m` (real or rounded) give.
+// sizes `m` (real or rounded) give; a census adds no error.
 double stem_error(const std::vector<ClusterStats>& clusters, const std::vector<double>& m, double z);
 
 // tau = sum m_i mu_i, the sampled time (Eq. 7-8).

@@ -28,6 +28,10 @@ Selector stem_selector(const Profile& p, const MethodOptions& o) {
     for (size_t i = 0; i < clusters->size(); ++i) {
       const auto& rows = (*clusters)[i].rows;
       uint32_t c = b.add_cluster(labels[i], rows, sizes[i]);
+      if (is_census((*clusters)[i].stats, sizes[i])) {
+        for (uint32_t r : rows) b.pick(c, r);
+        continue;
+      }
       for (uint32_t k = 0; k < sizes[i]; ++k) b.pick(c, rows[rng.below(rows.size())]);
     }
     auto with_seed = params;

@@ -6,6 +6,7 @@
 #include "columns.hpp"
 #include "formats/csv.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/kernel_name.hpp"
 #include "text_table.hpp"
 #include "validation_stats.hpp"
 
@@ -20,21 +21,34 @@ std::optional<double> simulated(const Metrics& m, RefMetric metric) {
   return std::nullopt;
 }
 
+// Kernel names compared as base names, so that a trace's mangled name meets
+// the demangled or short one a profiler prints.
+bool same_kernel(const std::string& trace_name, const ReferenceKernel& r) {
+  return r.name.empty() || base_kernel_name(trace_name) == base_kernel_name(r.name);
+}
+
+// A simulated kernel's reference: the one with its launch number when the
+// names agree, else the n-th launch of its name (n counted over the trace),
+// else a summary row of its name.
 std::vector<std::pair<const KernelReport*, const ReferenceKernel*>> match(const Report& rep, const Reference& ref) {
   std::map<uint64_t, const ReferenceKernel*> by_id;
-  std::map<std::string, std::vector<const ReferenceKernel*>> by_name;
+  std::map<std::string, std::vector<const ReferenceKernel*>> by_name, summary;
   for (const ReferenceKernel& r : ref.kernels) {
     if (r.id) by_id.emplace(*r.id, &r);
-    else if (!r.name.empty()) by_name[r.name].push_back(&r);
+    if (r.name.empty()) continue;
+    (r.launches > 1 ? summary : by_name)[base_kernel_name(r.name)].push_back(&r);
   }
-  std::map<std::string, size_t> seen;  // invocations of a name so far
+  std::map<std::string, size_t> seen;  // launches of a name so far
   std::vector<std::pair<const KernelReport*, const ReferenceKernel*>> pairs;
   for (const KernelReport& k : rep.kernels) {
-    if (auto it = by_id.find(k.id); it != by_id.end()) {
+    const std::string base = base_kernel_name(k.name);
+    const size_t nth = seen[base]++;
+    if (auto it = by_id.find(k.id); it != by_id.end() && same_kernel(k.name, *it->second)) {
       pairs.emplace_back(&k, it->second);
-    } else if (auto n = by_name.find(k.name); n != by_name.end()) {
-      size_t i = seen[k.name]++;
-      if (i < n->second.size()) pairs.emplace_back(&k, n->second[i]);
+    } else if (auto n = by_name.find(base); n != by_name.end() && nth < n->second.size()) {
+      pairs.emplace_back(&k, n->second[nth]);
+    } else if (auto s = summary.find(base); s != summary.end()) {
+      pairs.emplace_back(&k, s->second.front());
     }
   }
   return pairs;

@@ -32,8 +32,11 @@ struct Validation {
   std::vector<MetricValidation> metrics;  // those with at least one pair
 };
 
-// Matches kernels by id where the reference has ids, else by name (the n-th
-// invocation of a name with the n-th). Fails (exit 1) when none match.
+// Matches kernels by launch number where the reference numbers launches and
+// the names agree, else by name (the n-th launch of a name with the n-th),
+// names compared as base names (mangled, demangled or short alike); a
+// summary row stands for every launch of its name. Fails (exit 1) when none
+// match.
 Validation validate(const Report& rep, const Reference& ref, const std::string& ref_name);
 
 const char* error_kind(RefMetric m);  // "MAPE" or "MAE"
