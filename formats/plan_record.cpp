@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "formats/csv.hpp"
 #include "formats/msgpack_map.hpp"
@@ -31,7 +32,7 @@ std::string number(double v) {
 double parse_double(const std::string& text, const std::string& where, const std::string& what) {
   double v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || text.empty())
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty() || !std::isfinite(v))
     fail_input(where, what + " '" + text + "' is not a number");
   return v;
 }
@@ -42,6 +43,12 @@ uint64_t parse_uint(const std::string& text, const std::string& where, const std
   if (ec != std::errc() || p != text.data() + text.size() || text.empty())
     fail_input(where, what + " '" + text + "' is not a non-negative integer");
   return v;
+}
+
+uint32_t parse_u32(const std::string& text, const std::string& where, const std::string& what) {
+  const uint64_t v = parse_uint(text, where, what);
+  if (v > std::numeric_limits<uint32_t>::max()) fail_input(where, what + " " + text + " is out of range (at most 2^32-1)");
+  return static_cast<uint32_t>(v);
 }
 
 constexpr std::string_view kCsvColumns = "id,name,cluster,picks,weight";
@@ -62,7 +69,7 @@ void read_csv_comment(std::string_view body, Plan& plan, const std::string& wher
     if (!split_csv_line(value, fields) || fields.size() != 5)
       fail_input(where, "cluster line needs label,size,samples,mean,sd");
     plan.clusters.push_back(PlanCluster{fields[0], parse_uint(fields[1], where, "size"),
-                                        uint32_t(parse_uint(fields[2], where, "samples")),
+                                        parse_u32(fields[2], where, "samples"),
                                         parse_double(fields[3], where, "mean"),
                                         parse_double(fields[4], where, "sd")});
   }
@@ -108,8 +115,8 @@ Plan read_plan_csv(std::istream& in, const std::string& name) {
     }
     if (fields.size() != 5) fail_input(where, "expected 5 fields, found " + std::to_string(fields.size()));
     PlanEntry e{parse_uint(fields[0], where, "id"), fields[1],
-                uint32_t(parse_uint(fields[2], where, "cluster")),
-                uint32_t(parse_uint(fields[3], where, "picks")),
+                parse_u32(fields[2], where, "cluster"),
+                parse_u32(fields[3], where, "picks"),
                 parse_double(fields[4], where, "weight")};
     if (!plan.clusters.empty() && e.cluster >= plan.clusters.size())
       fail_input(where, "cluster " + fields[2] + " is not declared");
