@@ -124,23 +124,46 @@ TEST(Sieve, TiersByCoefficientOfVariation) {
   EXPECT_LT(score(p, s).error, 0.05);
 }
 
-TEST(Photon, MatchesKernelsWithCloseBasicBlockVectors) {
+TEST(Photon, MatchesAnyEarlierRepresentativePreferringTheClosestWarpCount) {
   Profile p;
-  auto add = [&](Bbv v, uint64_t warps) {
-    p.add(p.size() + 1, "k", 100);
+  auto add = [&](const char* name, Bbv v, uint64_t warps) {
+    p.add(p.size() + 1, name, 100);
     p.bbv.push_back(std::move(v));
     p.warps.push_back(warps);
   };
-  add({{0, 1000}, {64, 500}}, 8);
-  add({{0, 1010}, {64, 505}}, 8);   // within 5% of the first
-  add({{0, 1000}, {64, 900}}, 8);   // too far: new cluster
-  add({{0, 1000}, {64, 500}}, 16);  // other warp count: new cluster
+  // Shares (0.60, 0.40) and (0.66, 0.34) lie 11% apart: two representatives at 10%.
+  add("k", {{0, 600}, {64, 400}}, 8);
+  add("k", {{0, 606}, {64, 404}}, 8);     // the same shares: joins 1
+  add("j", {{0, 660}, {64, 340}}, 32);    // 11% from 1: a representative
+  add("k", {{0, 1200}, {64, 800}}, 16);   // twice the instructions, same shares: joins 1
+  add("m", {{0, 625}, {64, 375}}, 30);    // 4.9% from 1, 6.7% from 3: 3's warp count is closer
   MethodOptions o;
   o.method = "photon";
+  o.distance = 0.10;
   Selection s = make_selector(p, o)(1);
-  ASSERT_EQ(s.plan.clusters.size(), 3u);
-  EXPECT_EQ(s.plan.clusters[0].size, 2u);
+  ASSERT_EQ(s.plan.clusters.size(), 2u);
+  EXPECT_EQ(s.plan.clusters[0].size, 3u);
+  EXPECT_EQ(s.plan.clusters[1].size, 2u);
+  ASSERT_EQ(s.plan.entries.size(), 2u);
   EXPECT_EQ(s.plan.entries[0].id, 1u);
+  EXPECT_EQ(s.plan.entries[1].id, 3u);
+  EXPECT_EQ(s.plan.entries[1].weight, 2.0);
+}
+
+TEST(Pka, KDoesNotChangeWithTheSeed) {
+  Profile p;
+  Rng rng(3);
+  p.feature_names = {"a", "b", "c"};
+  for (int i = 0; i < 60; ++i) {
+    const int mode = i % 4;
+    p.add(p.size() + 1, "k" + std::to_string(mode), 100 * (mode + 1) + rng.unit());
+    for (int f = 0; f < 3; ++f) p.features.push_back(10.0 * ((mode + f) % 4) + rng.unit());
+  }
+  MethodOptions o;
+  o.method = "pka";
+  Selector select = make_selector(p, o);
+  const Plan first = select(1).plan;
+  for (uint64_t seed : {2, 3, 17}) EXPECT_EQ(select(seed).plan, first) << seed;
 }
 
 TEST(RandomMethod, PicksAboutTheRate) {

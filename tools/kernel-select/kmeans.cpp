@@ -69,4 +69,19 @@ std::vector<uint32_t> kmeans(const std::vector<double>& x, size_t n, size_t dims
   return assign;
 }
 
+double inertia(const std::vector<double>& x, size_t n, size_t dims, const std::vector<uint32_t>& cluster,
+               uint32_t k) {
+  std::vector<double> centres(k * dims, 0);
+  std::vector<uint64_t> counts(k, 0);
+  for (size_t i = 0; i < n; ++i) {
+    ++counts[cluster[i]];
+    for (size_t j = 0; j < dims; ++j) centres[cluster[i] * dims + j] += x[i * dims + j];
+  }
+  for (uint32_t c = 0; c < k; ++c)
+    for (size_t j = 0; j < dims && counts[c] > 0; ++j) centres[c * dims + j] /= double(counts[c]);
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += distance2(&x[i * dims], &centres[cluster[i] * dims], dims);
+  return sum;
+}
+
 }  // namespace sasskit::kselect

@@ -14,4 +14,9 @@ namespace sasskit::kselect {
 std::vector<uint32_t> kmeans(const std::vector<double>& points, size_t n, size_t dims, uint32_t k,
                              Rng& rng, unsigned max_iterations = 300);
 
+// Sum of squared distances of the points to the centre of their cluster
+// (scikit-learn's inertia_), for choosing among restarts.
+double inertia(const std::vector<double>& points, size_t n, size_t dims, const std::vector<uint32_t>& cluster,
+               uint32_t k);
+
 }  // namespace sasskit::kselect

@@ -1,10 +1,13 @@
-// Photon's kernel-level sampling (stem-root-micro25 §6.2, Table 1): each
-// kernel, in launch order, joins the first earlier representative with the
-// same name and warp count whose basic-block vector lies within a relative
-// L2 distance (default 5%); otherwise it becomes a representative itself.
+// Photon's kernel-level sampling as stem-root-micro25 describes it (Table 1:
+// "find a kernel with similar BBV and #warps (95% threshold)"): each kernel,
+// in launch order, joins an earlier representative, of any name, whose
+// normalised basic-block vector (each block's share of the kernel's warp
+// instructions) lies within a relative L2 distance (default 5%), preferring
+// the closest warp count, then the closest vector, then the earliest;
+// otherwise it becomes a representative itself.
 #include <cmath>
-#include <map>
-#include <utility>
+#include <cstdint>
+#include <tuple>
 
 #include "libcommon/diag.hpp"
 #include "methods.hpp"
@@ -26,24 +29,38 @@ double relative_distance(const Bbv& a, const Bbv& b) {
   return norm == 0 ? (diff == 0 ? 0 : INFINITY) : std::sqrt(diff / norm);
 }
 
+// The BBV as shares of the kernel's warp instructions.
+Bbv normalised(const Bbv& v) {
+  double sum = 0;
+  for (const auto& [pc, x] : v) sum += x;
+  Bbv out;
+  for (const auto& [pc, x] : v) out.emplace(pc, sum > 0 ? x / sum : 0);
+  return out;
+}
+
+uint64_t warp_gap(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
 }  // namespace
 
 Selector photon_selector(const Profile& p, const MethodOptions& o) {
   if (p.bbv.empty() || p.warps.empty())
     fail_input(p.source, "method photon needs basic-block vectors: give it a trace stream");
-  std::map<std::pair<uint32_t, uint64_t>, std::vector<size_t>> reps_by_key;  // -> cluster indices
-  std::vector<std::vector<uint32_t>> clusters;
+  std::vector<Bbv> bbv;
+  bbv.reserve(p.size());
+  for (const Bbv& v : p.bbv) bbv.push_back(normalised(v));
+  std::vector<std::vector<uint32_t>> clusters;  // front() is the representative
   std::vector<uint32_t> names;
   for (uint32_t r = 0; r < p.size(); ++r) {
-    auto& reps = reps_by_key[{p.name[r], p.warps[r]}];
     size_t joined = clusters.size();
-    for (size_t c : reps)
-      if (relative_distance(p.bbv[r], p.bbv[clusters[c].front()]) <= o.distance) {
-        joined = c;
-        break;
-      }
+    std::tuple<uint64_t, double> best{UINT64_MAX, INFINITY};  // (warp gap, distance)
+    for (size_t c = 0; c < clusters.size(); ++c) {
+      const uint32_t rep = clusters[c].front();
+      const double d = relative_distance(bbv[r], bbv[rep]);
+      if (d > o.distance) continue;
+      const std::tuple<uint64_t, double> key{warp_gap(p.warps[r], p.warps[rep]), d};
+      if (key < best) best = key, joined = c;
+    }
     if (joined == clusters.size()) {
-      reps.push_back(joined);
       clusters.emplace_back();
       names.push_back(p.name[r]);
     }

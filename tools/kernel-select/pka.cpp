@@ -56,6 +56,23 @@ double projection_error(const Profile& p, const std::vector<uint32_t>& cluster, 
   return std::abs(projected - total) / total;
 }
 
+// The PKA artifact clusters with scikit-learn's KMeans(n_init=10): ten
+// k-means++ starts per K, keeping the one of least inertia. The starts are
+// seeded from K alone, so K and the clusters do not change with --seed.
+constexpr uint32_t kRestarts = 10;
+
+std::vector<uint32_t> best_of_restarts(const std::vector<double>& points, size_t n, size_t dims, uint32_t k) {
+  std::vector<uint32_t> best;
+  double best_inertia = INFINITY;
+  for (uint32_t r = 0; r < kRestarts; ++r) {
+    Rng rng(uint64_t(k) * kRestarts + r);
+    auto cluster = kmeans(points, n, dims, k, rng);
+    const double e = inertia(points, n, dims, cluster, k);
+    if (e < best_inertia) best = std::move(cluster), best_inertia = e;
+  }
+  return best;
+}
+
 }  // namespace
 
 std::vector<double> principal_components(const Profile& p, double variance, size_t& dims) {
@@ -95,15 +112,14 @@ Selector pka_selector(const Profile& p, const MethodOptions& o) {
   if (o.max_k < 1) fail_usage("--max-k must be at least 1");
   size_t dims = 0;
   auto points = std::make_shared<std::vector<double>>(principal_components(p, o.variance, dims));
-  return [&p, o, points, dims](uint64_t seed) {
+  return [&p, o, points, dims](uint64_t) {
     double total = 0;
     for (double d : p.duration) total += d;
     std::vector<uint32_t> best;
     uint32_t best_k = 0;
     double best_error = INFINITY;
     for (uint32_t k = 1; k <= o.max_k && k <= p.size(); ++k) {
-      Rng rng(seed + k);
-      auto cluster = kmeans(*points, p.size(), dims, k, rng);
+      auto cluster = best_of_restarts(*points, p.size(), dims, k);
       double e = projection_error(p, cluster, k, total);
       if (e < best_error) best = std::move(cluster), best_k = k, best_error = e;
       if (e <= o.target_error) break;
@@ -119,7 +135,7 @@ Selector pka_selector(const Profile& p, const MethodOptions& o) {
     for (size_t c = 0; c < members.size(); ++c)
       b.pick(b.add_cluster("group" + std::to_string(c), members[c], 1), members[c].front());
     return b.finish({{"variance", o.variance}, {"target_error", o.target_error},
-                     {"k", double(best_k)}, {"components", double(dims)}, {"seed", double(seed)}});
+                     {"k", double(best_k)}, {"components", double(dims)}, {"restarts", double(kRestarts)}});
   };
 }
 
