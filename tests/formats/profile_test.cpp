@@ -5,6 +5,7 @@
 
 #include "formats/profile.hpp"
 #include "libcommon/diag.hpp"
+#include "tests/support/error_of.hpp"
 
 namespace sasskit::profile {
 namespace {
@@ -15,12 +16,7 @@ Profile read(const std::string& text) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    read(text);
-  } catch (const Error& e) {
-    return e.where() + ": " + e.what();
-  }
-  return "no error";
+  return test::error_of([&] { read(text); });
 }
 
 TEST(Profile, NcuDetailsWithProgramOutputAndSections) {

@@ -4,6 +4,7 @@
 
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
+#include "tests/support/error_of.hpp"
 #include "read_profile.hpp"
 
 namespace sasskit::kselect {
@@ -15,12 +16,7 @@ Profile read(const std::string& text) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    read(text);
-  } catch (const Error& e) {
-    return e.where() + ": " + e.what();
-  }
-  return "no error";
+  return test::error_of([&] { read(text); });
 }
 
 TEST(Readers, NsysKernExecTrace) {
