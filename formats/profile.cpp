@@ -93,21 +93,13 @@ std::vector<Line> content_lines(const std::vector<std::string>& lines) {
 
 // The header at content[header] and every content line after it; rows of the
 // wide layout may be shorter than the header.
-Table make_table(const std::string& name, const std::vector<Line>& content, size_t header, bool ragged) {
-  Table t;
+void make_table(Table& t, const std::string& name, const std::vector<Line>& content, size_t header, bool ragged) {
   t.file = name;
   t.header_line = content[header].number;
   split_csv_line(content[header].text, t.header);
-  for (size_t i = header + 1; i < content.size(); ++i) {
-    Row row{content[i].number, {}};
-    if (!split_csv_line(content[i].text, row.fields)) fail_input(name, row.line, "unterminated quoted field");
-    if (row.fields.size() != t.header.size() && !(ragged && row.fields.size() < t.header.size()))
-      fail_input(name, row.line,
-                 std::to_string(row.fields.size()) + " fields, expected " + std::to_string(t.header.size()) +
-                     " as in the header on line " + std::to_string(t.header_line));
-    t.rows.push_back(std::move(row));
-  }
-  return t;
+  std::vector<Rows::Line> lines;
+  for (size_t i = header + 1; i < content.size(); ++i) lines.push_back({content[i].number, content[i].text});
+  t.rows = Rows(t, std::move(lines), ragged);
 }
 
 void read_table(Layout layout, Table& t, Profile& p) {
@@ -144,6 +136,57 @@ std::string lower_trimmed(std::string_view s) {
 }
 
 const char* layout_name(Layout layout) { return kLayoutNames[static_cast<size_t>(layout)]; }
+
+uint32_t ColumnNames::id(std::string_view name) {
+  auto it = ids_.find(name);
+  if (it != ids_.end()) return it->second;
+  const auto id = static_cast<uint32_t>(names_.size());
+  names_.emplace_back(name);
+  ids_.emplace(names_.back(), id);
+  return id;
+}
+
+std::optional<uint32_t> ColumnNames::find(std::string_view name) const {
+  auto it = ids_.find(name);
+  return it == ids_.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+}
+
+void Values::set(std::string_view name, std::string_view text) {
+  if (!names_) names_ = std::make_shared<ColumnNames>();
+  set(names_->id(name), text);
+}
+
+void Values::set(uint32_t id, std::string_view text) {
+  text_.append(text);
+  ends_.emplace_back(id, static_cast<uint32_t>(text_.size()));
+}
+
+std::optional<std::string_view> Values::get(std::string_view name) const {
+  const auto id = names_ ? names_->find(name) : std::nullopt;
+  if (!id) return std::nullopt;
+  for (size_t i = ends_.size(); i-- > 0;)
+    if (ends_[i].first == *id) {
+      const uint32_t begin = i == 0 ? 0 : ends_[i - 1].second;
+      return std::string_view(text_).substr(begin, ends_[i].second - begin);
+    }
+  return std::nullopt;
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> Values::items() const {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  uint32_t begin = 0;
+  for (auto [id, end] : ends_) {
+    out.emplace_back(names_->name(id), std::string_view(text_).substr(begin, end - begin));
+    begin = end;
+  }
+  return out;
+}
+
+Kernel Profile::new_kernel() const {
+  Kernel k;
+  k.values = Values(columns);
+  return k;
+}
 
 uint64_t Profile::launch_count() const {
   uint64_t n = 0;
@@ -222,17 +265,42 @@ int Table::need(std::string_view name) const {
 }
 
 std::vector<std::string> Table::take_units_row(int probe) {
-  const bool numeric = !rows.empty() && probe >= 0 && parse_number(rows.front().fields[probe]);
-  if (rows.empty() || probe < 0 || numeric)
-    return {};
-  std::vector<std::string> units = std::move(rows.front().fields);
-  rows.erase(rows.begin());
-  return units;
+  if (rows.empty() || probe < 0) return {};
+  Row first = rows.front();
+  if (parse_number(first.fields[probe])) return {};
+  rows.pop_front();
+  return std::move(first.fields);
 }
 
-void Table::keep_values(const Row& row, Kernel& kernel) const {
-  for (size_t c = 0; c < header.size(); ++c)
-    if (!blank(row.fields[c])) kernel.values.emplace(header[c], row.fields[c]);
+void Rows::split(size_t i, Row& row) const {
+  row.line = lines_[i].number;
+  const std::string& file = table_->file;
+  if (!split_csv_line(lines_[i].text, row.fields)) fail_input(file, row.line, "unterminated quoted field");
+  const size_t want = table_->header.size();
+  if (row.fields.size() != want && !(ragged_ && row.fields.size() < want))
+    fail_input(file, row.line,
+               std::to_string(row.fields.size()) + " fields, expected " + std::to_string(want) +
+                   " as in the header on line " + std::to_string(table_->header_line));
+}
+
+Row Rows::front() const {
+  Row row;
+  split(first_, row);
+  return row;
+}
+
+const Row& Rows::iterator::operator*() {
+  rows_->split(i_, row_);
+  return row_;
+}
+
+void Table::keep_values(const Row& row, Kernel& kernel) {
+  ColumnNames* names = kernel.values.names();
+  if (!names) fail("profile kernel without column names");  // a reader that did not use new_kernel()
+  if (header_ids.empty())
+    for (const std::string& h : header) header_ids.push_back(names->id(h));
+  for (size_t c = 0; c < header.size() && c < row.fields.size(); ++c)
+    if (!blank(row.fields[c])) kernel.values.set(header_ids[c], row.fields[c]);
 }
 
 Profile read_profile(std::istream& in, const std::string& name) {
@@ -252,7 +320,8 @@ Profile read_profile(std::istream& in, const std::string& name) {
     if (!split_csv_line(content[i].text, fields)) continue;
     if (auto layout = profiler_layout(fields)) {
       p.layout = *layout;
-      Table t = make_table(name, content, i, false);
+      Table t;
+      make_table(t, name, content, i, false);
       read_table(*layout, t, p);
       return p;
     }
@@ -263,7 +332,8 @@ Profile read_profile(std::istream& in, const std::string& name) {
   auto layout = hand_made_layout(fields, content.size() > 1 ? &next : nullptr);
   if (!layout) unknown_layout(name, content[0]);
   p.layout = *layout;
-  Table t = make_table(name, content, 0, *layout == Layout::Wide);
+  Table t;
+  make_table(t, name, content, 0, *layout == Layout::Wide);
   read_table(*layout, t, p);
   return p;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <istream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,42 @@ enum class Layout : uint8_t {
 };
 const char* layout_name(Layout layout);  // "ncu-raw", "nvprof-trace", ...
 
+// Column (or metric, or statistic) names shared by the kernels of a profile.
+class ColumnNames {
+ public:
+  uint32_t id(std::string_view name);  // added when new
+  std::optional<uint32_t> find(std::string_view name) const;
+  const std::string& name(uint32_t id) const { return names_[id]; }
+
+ private:
+  std::vector<std::string> names_;
+  std::map<std::string, uint32_t, std::less<>> ids_;
+};
+
+// A kernel's values by name, as written, packed into one string: an ncu raw
+// page has hundreds per launch, and a map per launch would take 30 times the
+// file's size.
+class Values {
+ public:
+  Values() = default;
+  explicit Values(std::shared_ptr<ColumnNames> names) : names_(std::move(names)) {}
+  ColumnNames* names() const { return names_.get(); }
+  // Sets `name` to `text`; a later value of the same name wins.
+  void set(std::string_view name, std::string_view text);
+  // The same, by an id of the shared column names.
+  void set(uint32_t id, std::string_view text);
+  std::optional<std::string_view> get(std::string_view name) const;
+  bool contains(std::string_view name) const { return get(name).has_value(); }
+  bool empty() const { return ends_.empty(); }
+  // (name, text) in the order set.
+  std::vector<std::pair<std::string_view, std::string_view>> items() const;
+
+ private:
+  std::shared_ptr<ColumnNames> names_;
+  std::string text_;
+  std::vector<std::pair<uint32_t, uint32_t>> ends_;  // (name id, end of its text in text_)
+};
+
 // One kernel launch, or for the summary layouts one kernel name over all
 // of its launches.
 struct Kernel {
@@ -43,7 +80,7 @@ struct Kernel {
   uint64_t ctas = 0;             // thread blocks in the grid; 0 when unknown
   uint64_t threads_per_cta = 0;  // 0 when unknown
   // Every other value by its column or metric name, as written.
-  std::map<std::string, std::string, std::less<>> values;
+  Values values;
 };
 
 struct Profile {
@@ -52,7 +89,10 @@ struct Profile {
   std::string time_from;     // column or metric the times came from ("" when none)
   std::string cycles_from;   // likewise for cycles
   std::vector<Kernel> kernels;
+  std::shared_ptr<ColumnNames> columns = std::make_shared<ColumnNames>();
 
+  // A kernel whose values share this profile's column names.
+  Kernel new_kernel() const;
   uint64_t launch_count() const;
   double total_time_ns() const;  // 0 when the file has no times
 };

@@ -14,13 +14,9 @@ namespace sasskit::profile {
 namespace {
 
 void set_identity(const std::string& file, Kernel& k) {
-  auto stat = [&](const char* n) -> const std::string* {
-    auto it = k.values.find(n);
-    return it == k.values.end() ? nullptr : &it->second;
-  };
-  if (const std::string* uid = stat("kernel_launch_uid")) k.id = count_at(file, k.line, "kernel_launch_uid", *uid);
-  const std::string* cycles = stat("gpu_sim_cycle");
-  if (!cycles) cycles = stat("gpu_tot_sim_cycle");
+  if (auto uid = k.values.get("kernel_launch_uid")) k.id = count_at(file, k.line, "kernel_launch_uid", *uid);
+  auto cycles = k.values.get("gpu_sim_cycle");
+  if (!cycles) cycles = k.values.get("gpu_tot_sim_cycle");
   if (cycles) k.cycles = static_cast<double>(count_at(file, k.line, "gpu_sim_cycle", *cycles));
 }
 
@@ -30,8 +26,11 @@ void read_accelsim_csv(Table& t, Profile& p) {
   std::map<std::string, size_t> by_id;  // kernel_id column -> kernel
   for (const Row& r : t.rows) {
     auto [it, fresh] = by_id.emplace(r.fields[1], p.kernels.size());
-    if (fresh) p.kernels.push_back(Kernel{.line = r.line});
-    p.kernels[it->second].values.insert_or_assign(r.fields[2], r.fields[3]);
+    if (fresh) {
+      p.kernels.push_back(p.new_kernel());
+      p.kernels.back().line = r.line;
+    }
+    p.kernels[it->second].values.set(r.fields[2], r.fields[3]);
   }
   p.cycles_from = "gpu_sim_cycle";
   for (Kernel& k : p.kernels) set_identity(t.file, k);
@@ -39,12 +38,12 @@ void read_accelsim_csv(Table& t, Profile& p) {
 
 void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
   p.cycles_from = "gpu_sim_cycle";
-  Kernel current;
+  Kernel current = p.new_kernel();
   auto flush = [&] {
     if (current.values.empty()) return;
     set_identity(p.source, current);
     p.kernels.push_back(std::move(current));
-    current = Kernel{};
+    current = p.new_kernel();
   };
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
@@ -58,7 +57,7 @@ void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
       current.line = i + 1;
     } else if (key.find(' ') == std::string::npos && !key.empty()) {
       if (current.line == 0) current.line = i + 1;
-      current.values.insert_or_assign(key, value);
+      current.values.set(key, value);
     }
   }
   flush();

@@ -20,16 +20,25 @@ constexpr const char* kCycles[] = {"gpc__cycles_elapsed.max", "gpc__elapsed_cycl
 // Kernel time: the 2020+ metric, the older one, and the section's "Duration".
 constexpr const char* kTimes[] = {"gpu__time_duration.sum", "gpu__time_duration", "Duration"};
 
+template <size_t N>
+bool listed(std::string_view name, const char* const (&names)[N]) {
+  for (const char* n : names)
+    if (name == n) return true;
+  return false;
+}
+
+// Units matter only for the metrics durations come from.
+bool is_duration_metric(std::string_view name) { return listed(name, kCycles) || listed(name, kTimes); }
+
 using Units = std::map<std::string, std::string, std::less<>>;
 
 struct Launch {
   Kernel kernel;
-  Units units;  // metric -> unit, where the file gives one
+  Units units;  // duration metric -> unit, where the file gives one
 };
 
-const std::string* value(const Launch& l, const std::string& metric) {
-  auto it = l.kernel.values.find(metric);
-  return it == l.kernel.values.end() ? nullptr : &it->second;
+std::optional<std::string_view> value(const Launch& l, std::string_view metric) {
+  return l.kernel.values.get(metric);
 }
 
 std::string unit(const Launch& l, const std::string& metric) {
@@ -51,32 +60,34 @@ void set_cycles(const Table& t, Launch& l, const std::string& metric) {
   const std::string u = unit(l, metric);
   if (!u.empty() && u != "cycle")
     fail_input(t.file, l.kernel.line, metric + " is in '" + u + "', expected cycle");
-  double v = number_at(t.file, l.kernel.line, metric, *value(l, metric));
-  if (v < 0) fail_input(t.file, l.kernel.line, metric + " " + *value(l, metric) + " is negative");
+  const std::string_view text = *value(l, metric);
+  double v = number_at(t.file, l.kernel.line, metric, text);
+  if (v < 0) fail_input(t.file, l.kernel.line, metric + " " + std::string(text) + " is negative");
   l.kernel.cycles = v;
 }
 
 // Grid and block sizes: the raw page's launch__ metrics, or the details
 // page's "(x, y, z)" columns.
 uint64_t launch_size(const Table& t, const Launch& l, const char* metric, const char* xyz_column) {
-  if (const std::string* v = value(l, metric)) return count_at(t.file, l.kernel.line, metric, *v);
-  const std::string* xyz = value(l, xyz_column);
-  if (!xyz) return 0;
+  if (auto v = value(l, metric)) return count_at(t.file, l.kernel.line, metric, *v);
+  const auto found = value(l, xyz_column);
+  if (!found) return 0;
+  const std::string xyz(*found);
   std::string digits;
   uint64_t size = 1;
   int dims = 0;
-  for (size_t i = 0; i <= xyz->size(); ++i) {
-    char c = i < xyz->size() ? (*xyz)[i] : ',';
+  for (size_t i = 0; i <= xyz.size(); ++i) {
+    char c = i < xyz.size() ? xyz[i] : ',';
     if (c >= '0' && c <= '9') digits.push_back(c);
     else if ((c == ',' || c == ')') && !digits.empty()) {
       size *= count_at(t.file, l.kernel.line, xyz_column, digits);
       digits.clear();
       ++dims;
     } else if (c != ' ' && c != '(' && c != ',' && c != ')') {
-      fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + *xyz + "' is not '(x, y, z)'");
+      fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
     }
   }
-  if (dims != 3) fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + *xyz + "' is not '(x, y, z)'");
+  if (dims != 3) fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
   return size;
 }
 
@@ -100,13 +111,13 @@ void read_ncu_raw(Table& t, Profile& p) {
   const std::vector<std::string> units = t.take_units_row(id);
   std::vector<Launch> launches;
   for (const Row& r : t.rows) {
-    Launch l;
+    Launch l{p.new_kernel(), {}};
     l.kernel.line = r.line;
     l.kernel.id = count_at(t.file, r.line, "ID", r.fields[id]) + 1;
     l.kernel.name = r.fields[name];
     t.keep_values(r, l.kernel);
     for (size_t c = 0; c < units.size(); ++c)
-      if (!units[c].empty()) l.units.emplace(t.header[c], units[c]);
+      if (!units[c].empty() && is_duration_metric(t.header[c])) l.units.emplace(t.header[c], units[c]);
     launches.push_back(std::move(l));
   }
   finish(t, launches, p);
@@ -121,17 +132,18 @@ void read_ncu_details(Table& t, Profile& p) {
     const uint64_t kid = count_at(t.file, r.line, "ID", r.fields[id]);
     auto [it, fresh] = by_id.emplace(kid, launches.size());
     if (fresh) {
-      Launch l;
+      Launch l{p.new_kernel(), {}};
       l.kernel.line = r.line;
       l.kernel.id = kid + 1;
       l.kernel.name = r.fields[name];
       for (const char* c : {"Block Size", "Grid Size"})
-        if (int col = t.column(c); col >= 0) l.kernel.values.emplace(c, r.fields[col]);
+        if (int col = t.column(c); col >= 0) l.kernel.values.set(c, r.fields[col]);
       launches.push_back(std::move(l));
     }
     Launch& l = launches[it->second];
-    l.kernel.values.insert_or_assign(r.fields[metric], r.fields[metric_value]);
-    if (metric_unit >= 0) l.units.insert_or_assign(r.fields[metric], r.fields[metric_unit]);
+    l.kernel.values.set(r.fields[metric], r.fields[metric_value]);
+    if (metric_unit >= 0 && is_duration_metric(r.fields[metric]))
+      l.units.insert_or_assign(r.fields[metric], r.fields[metric_unit]);
   }
   finish(t, launches, p);
 }

@@ -47,7 +47,7 @@ void read_nsys_trace(Table& t, Profile& p) {
   p.time_from = t.header[duration];
   uint64_t order = 0;
   for (const Row& r : t.rows) {
-    Kernel k;
+    Kernel k = p.new_kernel();
     if (exec) {
       k.ctas = volume_xyz(t, r, t.column("GridXYZ"));
       k.threads_per_cta = volume_xyz(t, r, t.column("BlockXYZ"));
@@ -70,7 +70,7 @@ void read_nsys_kern_sum(Table& t, Profile& p) {
   const int name = t.need("Name"), total = t.need("Total Time (ns)"), instances = t.need("Instances");
   p.time_from = "Total Time (ns)";
   for (const Row& r : t.rows) {
-    Kernel k;
+    Kernel k = p.new_kernel();
     k.line = r.line;
     k.name = r.fields[name];
     k.launches = count_at(t.file, r.line, "Instances", r.fields[instances]);

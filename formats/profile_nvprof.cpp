@@ -39,7 +39,7 @@ void read_nvprof_trace(Table& t, Profile& p) {
     const std::string& n = r.fields[name];
     if (is_memory_activity(n)) continue;
     if (t.column("Grid X") >= 0 && r.fields[t.column("Grid X")].empty()) continue;  // not a kernel
-    Kernel k;
+    Kernel k = p.new_kernel();
     k.line = r.line;
     k.id = ++order;
     k.name = without_correlation_id(n);
@@ -60,7 +60,7 @@ void read_nvprof_summary(Table& t, Profile& p) {
     auto [it, fresh] = index.emplace(std::make_pair(dev, r.fields[name]), p.kernels.size());
     const uint64_t n = count_at(t.file, r.line, "Invocations", r.fields[calls]);
     if (fresh) {
-      Kernel k;
+      Kernel k = p.new_kernel();
       k.line = r.line;
       k.name = r.fields[name];
       k.launches = n;
@@ -71,7 +71,7 @@ void read_nvprof_summary(Table& t, Profile& p) {
                      std::to_string(p.kernels[it->second].launches) + " on line " +
                      std::to_string(p.kernels[it->second].line) + " for the same kernel");
     }
-    p.kernels[it->second].values.insert_or_assign(r.fields[metric], r.fields[avg]);
+    p.kernels[it->second].values.set(r.fields[metric], r.fields[avg]);
   }
 }
 

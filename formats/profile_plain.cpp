@@ -33,7 +33,7 @@ void read_plain(Table& t, Profile& p) {
   if (duration >= 0) p.time_from = t.header[duration];
   if (cycles >= 0) p.cycles_from = t.header[cycles];
   for (const Row& r : t.rows) {
-    Kernel k;
+    Kernel k = p.new_kernel();
     k.line = r.line;
     if (id >= 0) k.id = count_at(t.file, r.line, t.header[id], r.fields[id]);
     if (name >= 0) k.name = r.fields[name];
@@ -42,7 +42,7 @@ void read_plain(Table& t, Profile& p) {
       const double v = non_negative(t, r.line, t.header[c], r.fields[c]);
       if (static_cast<int>(c) == duration) k.time_ns = v;
       if (static_cast<int>(c) == cycles) k.cycles = v;
-      k.values.emplace(t.header[c], r.fields[c]);
+      k.values.set(t.header[c], r.fields[c]);
     }
     p.kernels.push_back(std::move(k));
   }

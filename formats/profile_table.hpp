@@ -15,11 +15,55 @@ struct Row {
   std::vector<std::string> fields;
 };
 
+struct Table;
+
+// The data lines of a table, split into fields one at a time as they are
+// visited (a table held split would take many times the file's size).
+class Rows {
+ public:
+  struct Line {
+    uint64_t number;
+    std::string_view text;
+  };
+  class iterator {
+   public:
+    iterator(const Rows* rows, size_t i) : rows_(rows), i_(i) {}
+    const Row& operator*();
+    iterator& operator++() { return ++i_, *this; }
+    bool operator!=(const iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const Rows* rows_;
+    size_t i_;
+    Row row_;
+  };
+  Rows(const Table& table, std::vector<Line> lines, bool ragged)
+      : table_(&table), lines_(std::move(lines)), ragged_(ragged) {}
+  iterator begin() const { return {this, first_}; }
+  iterator end() const { return {this, lines_.size()}; }
+  bool empty() const { return first_ == lines_.size(); }
+  Row front() const;
+  void pop_front() { ++first_; }
+  // Splits line i into `row`, checking its field count.
+  void split(size_t i, Row& row) const;
+
+ private:
+  const Table* table_;
+  std::vector<Line> lines_;
+  bool ragged_;
+  size_t first_ = 0;
+};
+
 struct Table {
+  Table() = default;
+  Table(const Table&) = delete;  // rows refer to it
+  Table& operator=(const Table&) = delete;
+
   std::string file;
   uint64_t header_line = 0;
   std::vector<std::string> header;
-  std::vector<Row> rows;  // every content line after the header, the units row included
+  Rows rows{*this, {}, false};  // every content line after the header, the units row included
+  std::vector<uint32_t> header_ids;  // header columns as ids of the profile's column names
 
   // Column index of `name`, or -1.
   int column(std::string_view name) const;
@@ -30,8 +74,9 @@ struct Table {
   // Removes and returns the units row when rows.front() has an empty or
   // non-numeric field in column `probe` (profilers put units under the header).
   std::vector<std::string> take_units_row(int probe);
-  // Fills kernel.values with every field not in `used`.
-  void keep_values(const Row& row, Kernel& kernel) const;
+  // Fills kernel.values with every non-blank field.
+  // Every kernel of a table must share one profile's column names.
+  void keep_values(const Row& row, Kernel& kernel);
 };
 
 // The layouts, given the table (units row still in place).

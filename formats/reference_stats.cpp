@@ -59,9 +59,9 @@ struct Source {
   const Kernel& kernel;
   // The value of statistic `name`, or empty when the kernel lacks it.
   std::optional<double> get(std::string_view name) const {
-    auto it = kernel.values.find(name);
-    if (it == kernel.values.end() || it->second.empty()) return std::nullopt;
-    return profile::number_at(file, kernel.line, name, it->second);
+    auto text = kernel.values.get(name);
+    if (!text || text->empty()) return std::nullopt;
+    return profile::number_at(file, kernel.line, name, *text);
   }
 };
 
@@ -98,10 +98,10 @@ void apply_accelsim(const Source& s, ReferenceKernel& k) {
 // Plain CSV columns named as ref_metric_name(); "25%" is 0.25.
 void apply_plain(const Source& s, ReferenceKernel& k) {
   for (size_t m = 1; m < kRefMetrics; ++m) {
-    auto it = s.kernel.values.find(std::string_view(kMetricNames[m]));
-    if (it == s.kernel.values.end()) continue;
+    auto text = s.kernel.values.get(kMetricNames[m]);
+    if (!text) continue;
     const double v = *s.get(kMetricNames[m]);
-    k.metrics[m] = it->second.find('%') != std::string::npos ? v / 100 : v;
+    k.metrics[m] = text->find('%') != std::string_view::npos ? v / 100 : v;
   }
 }
 

@@ -36,15 +36,15 @@ bool all_have(const std::vector<Kernel>& ks, std::string_view value) {
 }
 
 double value(const profile::Profile& src, const Kernel& k, std::string_view name) {
-  return profile::number_at(src.source, k.line, name, k.values.find(name)->second);
+  return profile::number_at(src.source, k.line, name, *k.values.get(name));
 }
 
 std::vector<std::string> feature_names(const profile::Profile& src) {
   std::vector<std::string> names;
   if (src.layout == Layout::Plain) {
-    for (const auto& [column, text] : src.kernels.front().values)
+    for (const auto& [column, text] : src.kernels.front().values.items())
       if (std::find(kPlainColumns.begin(), kPlainColumns.end(), profile::lower_trimmed(column)) == kPlainColumns.end())
-        names.push_back(column);
+        names.emplace_back(column);
   } else {
     for (const char* f : kPkaMetrics)
       if (all_have(src.kernels, f)) names.push_back(f);
@@ -73,9 +73,9 @@ void add_counts(const profile::Profile& src, Profile& p) {
     for (const Kernel& k : ks) p.insts.push_back(value(src, k, insts));
   if (plain) {
     if (all_have(ks, "ctas"))
-      for (const Kernel& k : ks) p.ctas.push_back(profile::count_at(src.source, k.line, "ctas", k.values.at("ctas")));
+      for (const Kernel& k : ks) p.ctas.push_back(profile::count_at(src.source, k.line, "ctas", *k.values.get("ctas")));
     if (all_have(ks, "warps"))
-      for (const Kernel& k : ks) p.warps.push_back(profile::count_at(src.source, k.line, "warps", k.values.at("warps")));
+      for (const Kernel& k : ks) p.warps.push_back(profile::count_at(src.source, k.line, "warps", *k.values.get("warps")));
     return;
   }
   if (!std::all_of(ks.begin(), ks.end(), [](const Kernel& k) { return k.ctas > 0; })) return;
