@@ -38,6 +38,7 @@ class ColumnNames {
   uint32_t id(std::string_view name);  // added when new
   std::optional<uint32_t> find(std::string_view name) const;
   const std::string& name(uint32_t id) const { return names_[id]; }
+  uint32_t size() const { return static_cast<uint32_t>(names_.size()); }
 
  private:
   std::vector<std::string> names_;

@@ -106,6 +106,7 @@ TEST(Readers, BadInputsNameTheProblem) {
   EXPECT_EQ(error_of("id,name,duration\n1,a,nan\n2,a,4\n"), "t.csv:2: duration 'nan' is not a number");
   EXPECT_EQ(error_of("id,name,duration\n-1,a,3\n2,a,4\n"),
             "t.csv:2: id '-1' is not a count (a whole number, 0 to 2^53)");
+  EXPECT_EQ(error_of("id,name,duration,loads\n1,a,3,7\n2,a,4,\n"), "t.csv:3: kernel 'a' has no loads");
   EXPECT_EQ(error_of("id,name,duration,ctas\n1,a,3,1e30\n2,a,4,1\n"),
             "t.csv:2: ctas '1e30' is not a count (a whole number, 0 to 2^53)");
 }

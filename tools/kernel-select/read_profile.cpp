@@ -36,15 +36,19 @@ bool all_have(const std::vector<Kernel>& ks, std::string_view value) {
 }
 
 double value(const profile::Profile& src, const Kernel& k, std::string_view name) {
-  return profile::number_at(src.source, k.line, name, *k.values.get(name));
+  const auto text = k.values.get(name);
+  if (!text) fail_input(src.source, k.line, "kernel '" + k.name + "' has no " + std::string(name));
+  return profile::number_at(src.source, k.line, name, *text);
 }
 
 std::vector<std::string> feature_names(const profile::Profile& src) {
   std::vector<std::string> names;
   if (src.layout == Layout::Plain) {
-    for (const auto& [column, text] : src.kernels.front().values.items())
+    for (uint32_t c = 0; c < src.columns->size(); ++c) {
+      const std::string& column = src.columns->name(c);
       if (std::find(kPlainColumns.begin(), kPlainColumns.end(), profile::lower_trimmed(column)) == kPlainColumns.end())
-        names.emplace_back(column);
+        names.push_back(column);
+    }
   } else {
     for (const char* f : kPkaMetrics)
       if (all_have(src.kernels, f)) names.push_back(f);
