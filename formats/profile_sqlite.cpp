@@ -4,6 +4,7 @@
 // documented in the Nsight Systems User Guide, "SQLite Schema Reference").
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -39,6 +40,8 @@ uint64_t count_column(sqlite3_stmt* s, int column, const std::string& path, cons
 }  // namespace
 
 bool is_sqlite_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;  // a pipe is read once, by the text reader
   std::ifstream in(path, std::ios::binary);
   char head[sizeof kSqliteMagic] = {};
   return in.read(head, sizeof head) && std::equal(head, head + sizeof head, kSqliteMagic);
