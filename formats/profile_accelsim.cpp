@@ -1,6 +1,7 @@
 // Accel-Sim statistics (formats/PROFILES.md, "Accel-Sim"): the simulator's
 // stdout, where each kernel's block starts with "kernel_name = NAME" and
-// holds "stat = value" lines, and the "kernel,kernel_id,stat,value" CSV.
+// holds "stat = value" lines (those before the first kernel are its
+// configuration), and the "kernel,kernel_id,stat,value" CSV.
 // Statistic names are gpgpu-sim's (gpu-sim.cc printouts); a kernel's id is
 // its kernel_launch_uid, its cycles gpu_sim_cycle (per kernel) or, when only
 // that is printed, gpu_tot_sim_cycle.
@@ -39,24 +40,25 @@ void read_accelsim_csv(Table& t, Profile& p) {
 void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
   p.cycles_from = "gpu_sim_cycle";
   Kernel current = p.new_kernel();
+  bool in_kernel = false;  // "key = value" lines before the first kernel are the configuration
   auto flush = [&] {
-    if (current.values.empty()) return;
+    if (!in_kernel) return;
     set_identity(p.source, current);
     p.kernels.push_back(std::move(current));
     current = p.new_kernel();
   };
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
-    if (line.ends_with('\r')) line.remove_suffix(1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     const size_t eq = line.find(" = ");
     if (eq == std::string_view::npos) continue;
-    const std::string key(line.substr(0, eq)), value(line.substr(eq + 3));
+    const std::string_view key = line.substr(0, eq), value = line.substr(eq + 3);
     if (key == "kernel_name") {
       flush();
+      in_kernel = true;
       current.name = value;
       current.line = i + 1;
-    } else if (key.find(' ') == std::string::npos && !key.empty()) {
-      if (current.line == 0) current.line = i + 1;
+    } else if (in_kernel && !key.empty() && key.find(' ') == std::string_view::npos) {
       current.values.set(key, value);
     }
   }

@@ -3,9 +3,12 @@
 // computed from the files by other means (the command beside each row).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
+#include "formats/csv.hpp"
 #include "formats/profile.hpp"
 
 namespace sasskit::profile {
@@ -74,6 +77,44 @@ TEST(ProfileReal, NcuOldAndNewCycleMetrics) {
   const Profile pka = load_profile(kReal + "ncu-raw-pka-tiny-rtx2070s.csv");
   EXPECT_EQ(pka.cycles_from, "gpc__cycles_elapsed.avg");
   EXPECT_EQ(pka.time_from, "gpu__time_duration.sum");
+}
+
+}  // namespace
+}  // namespace sasskit::profile
+
+namespace sasskit::profile {
+namespace {
+
+const std::string kCorpus = std::string(SASSKIT_SHARED_DATA) + "/accelsim-corpus/";
+
+// Accel-Sim's stdout for each corpus case: the kernels' gpu_sim_cycle add up
+// to the accelsim_cycles column of the corpus's reference.csv (its
+// gpu_tot_sim_cycle, written when the corpus was made).
+TEST(ProfileReal, AccelsimLogsOfTheCorpus) {
+  if (!std::filesystem::exists(kCorpus)) GTEST_SKIP() << "needs ../shared/data/accelsim-corpus";
+  std::ifstream table(kCorpus + "reference.csv");
+  std::string line;
+  std::vector<std::string> head, row;
+  std::getline(table, line);
+  split_csv_line(line, head);
+  const auto column = [&](const char* name) { return std::find(head.begin(), head.end(), name) - head.begin(); };
+  const auto name_col = column("case"), cycles_col = column("accelsim_cycles");
+  size_t logs = 0;
+  while (std::getline(table, line)) {
+    split_csv_line(line, row);
+    const std::string log = kCorpus + "logs/" + row.at(name_col) + ".log.xz";
+    if (!std::filesystem::exists(log)) continue;
+    SCOPED_TRACE(log);
+    ++logs;
+    const Profile p = load_profile(log);
+    EXPECT_EQ(p.layout, Layout::AccelsimLog);
+    ASSERT_FALSE(p.kernels.empty());
+    double cycles = 0;
+    for (const Kernel& k : p.kernels) cycles += k.cycles.value_or(0);
+    EXPECT_EQ(cycles, std::stod(row.at(cycles_col)));
+    EXPECT_EQ(p.kernels.front().id, 1u);  // kernel_launch_uid
+  }
+  EXPECT_GT(logs, 0u);
 }
 
 }  // namespace
