@@ -65,10 +65,7 @@ std::optional<Layout> hand_made_layout(const std::vector<std::string>& h, const 
   return std::nullopt;
 }
 
-struct Line {
-  uint64_t number;
-  std::string_view text;
-};
+using Line = Rows::Line;
 
 [[noreturn]] void unknown_layout(const std::string& name, const Line& first) {
   std::vector<std::string> fields;
@@ -97,9 +94,7 @@ void make_table(Table& t, const std::string& name, const std::vector<Line>& cont
   t.file = name;
   t.header_line = content[header].number;
   split_csv_line(content[header].text, t.header);
-  std::vector<Rows::Line> lines;
-  for (size_t i = header + 1; i < content.size(); ++i) lines.push_back({content[i].number, content[i].text});
-  t.rows = Rows(t, std::move(lines), ragged);
+  t.rows = Rows(t, std::vector<Line>(content.begin() + static_cast<std::ptrdiff_t>(header) + 1, content.end()), ragged);
 }
 
 void read_table(Layout layout, Table& t, Profile& p) {
