@@ -6,12 +6,12 @@
 int main(int argc, char** argv) {
   sasskit::ToolApp app("kernel-select",
                        "Pick the kernel invocations to simulate and their weights from a "
-                       "profile (nsys/ncu/plain CSV) or a trace stream",
+                       "profiler export (ncu, nvprof, nsys CSV or sqlite, Accel-Sim), a plain CSV or a trace stream",
                        argc, argv);
   sasskit::kselect::RunOptions o;
   auto& m = o.method;
   CLI::App& cli = app.app();
-  cli.add_option("input", o.input, "Profile CSV or sasskit stream ('-' = stdin)")->capture_default_str();
+  cli.add_option("input", o.input, "Profile (see formats/PROFILES.md) or sasskit stream ('-' = stdin)")->capture_default_str();
   cli.add_option("-o,--output", o.output, "Output file ('-' = stdout)")->capture_default_str();
   cli.add_option("-m,--method", m.method, "stem, pka, sieve, photon or random")
       ->check(CLI::IsMember({"stem", "pka", "sieve", "photon", "random"}))
