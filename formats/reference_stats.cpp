@@ -140,6 +140,12 @@ Reference to_reference(const profile::Profile& p) {
     }
     ref.kernels.push_back(std::move(k));
   }
+  const bool any = std::any_of(ref.kernels.begin(), ref.kernels.end(), [](const ReferenceKernel& k) {
+    return std::any_of(k.metrics.begin(), k.metrics.end(), [](const auto& m) { return m.has_value(); });
+  });
+  if (!any)
+    fail_input(p.source, "no kernel has a metric to validate against (cycles, inst_executed, ipc, hit rates, "
+                         "occupancy; formats/PROFILES.md)");
   return ref;
 }
 
