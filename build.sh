@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 PACKAGES=(cmake make g++ libcli11-dev libmsgpack-cxx-dev libboost-iostreams-dev libgsl-dev
           zlib1g-dev liblzma-dev libgtest-dev libgmock-dev libbenchmark-dev xz-utils gzip
-          gnuplot-nox libsqlite3-dev)
+          gnuplot-nox libsqlite3-dev sqlite3)
 
 deps() {
   local missing=()
