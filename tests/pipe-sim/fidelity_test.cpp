@@ -88,6 +88,42 @@ TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
   EXPECT_NEAR(double(conflict.result.cycles - clean.result.cycles), 20.0 * 31, 20.0 * 31 * 0.05);
 }
 
+// 32 warps (8 per sub-core) of independent loads, each warp's k-th access
+// at addr_of(warp, lane, k).
+template <class AddrFn>
+Simulated independent_loads(const char* op, uint32_t width, int per_warp, MemoryDefaults mem, AddrFn addr_of) {
+  TableBuilder t;
+  std::vector<uint32_t> seq;
+  for (int i = 0; i < per_warp; ++i) seq.push_back(t.add(op, {uint16_t(8 + 4 * (i % 8))}, {2}, width));
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 32; ++w)
+    warps.push_back(make_warp(w, t.insts, seq, [=](uint32_t lane, uint32_t k) { return addr_of(w, lane, k); }));
+  return simulate(test_gpu(), t.insts, {make_cta(warps)}, 8, mem);
+}
+
+TEST(Fidelity, SharedMemoryDeliversAtMostItsBanksPerCycle) {
+  // 32 warps x 64 conflict-free LDS: 2048 wavefronts of 32 banks x 4 bytes,
+  // one per cycle for the whole SM however many sub-cores ask.
+  auto s = independent_loads("LDS", 4, 64, {}, [](uint32_t w, uint32_t lane, uint32_t k) {
+    return uint64_t(4) * lane + 128ull * ((w * 64 + k) % 256);
+  });
+  EXPECT_EQ(counters(s).smem_conflict_cycles, 0u);
+  EXPECT_GE(s.result.cycles, 2048u);
+  EXPECT_LT(double(s.result.cycles), 2048 * 1.1);
+}
+
+TEST(Fidelity, L1HitsDeliverAtMostALinePerCycle) {
+  // 32 warps x 16 LDG.128 hitting L1: 4 lines each, 2048 lines through the
+  // SM's 128-byte-per-cycle data array.
+  auto s = independent_loads("LDG.E.128", 16, 16, MemoryDefaults{1, 1}, [](uint32_t w, uint32_t lane, uint32_t k) {
+    return 0x1000000ull + 16 * lane + 512ull * ((w + k) % 16);
+  });
+  EXPECT_EQ(counters(s).mem_requests, 2048u);
+  EXPECT_EQ(counters(s).l1d_misses, 0u);
+  EXPECT_GE(s.result.cycles, 2048u);
+  EXPECT_LT(double(s.result.cycles), 2048 * 1.1);
+}
+
 TEST(Fidelity, MshrLimitQueuesMisses) {
   GpuConfig g = test_gpu();
   g.l1d.mshrs = 2;

@@ -240,6 +240,9 @@ class SmSim {
   // memory.cpp
   void memory_pipeline(SubCore& sc);
   uint64_t book_dram(uint32_t sectors, uint64_t unloaded);
+  bool miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& req);
+  uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
+  bool take_l1_data_port(uint32_t bytes);
   void coalesce(const Op& op, MemLatch& latch);
   MemRequest outcome(const DecodedInst& d, uint32_t sectors);
 
@@ -264,6 +267,7 @@ class SmSim {
   uint32_t l1i_rr_ = 0;
   uint32_t l1i_waiting_ = 0;  // sub-cores whose fetch waits for the L1 instruction cache
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;
+  uint64_t l1_data_free_ = 0;   // the SM's L1 data / shared-memory banks are free from then
   double noc_busy_until_ = 0;  // the SM's interconnect share is booked until then
   double noc_bytes_per_cycle_ = 0;  // this SM's share
   double dram_free_ = 0;            // the SM's DRAM share is booked until then
