@@ -74,6 +74,7 @@ struct GpuConfig {
   bool has_l0i = true;              // Pascal: false
   CacheGeometry l0i;                // per sub-core
   CacheGeometry l1i;                // per SM, shared by sub-cores
+  unsigned inst_prefetch_lines = 0; // stream buffer: lines fetched ahead of an instruction miss (0: none)
   std::array<ExecUnit, kUnitClasses> units{};
 
   // Memory system.

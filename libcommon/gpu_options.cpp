@@ -105,6 +105,8 @@ std::vector<Key> make_keys() {
   };
   add_cache_keys(k, "l0i", "L0 instruction cache (per sub-core)", &G::l0i);
   add_cache_keys(k, "l1i", "L1 instruction cache (per SM)", &G::l1i);
+  k.push_back({"inst-prefetch-lines", "instruction lines a sub-core's stream buffer fetches ahead of a miss (0: none)",
+               member(&G::inst_prefetch_lines)});
   add_unit_keys(k);
   add_cache_keys(k, "l1d", "L1 data cache (per SM)", &G::l1d);
   std::vector<Key> memory = {

@@ -71,6 +71,27 @@ TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
   EXPECT_LT(warm.result.cycles, cold.result.cycles + 100);
 }
 
+TEST(Fidelity, InstructionPrefetchHidesStraightLineFetch) {
+  GpuConfig g = test_gpu();
+  g.l0i = CacheGeometry{16384, 128, 128, 4, 1};
+  g.l1i = CacheGeometry{65536, 128, 128, 4, 10};
+  TableBuilder t;
+  std::vector<uint32_t> chain;  // 512 dependent IADD3s = 64 lines of straight-line code, run once
+  for (int i = 0; i < 512; ++i) chain.push_back(t.add("IADD3", {10}, {10, 0}));
+  auto run = [&](unsigned lines) {
+    g.inst_prefetch_lines = lines;
+    return simulate(g, t.insts, {make_cta({make_warp(0, t.insts, chain)})});
+  };
+  auto demand = run(0), streamed = run(16);
+  double round_trip = g.l1i.latency + g.l2.latency, chain_cycles = 512.0 * g.unit(UnitClass::Int).latency;
+  // Without prefetch every line costs a round trip; with 16 lines in flight
+  // a line (8 instructions, 32 cycles) arrives long before it is needed, so
+  // only the first round trip shows.
+  EXPECT_GT(double(demand.result.cycles), 64 * round_trip);
+  EXPECT_LT(double(streamed.result.cycles), chain_cycles + 2 * round_trip);
+  EXPECT_EQ(counters(streamed).l1i.misses, 64u + 16);  // the stream runs 16 lines past the end
+}
+
 TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
   TableBuilder t;
   uint32_t lds = t.add("LDS", {4}, {4}, 4);

@@ -15,7 +15,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   const GpuConfig& g = gpu();
   unsigned nsub = std::max(1u, g.subcores_per_sm);
   for (unsigned i = 0; i < nsub; ++i) {
-    SubCore sc(g.has_l0i ? g.l0i : CacheGeometry{});
+    SubCore sc(g.has_l0i ? g.l0i : CacheGeometry{}, g.has_l0i ? g.inst_prefetch_lines : 0);
     sc.cus.resize(std::clamp(g.collector_units, 1u, kMaxCollectors));
     for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, g.units[u].count), 0);
     sc.ports.assign(std::clamp(g.reg_banks, 1u, kMaxBanks), 0);

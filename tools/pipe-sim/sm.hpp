@@ -162,6 +162,7 @@ class SmSim {
     uint32_t fetch_warp = 0, fetch_count = 0, fetch_rr = 0;
     uint64_t fetch_done = 0, fetch_addr = 0;
     TagCache l0i;
+    StreamBuffer prefetch;
     std::vector<Collector> cus;
     std::array<std::vector<uint64_t>, kUnitClasses> pipes;  // next free cycle per pipeline
     std::vector<Op> executing;   // results on their way to write-back, by ready cycle
@@ -178,7 +179,7 @@ class SmSim {
     HeadMasks masks;
     bool issued = false;
     uint32_t issued_pc = 0;
-    explicit SubCore(const CacheGeometry& l0) : l0i(l0) {}
+    SubCore(const CacheGeometry& l0, unsigned prefetch_lines) : l0i(l0), prefetch(prefetch_lines) {}
   };
   struct CtaSlot {
     const CtaTrace* cta = nullptr;
@@ -205,6 +206,7 @@ class SmSim {
   void start_fetch(SubCore& sc, uint32_t w);
   void refresh_fetchable(uint32_t w);
   void l1i_arbiter();
+  void prefetch_lines(SubCore& sc, unsigned line_bytes);
   // issue.cpp
   void issue(SubCore& sc);
   void refresh_head(uint32_t w);
