@@ -121,7 +121,10 @@ SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
   if (l1_hit) return MemRequest{sectors, request_latency(g.l1d.latency), false};
   bool l2_hit = spread(l2_acc_[d.pc_index], d.l2_hit);
   unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency);
-  return MemRequest{sectors, request_latency(measured), true, !l2_hit};
+  // A write-back L2 takes a store that misses into the line without reading
+  // DRAM (it keeps which bytes were written); DRAM sees it only on eviction.
+  bool allocates_without_dram = d.op.is_store && !atomic && g.l2.write_policy == WritePolicy::WriteBack;
+  return MemRequest{sectors, request_latency(measured), true, !l2_hit && !allocates_without_dram};
 }
 
 // Forms the requests of a dispatched memory instruction in the latch.

@@ -44,7 +44,7 @@ void SmSim::share_bandwidth(unsigned sharing) {
   const GpuConfig& g = gpu();
   sharing = std::max(1u, sharing);
   if (g.noc_bytes_per_cycle > 0)
-    noc_bytes_per_cycle_ = std::min(g.noc_bytes_per_cycle / sharing, double(std::max(32u, g.l1d.line_bytes)));
+    noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / sharing, double(std::max(32u, g.l1d.line_bytes)));
   dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / sharing;
 }
 
