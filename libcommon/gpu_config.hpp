@@ -85,6 +85,7 @@ struct GpuConfig {
   CacheGeometry l2;                 // whole chip
   unsigned l2_slices = 0;
   unsigned dram_latency = 0;        // cycles beyond L2, SM clock
+  unsigned l2_atomic_latency = 0;   // cycles an atomic spends in L2's atomic unit beyond a hit
   double dram_bandwidth_gbs = 0;    // GB/s
   double dram_efficiency = 1;       // share of dram_bandwidth_gbs a stream of misses sustains
   double noc_bytes_per_cycle = 0;   // interconnect bandwidth, bytes per SM clock, whole chip

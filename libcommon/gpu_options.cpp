@@ -120,6 +120,8 @@ std::vector<Key> make_keys() {
   std::vector<Key> chip = {
       {"l2-slices", "L2 slices (banks)", member(&G::l2_slices)},
       {"dram-latency", "DRAM latency beyond L2, SM cycles", member(&G::dram_latency)},
+      {"l2-atomic-latency", "cycles an atomic spends in L2's atomic unit beyond an L2 hit",
+       member(&G::l2_atomic_latency)},
       {"dram-bandwidth", "DRAM bandwidth, GB/s", member(&G::dram_bandwidth_gbs)},
       {"dram-efficiency", "share of dram-bandwidth that a stream of misses sustains", member(&G::dram_efficiency)},
       {"noc-bandwidth", "interconnect bandwidth, bytes per SM cycle, whole chip",

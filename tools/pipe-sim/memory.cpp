@@ -120,7 +120,7 @@ SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
   bool l1_hit = !atomic && !d.op.is_store && cacheable && spread(l1_acc_[d.pc_index], d.l1_hit);
   if (l1_hit) return MemRequest{sectors, request_latency(g.l1d.latency), false};
   bool l2_hit = spread(l2_acc_[d.pc_index], d.l2_hit);
-  unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency);
+  unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency) + (atomic ? g.l2_atomic_latency : 0);
   // A write-back L2 takes a store that misses into the line without reading
   // DRAM (it keeps which bytes were written); DRAM sees it only on eviction.
   bool allocates_without_dram = d.op.is_store && !atomic && g.l2.write_policy == WritePolicy::WriteBack;
