@@ -110,6 +110,28 @@ TEST(Pipeline, MemoryBoundLoopFollowsTheConfiguredLatency) {
   }
 }
 
+namespace {
+
+// One CTA of 16 warps running `seq`, each access a line of its own, on a
+// test GPU whose DRAM moves 32 bytes per cycle.
+std::vector<CtaTrace> line_per_access_cta(const std::vector<StaticInst>& table, const std::vector<uint32_t>& seq) {
+  std::vector<WarpTrace> warps;
+  uint64_t lines = seq.size();
+  for (uint32_t w = 0; w < 16; ++w)
+    warps.push_back(make_warp(w, table, seq, [w, lines](uint32_t lane, uint32_t k) {
+      return 0x1000000ull + 4 * lane + 128ull * (lines * w + k);
+    }));
+  return {make_cta(warps)};
+}
+GpuConfig dram_32_bytes_per_cycle() {
+  GpuConfig g = test_gpu();
+  g.clock_mhz = 1000;
+  g.dram_bandwidth_gbs = 32;
+  return g;
+}
+
+}  // namespace
+
 TEST(Pipeline, DramBandwidthBoundsMissingLoads) {
   // 16 warps x 32 independent loads of one 128-byte line each, all L2
   // misses: 64 KiB through a 32 bytes/cycle DRAM share take 2048 cycles,
@@ -118,15 +140,8 @@ TEST(Pipeline, DramBandwidthBoundsMissingLoads) {
   std::vector<uint32_t> seq;
   for (uint16_t r = 0; r < 32; ++r) seq.push_back(t.add("LDG.E", {uint16_t(100 + r)}, {2}, 4));
   seq.push_back(t.add("IADD3", {3}, {131, 3}));  // waits for the last load
-  std::vector<WarpTrace> warps;
-  for (uint32_t w = 0; w < 16; ++w)
-    warps.push_back(make_warp(w, t.insts, seq, [w](uint32_t lane, uint32_t k) {
-      return 0x1000000ull + 4 * lane + 128ull * (32 * w + k);
-    }));
-  std::vector<CtaTrace> ctas{make_cta(warps)};
-  GpuConfig g = test_gpu();
-  g.clock_mhz = 1000;
-  g.dram_bandwidth_gbs = 32;  // 32 bytes per cycle
+  std::vector<CtaTrace> ctas = line_per_access_cta(t.insts, seq);
+  GpuConfig g = dram_32_bytes_per_cycle();
   const MemoryDefaults all_miss{0.0, 0.0};
   auto one = simulate(g, t.insts, ctas, 8, all_miss, 1);
   double transfer = 16 * 32 * 128 / 32.0, latency = g.l2.latency + g.dram_latency;
@@ -159,15 +174,8 @@ TEST(Pipeline, StoresMissingAWriteBackL2UseNoDramBandwidth) {
   for (uint16_t r = 0; r < 32; ++r) seq.push_back(t.add("STG.E", {}, {2, 3}, 4));
   for (uint16_t r = 0; r < 32; ++r) seq.push_back(t.add("LDG.E", {uint16_t(100 + r)}, {2}, 4));
   seq.push_back(t.add("IADD3", {3}, {131, 3}));
-  std::vector<WarpTrace> warps;
-  for (uint32_t w = 0; w < 16; ++w)
-    warps.push_back(make_warp(w, t.insts, seq, [w](uint32_t lane, uint32_t k) {
-      return 0x1000000ull + 4 * lane + 128ull * (64 * w + k);
-    }));
-  std::vector<CtaTrace> ctas{make_cta(warps)};
-  GpuConfig g = test_gpu();
-  g.clock_mhz = 1000;
-  g.dram_bandwidth_gbs = 32;
+  std::vector<CtaTrace> ctas = line_per_access_cta(t.insts, seq);
+  GpuConfig g = dram_32_bytes_per_cycle();
   g.l2.write_policy = WritePolicy::WriteBack;
   auto back = simulate(g, t.insts, ctas, 8, MemoryDefaults{0.0, 0.0}, 1);
   double loads = 16 * 32 * 128 / 32.0, latency = g.l2.latency + g.dram_latency;
