@@ -74,6 +74,7 @@ struct GpuConfig {
   bool has_l0i = true;              // Pascal: false
   CacheGeometry l0i;                // per sub-core
   CacheGeometry l1i;                // per SM, shared by sub-cores
+  unsigned inst_prefetch_lines = 0; // stream buffer: lines fetched ahead of an instruction miss (0: none)
   std::array<ExecUnit, kUnitClasses> units{};
 
   // Memory system.
@@ -84,12 +85,19 @@ struct GpuConfig {
   CacheGeometry l2;                 // whole chip
   unsigned l2_slices = 0;
   unsigned dram_latency = 0;        // cycles beyond L2, SM clock
+  unsigned l2_atomic_latency = 0;   // cycles an atomic spends in L2's atomic unit beyond a hit
   double dram_bandwidth_gbs = 0;    // GB/s
+  double dram_efficiency = 1;       // share of dram_bandwidth_gbs a stream of misses sustains
   double noc_bytes_per_cycle = 0;   // interconnect bandwidth, bytes per SM clock, whole chip
+  double l2_efficiency = 1;         // share of noc_bytes_per_cycle a stream of L2 hits sustains
   unsigned kernel_launch_latency = 0;  // cycles from a kernel's predecessor in its stream to its start
   unsigned cta_launch_latency = 0;     // cycles from a free CTA slot to the next CTA's first fetch
-  // DRAM bandwidth in bytes per SM clock, whole chip (0 when unknown).
-  double dram_bytes_per_cycle() const { return clock_mhz > 0 ? dram_bandwidth_gbs * 1e3 / clock_mhz : 0; }
+  // Sustained DRAM bandwidth in bytes per SM clock, whole chip (0 when unknown).
+  double dram_bytes_per_cycle() const {
+    return clock_mhz > 0 ? dram_efficiency * dram_bandwidth_gbs * 1e3 / clock_mhz : 0;
+  }
+  // Sustained bandwidth between the SMs and L2 in bytes per SM clock, whole chip.
+  double l2_bytes_per_cycle() const { return l2_efficiency * noc_bytes_per_cycle; }
 
   const ExecUnit& unit(UnitClass u) const { return units[static_cast<size_t>(u)]; }
 };

@@ -105,6 +105,8 @@ std::vector<Key> make_keys() {
   };
   add_cache_keys(k, "l0i", "L0 instruction cache (per sub-core)", &G::l0i);
   add_cache_keys(k, "l1i", "L1 instruction cache (per SM)", &G::l1i);
+  k.push_back({"inst-prefetch-lines", "instruction lines a sub-core's stream buffer fetches ahead of a miss (0: none)",
+               member(&G::inst_prefetch_lines)});
   add_unit_keys(k);
   add_cache_keys(k, "l1d", "L1 data cache (per SM)", &G::l1d);
   std::vector<Key> memory = {
@@ -118,9 +120,13 @@ std::vector<Key> make_keys() {
   std::vector<Key> chip = {
       {"l2-slices", "L2 slices (banks)", member(&G::l2_slices)},
       {"dram-latency", "DRAM latency beyond L2, SM cycles", member(&G::dram_latency)},
+      {"l2-atomic-latency", "cycles an atomic spends in L2's atomic unit beyond an L2 hit",
+       member(&G::l2_atomic_latency)},
       {"dram-bandwidth", "DRAM bandwidth, GB/s", member(&G::dram_bandwidth_gbs)},
+      {"dram-efficiency", "share of dram-bandwidth that a stream of misses sustains", member(&G::dram_efficiency)},
       {"noc-bandwidth", "interconnect bandwidth, bytes per SM cycle, whole chip",
        member(&G::noc_bytes_per_cycle)},
+      {"l2-efficiency", "share of noc-bandwidth that a stream of L2 hits sustains", member(&G::l2_efficiency)},
       {"kernel-launch-latency", "cycles between a kernel and the next one in its stream",
        member(&G::kernel_launch_latency)},
       {"cta-launch-latency", "cycles from a free CTA slot to the next CTA's start", member(&G::cta_launch_latency)},

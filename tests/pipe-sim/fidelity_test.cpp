@@ -71,6 +71,27 @@ TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
   EXPECT_LT(warm.result.cycles, cold.result.cycles + 100);
 }
 
+TEST(Fidelity, InstructionPrefetchHidesStraightLineFetch) {
+  GpuConfig g = test_gpu();
+  g.l0i = CacheGeometry{16384, 128, 128, 4, 1};
+  g.l1i = CacheGeometry{65536, 128, 128, 4, 10};
+  TableBuilder t;
+  std::vector<uint32_t> chain;  // 512 dependent IADD3s = 64 lines of straight-line code, run once
+  for (int i = 0; i < 512; ++i) chain.push_back(t.add("IADD3", {10}, {10, 0}));
+  auto run = [&](unsigned lines) {
+    g.inst_prefetch_lines = lines;
+    return simulate(g, t.insts, {make_cta({make_warp(0, t.insts, chain)})});
+  };
+  auto demand = run(0), streamed = run(16);
+  double round_trip = g.l1i.latency + g.l2.latency, chain_cycles = 512.0 * g.unit(UnitClass::Int).latency;
+  // Without prefetch every line costs a round trip; with 16 lines in flight
+  // a line (8 instructions, 32 cycles) arrives long before it is needed, so
+  // only the first round trip shows.
+  EXPECT_GT(double(demand.result.cycles), 64 * round_trip);
+  EXPECT_LT(double(streamed.result.cycles), chain_cycles + 2 * round_trip);
+  EXPECT_EQ(counters(streamed).l1i.misses, 64u + 16);  // the stream runs 16 lines past the end
+}
+
 TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
   TableBuilder t;
   uint32_t lds = t.add("LDS", {4}, {4}, 4);
@@ -86,6 +107,42 @@ TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
   EXPECT_EQ(counters(conflict).smem_conflict_cycles, 20u * 31);
   // 31 extra wavefronts per load on a dependent chain (5%).
   EXPECT_NEAR(double(conflict.result.cycles - clean.result.cycles), 20.0 * 31, 20.0 * 31 * 0.05);
+}
+
+// 32 warps (8 per sub-core) of independent loads, each warp's k-th access
+// at addr_of(warp, lane, k).
+template <class AddrFn>
+Simulated independent_loads(const char* op, uint32_t width, int per_warp, MemoryDefaults mem, AddrFn addr_of) {
+  TableBuilder t;
+  std::vector<uint32_t> seq;
+  for (int i = 0; i < per_warp; ++i) seq.push_back(t.add(op, {uint16_t(8 + 4 * (i % 8))}, {2}, width));
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 32; ++w)
+    warps.push_back(make_warp(w, t.insts, seq, [=](uint32_t lane, uint32_t k) { return addr_of(w, lane, k); }));
+  return simulate(test_gpu(), t.insts, {make_cta(warps)}, 8, mem);
+}
+
+TEST(Fidelity, SharedMemoryDeliversAtMostItsBanksPerCycle) {
+  // 32 warps x 64 conflict-free LDS: 2048 wavefronts of 32 banks x 4 bytes,
+  // one per cycle for the whole SM however many sub-cores ask.
+  auto s = independent_loads("LDS", 4, 64, {}, [](uint32_t w, uint32_t lane, uint32_t k) {
+    return uint64_t(4) * lane + 128ull * ((w * 64 + k) % 256);
+  });
+  EXPECT_EQ(counters(s).smem_conflict_cycles, 0u);
+  EXPECT_GE(s.result.cycles, 2048u);
+  EXPECT_LT(double(s.result.cycles), 2048 * 1.1);
+}
+
+TEST(Fidelity, L1HitsDeliverAtMostALinePerCycle) {
+  // 32 warps x 16 LDG.128 hitting L1: 4 lines each, 2048 lines through the
+  // SM's 128-byte-per-cycle data array.
+  auto s = independent_loads("LDG.E.128", 16, 16, MemoryDefaults{1, 1}, [](uint32_t w, uint32_t lane, uint32_t k) {
+    return 0x1000000ull + 16 * lane + 512ull * ((w + k) % 16);
+  });
+  EXPECT_EQ(counters(s).mem_requests, 2048u);
+  EXPECT_EQ(counters(s).l1d_misses, 0u);
+  EXPECT_GE(s.result.cycles, 2048u);
+  EXPECT_LT(double(s.result.cycles), 2048 * 1.1);
 }
 
 TEST(Fidelity, MshrLimitQueuesMisses) {

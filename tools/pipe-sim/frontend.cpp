@@ -1,7 +1,8 @@
 // Fetch and decode per sub-core (accelsim-modeling-cams23 §2.1): a
 // round-robin fetch unit reads up to fetch_width consecutive instructions of
 // one cache line from the sub-core's L0 instruction cache; misses go to the
-// SM's L1 instruction cache through a round-robin arbiter (one per cycle).
+// SM's L1 instruction cache through a round-robin arbiter (one per cycle),
+// and a stream buffer per sub-core prefetches the lines after a miss.
 // Decoded instructions enter the warp's instruction buffer a cycle later.
 #include "sm.hpp"
 
@@ -88,10 +89,27 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
   if (gpu().has_l0i && sc.l0i.access(addr)) {
     sc.fetch_waits_l1 = false;
     sc.fetch_done = now_ + std::max(1u, gpu().l0i.latency);
+    return;
+  }
+  uint64_t line_no = addr / line;
+  if (auto ready = sc.prefetch.take(line_no)) {
+    sc.fetch_waits_l1 = false;
+    sc.fetch_done = std::max(now_ + std::max(1u, gpu().l0i.latency), *ready);
   } else {
     sc.fetch_waits_l1 = true;
     ++l1i_waiting_;
+    sc.prefetch.restart(line_no);
   }
+  prefetch_lines(sc, line);
+}
+
+// Keeps the sub-core's stream buffer full: its requests pass the L1
+// instruction cache one per cycle, a miss there costs an L2 round trip.
+void SmSim::prefetch_lines(SubCore& sc, unsigned line_bytes) {
+  sc.prefetch.top_up([&](uint64_t line_no, unsigned k) {
+    bool hit = l1i_.access(line_no * line_bytes);
+    return now_ + k + (hit ? gpu().l1i.latency : gpu().l1i.latency + gpu().l2.latency);
+  });
 }
 
 void SmSim::l1i_arbiter() {

@@ -33,4 +33,19 @@ bool TagCache::access(uint64_t address) {
   return false;
 }
 
+std::optional<uint64_t> StreamBuffer::take(uint64_t line) {
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    if (lines_[i].line != line) continue;
+    uint64_t ready = lines_[i].ready;
+    lines_.erase(lines_.begin(), lines_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    return ready;
+  }
+  return std::nullopt;
+}
+
+void StreamBuffer::restart(uint64_t line) {
+  lines_.clear();
+  next_ = line + 1;
+}
+
 }  // namespace sasskit::pipesim

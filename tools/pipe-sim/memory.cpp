@@ -1,8 +1,10 @@
 // The memory pipeline of a sub-core (accelsim-modeling-cams23 §2.3): a
 // dispatched memory instruction sits in the address latch while its
 // requests are formed, one per cycle (one per distinct cache line, or per
-// shared-memory wavefront when banks conflict); requests that miss L1 need
-// an MSHR and the SM's share of interconnect bandwidth. Hit or miss per
+// shared-memory wavefront when banks conflict), and every request passes
+// the SM's L1 data / shared-memory banks, which all sub-cores share and which
+// deliver smem_banks x 4 bytes per cycle; requests that miss L1 need an MSHR
+// and the SM's share of interconnect bandwidth. Hit or miss per
 // request follows the PC's hit rates (rd-cache's cache record, or the
 // model defaults), spread deterministically over the PC's accesses.
 #include "sm.hpp"
@@ -118,8 +120,11 @@ SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
   bool l1_hit = !atomic && !d.op.is_store && cacheable && spread(l1_acc_[d.pc_index], d.l1_hit);
   if (l1_hit) return MemRequest{sectors, request_latency(g.l1d.latency), false};
   bool l2_hit = spread(l2_acc_[d.pc_index], d.l2_hit);
-  unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency);
-  return MemRequest{sectors, request_latency(measured), true, !l2_hit};
+  unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency) + (atomic ? g.l2_atomic_latency : 0);
+  // A write-back L2 takes a store that misses into the line without reading
+  // DRAM (it keeps which bytes were written); DRAM sees it only on eviction.
+  bool allocates_without_dram = d.op.is_store && !atomic && g.l2.write_policy == WritePolicy::WriteBack;
+  return MemRequest{sectors, request_latency(measured), true, !l2_hit && !allocates_without_dram};
 }
 
 // Forms the requests of a dispatched memory instruction in the latch.
@@ -169,6 +174,52 @@ uint64_t SmSim::book_dram(uint32_t sectors, uint64_t unloaded) {
   return unloaded + static_cast<uint64_t>(std::ceil(wait));
 }
 
+// The SM's L1 data / shared-memory array: its banks deliver smem_banks x 4
+// bytes per cycle to all sub-cores together (a shared-memory wavefront, or up
+// to that many bytes of one global line), so a request that finds it busy
+// waits. Returns whether the request may use it now, and books it if so.
+bool SmSim::take_l1_data_port(uint32_t bytes) {
+  if (l1_data_free_ > now_) {
+    wake_at(l1_data_free_);
+    return false;
+  }
+  uint32_t per_cycle = 4 * std::max(1u, gpu().smem_banks);
+  l1_data_free_ = now_ + std::max<uint64_t>(1, (bytes + per_cycle - 1) / per_cycle);
+  return true;
+}
+
+// Whether a request that leaves the SM must wait: for an MSHR (loads), for
+// the interconnect, which takes a request while its backlog is under a cycle,
+// or for the SM's DRAM queue, which takes an L2 miss while its backlog is
+// under the DRAM latency (so a change of the SM's share soon takes effect).
+bool SmSim::miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& req) {
+  unsigned mshrs = gpu().l1d.mshrs;
+  bool needs_mshr = !d.op.is_store;
+  bool noc_busy = noc_busy_until_ >= double(now_ + 1);
+  const double dram_backlog = std::max(1u, gpu().dram_latency);
+  bool dram_busy = req.to_dram && dram_bytes_per_cycle_ > 0 && dram_free_ > double(now_) + dram_backlog;
+  if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
+  sc.events.add(StallEvent::Interconnect, true, d.pc_index);
+  if (noc_busy) wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
+  if (dram_busy) wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - dram_backlog)));
+  if (!mshr_release_.empty()) wake_at(mshr_release_.top());
+  return true;
+}
+
+// Books a request that leaves the SM: its MSHR, interconnect and DRAM shares.
+// Returns when its data is back.
+uint64_t SmSim::send_miss(const DecodedInst& d, const MemRequest& req) {
+  uint64_t done = now_ + req.latency;
+  if (req.to_dram) done = book_dram(req.sectors, done);
+  if (!d.op.is_store) mshr_release_.push(done);
+  if (noc_bytes_per_cycle_ > 0) {
+    double bytes = double(req.sectors) * std::max(4u, gpu().l1d.sector_bytes);
+    noc_busy_until_ = std::max(noc_busy_until_, double(now_)) + bytes / noc_bytes_per_cycle_;
+  }
+  ++res_.counters.l1d_misses;
+  return done;
+}
+
 void SmSim::memory_pipeline(SubCore& sc) {
   if (sc.long_misses > 0) sc.events.add(StallEvent::MemoryAccess, true);
   MemLatch& latch = sc.latch;
@@ -176,32 +227,12 @@ void SmSim::memory_pipeline(SubCore& sc) {
   ++res_.counters.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
   const DecodedInst& d = prog_.insts[latch.op.inst];
   MemRequest& req = latch.reqs[latch.next];
+  if (req.leaves_sm && miss_must_wait(sc, d, req)) return;
+  uint32_t bytes = req.sectors ? req.sectors * std::max(4u, gpu().l1d.sector_bytes) : 4 * std::max(1u, gpu().smem_banks);
+  if (!take_l1_data_port(bytes)) return;
   if (req.leaves_sm) {
-    unsigned mshrs = gpu().l1d.mshrs;
-    bool needs_mshr = !d.op.is_store;
-    // The interconnect takes a request while its backlog is under a cycle,
-    // the SM's DRAM queue one that misses L2 while its backlog is under the
-    // DRAM latency (so a change of the SM's share soon takes effect).
-    bool noc_busy = noc_busy_until_ >= double(now_ + 1);
-    const double dram_backlog = std::max(1u, gpu().dram_latency);
-    bool dram_busy = req.to_dram && dram_bytes_per_cycle_ > 0 && dram_free_ > double(now_) + dram_backlog;
-    if ((needs_mshr && mshrs && mshr_release_.size() >= mshrs) || noc_busy || dram_busy) {
-      sc.events.add(StallEvent::Interconnect, true, d.pc_index);
-      if (noc_busy) wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
-      if (dram_busy) wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - dram_backlog)));
-      if (!mshr_release_.empty()) wake_at(mshr_release_.top());
-      return;
-    }
-    uint64_t done = now_ + req.latency;
-    if (req.to_dram) done = book_dram(req.sectors, done);
-    if (needs_mshr) mshr_release_.push(done);
-    if (noc_bytes_per_cycle_ > 0) {
-      double bytes = double(req.sectors) * std::max(4u, gpu().l1d.sector_bytes);
-      noc_busy_until_ = std::max(noc_busy_until_, double(now_)) + bytes / noc_bytes_per_cycle_;
-    }
-    ++res_.counters.l1d_misses;
     latch.op.long_miss = true;
-    latch.op.done = std::max(latch.op.done, done);
+    latch.op.done = std::max(latch.op.done, send_miss(d, req));
   }
   latch.op.done = std::max(latch.op.done, now_ + req.latency);
   activity_ = true;

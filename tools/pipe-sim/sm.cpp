@@ -15,7 +15,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   const GpuConfig& g = gpu();
   unsigned nsub = std::max(1u, g.subcores_per_sm);
   for (unsigned i = 0; i < nsub; ++i) {
-    SubCore sc(g.has_l0i ? g.l0i : CacheGeometry{});
+    SubCore sc(g.has_l0i ? g.l0i : CacheGeometry{}, g.has_l0i ? g.inst_prefetch_lines : 0);
     sc.cus.resize(std::clamp(g.collector_units, 1u, kMaxCollectors));
     for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, g.units[u].count), 0);
     sc.ports.assign(std::clamp(g.reg_banks, 1u, kMaxBanks), 0);
@@ -44,7 +44,7 @@ void SmSim::share_bandwidth(unsigned sharing) {
   const GpuConfig& g = gpu();
   sharing = std::max(1u, sharing);
   if (g.noc_bytes_per_cycle > 0)
-    noc_bytes_per_cycle_ = std::min(g.noc_bytes_per_cycle / sharing, double(std::max(32u, g.l1d.line_bytes)));
+    noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / sharing, double(std::max(32u, g.l1d.line_bytes)));
   dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / sharing;
 }
 

@@ -162,6 +162,7 @@ class SmSim {
     uint32_t fetch_warp = 0, fetch_count = 0, fetch_rr = 0;
     uint64_t fetch_done = 0, fetch_addr = 0;
     TagCache l0i;
+    StreamBuffer prefetch;
     std::vector<Collector> cus;
     std::array<std::vector<uint64_t>, kUnitClasses> pipes;  // next free cycle per pipeline
     std::vector<Op> executing;   // results on their way to write-back, by ready cycle
@@ -178,7 +179,7 @@ class SmSim {
     HeadMasks masks;
     bool issued = false;
     uint32_t issued_pc = 0;
-    explicit SubCore(const CacheGeometry& l0) : l0i(l0) {}
+    SubCore(const CacheGeometry& l0, unsigned prefetch_lines) : l0i(l0), prefetch(prefetch_lines) {}
   };
   struct CtaSlot {
     const CtaTrace* cta = nullptr;
@@ -205,6 +206,7 @@ class SmSim {
   void start_fetch(SubCore& sc, uint32_t w);
   void refresh_fetchable(uint32_t w);
   void l1i_arbiter();
+  void prefetch_lines(SubCore& sc, unsigned line_bytes);
   // issue.cpp
   void issue(SubCore& sc);
   void refresh_head(uint32_t w);
@@ -240,6 +242,9 @@ class SmSim {
   // memory.cpp
   void memory_pipeline(SubCore& sc);
   uint64_t book_dram(uint32_t sectors, uint64_t unloaded);
+  bool miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& req);
+  uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
+  bool take_l1_data_port(uint32_t bytes);
   void coalesce(const Op& op, MemLatch& latch);
   MemRequest outcome(const DecodedInst& d, uint32_t sectors);
 
@@ -264,6 +269,7 @@ class SmSim {
   uint32_t l1i_rr_ = 0;
   uint32_t l1i_waiting_ = 0;  // sub-cores whose fetch waits for the L1 instruction cache
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;
+  uint64_t l1_data_free_ = 0;   // the SM's L1 data / shared-memory banks are free from then
   double noc_busy_until_ = 0;  // the SM's interconnect share is booked until then
   double noc_bytes_per_cycle_ = 0;  // this SM's share
   double dram_free_ = 0;            // the SM's DRAM share is booked until then

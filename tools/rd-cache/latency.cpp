@@ -20,7 +20,7 @@ LatencyModel latency_model(const GpuConfig& gpu, uint64_t issue_cycles, uint64_t
   m.l1 = gpu.l1d.latency;
   m.l2 = gpu.l2.latency;
   m.dram = gpu.dram_latency;
-  m.noc_queue = queue_wait(issue_cycles, noc_bytes, gpu.noc_bytes_per_cycle);
+  m.noc_queue = queue_wait(issue_cycles, noc_bytes, gpu.l2_bytes_per_cycle());
   m.dram_queue = queue_wait(issue_cycles, dram_bytes, gpu.dram_bytes_per_cycle());
   return m;
 }

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Silicon microbenchmarks as small traces (micro-trace.awk), run through the
+# full pipeline (trace-unpack | rd-cache | pipe-sim | stall-report) and compared
+# with the V100 (TITAN V) measurements of accel-sim-framework's
+# GPU_Microbenchmark (../shared/data/hardware/volta-microbenchmark-output.txt).
+# Each figure is the slope between two sizes, so launch, cold misses and drain cancel.
+#   bench/fidelity/micro.sh [GPU-MODEL-OPTIONS...]
+# Default model: the bundled qv100 with the TITAN V's memory system, as the
+# same file describes it (the measured GPU): 48 L2 banks ("L2 Banks number"),
+# 1536 B/clk of L2 ("Max Theortical L2 bandwidth"), 652.8 GB/s of HBM2
+# ("Max Theortical Mem BW"; 850 MHz x 3072 bit x 2), 4.5 MiB of L2 (TITAN V), and
+# the SM clock at which mem_bw's two figures agree (521.05 GB/s / 445.77 B/clk =
+# 1169 MHz), so that DRAM bytes per clock compare.
+# Tools from $SASSKIT_BIN (default build/bin), data from $SASSKIT_DATA (default
+# ../shared/data). Exit 77 when the measurements are absent.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${SASSKIT_BIN:-$root/build/bin}
+data=${SASSKIT_DATA:-$root/../shared/data}
+silicon=$data/hardware/volta-microbenchmark-output.txt
+if [[ ! -f $silicon ]]; then
+  echo "micro.sh: skipped: no V100 microbenchmark output at $silicon" >&2
+  exit 77
+fi
+export PATH="$bin:$PATH"
+model=("$@")
+[[ ${#model[@]} -gt 0 ]] || model=(--config qv100 --l2-slices 48 --noc-bandwidth 1536 --dram-bandwidth 652.8 \
+                                  --l2-size 4608KiB --l2-assoc 16 --clock-mhz 1169)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The silicon figure: the first number after PATTERN in the section of the
+# benchmark named SECTION ("running ./SECTION microbenchmark").
+measured() {
+  awk -v sec="running ./$1 microbenchmark" -v pat="$2" '
+    $0 == sec { on = 1; next }
+    /^running / { on = 0 }
+    on && index($0, pat) { s = substr($0, index($0, pat) + length(pat)); sub(/^[ =]*/, "", s); print s + 0; exit }' "$silicon"
+}
+
+# Cycles of the micro kernel KIND with N per warp.
+cycles() {
+  local dir=$work/$1-$2
+  mkdir -p "$dir"
+  awk -v kind="$1" -v n="$2" -v memcpy="$dir/memcpy" -f "$here/micro-trace.awk" >"$dir/kernel-1.traceg"
+  { cat "$dir/memcpy"; echo kernel-1.traceg; } >"$dir/kernelslist.g"
+  trace-unpack -q "$dir" | rd-cache -q "${model[@]}" | pipe-sim -q "${model[@]}" \
+    | stall-report -q --format csv | awk -F, '$1 == "all" { print $5 }'
+}
+
+# KIND N1 N2 UNIT-WORK SECTION PATTERN [scale]: per-N work is UNIT-WORK (1 for a
+# latency: cycles per chain step; else work per cycle).
+printf '%-11s %-10s %10s %10s %8s\n' benchmark unit silicon sasskit gap
+row() {
+  local kind=$1 n1=$2 n2=$3 unit=$4 work=$5 section=$6 pattern=$7
+  local c1 c2 sil
+  c1=$(cycles "$kind" "$n1"); c2=$(cycles "$kind" "$n2")
+  sil=$(measured "$section" "$pattern")
+  awk -v k="$kind" -v u="$unit" -v n1="$n1" -v n2="$n2" -v c1="$c1" -v c2="$c2" -v w="$work" -v s="$sil" 'BEGIN {
+    v = u == "clk" ? (c2 - c1) / (n2 - n1) : w * (n2 - n1) / (c2 - c1)
+    printf "%-11s %-10s %10.1f %10.1f %+7.1f%%\n", k, u, s, v, 100 * (v - s) / s }'
+}
+row lat-int     500 1000 clk      1          lat_int32      "int32 latency"
+row lat-fp32    500 1000 clk      1          lat_float      "float-precision FPU latency"
+row lat-fp64    500 1000 clk      1          lat_double     "double-precision DPU latency"
+row lat-sfu     500 1000 clk      1          sfu_lat_fsqrt  "SFU fast sqrt latency"
+row lat-smem    500 1000 clk      1          shared_lat     "Shared Memory Latency"
+row lat-l1      500 1000 clk      1          l1_lat         "L1 Latency"
+row lat-l2      500 1000 clk      1          l2_lat         "L2 Hit Latency"
+row lat-dram    500 1000 clk      1          mem_lat        "Mem latency"
+row lat-atomic  200  400 clk      1          atomic_add_lat "Atomic int32 latency"
+# Throughputs: one CTA of 32 warps on one SM; work per warp instruction x 32 warps.
+row tp-fp32     256  512 flop/clk $((32 * 64))   MaxFlops_float  "FLOP per SM"
+row tp-fp64     256  512 flop/clk $((32 * 64))   MaxFlops_double "DPU FLOP per SM"
+row tp-half     256  512 flop/clk $((32 * 128))  MaxFlops_half   "half FLOP per SM"
+row tp-int      256  512 flop/clk $((32 * 64))   MaxFlops_int32  "int32 FLOP per SM"
+row tp-sfu      256  512 op/clk   $((32 * 32))   sfu_bw_fsqrt    "SFU fast sqrt bw"
+# HMMA.884: 477.6 FMA/clk/SM at 59.7 threads/clk/SM = 256 FMA per warp instruction.
+row tp-tensor   256  512 fma/clk  $((32 * 256))  tensor_bw_half  "FMA tensor bandwidth"
+row bw-l1       256  512 B/clk    $((32 * 512))  l1_bw_128       "L1 bandwidth"
+row bw-smem     256  512 B/clk    $((32 * 128))  shared_bw       "Shared Memory Bandwidth"
+# Chip-wide: 80 CTAs of 32 warps, one per SM.
+row bw-l2        32   64 B/clk    $((80 * 32 * 512)) l2_bw_128   "L2 bandwidth"
+row bw-dram      32   64 B/clk    $((80 * 32 * 512)) mem_bw      "Mem BW"
