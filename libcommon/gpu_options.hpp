@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,9 +44,14 @@ void set_gpu_config_value(GpuConfig& gpu, std::string_view key, std::string_view
 std::string dump_config(const GpuConfig& gpu);
 
 // Where bundled data is looked up, in order: each directory of
-// $SASSKIT_CONFIG_PATH (colon-separated), the source tree's configs/, the
-// installed share/sasskit/configs.
+// $SASSKIT_CONFIG_PATH (colon-separated), then bundled_config_dir().
 std::vector<std::string> config_search_dirs();
+
+// The bundled GPU models and opcode tables: share/sasskit/configs beside
+// the executable's bin/ (installed or in the build tree, where it links to
+// the sources' configs/), so a moved install still finds them. Empty when
+// the executable's path is unknown (no /proc).
+std::optional<std::string> bundled_config_dir();
 
 // A --config argument: an existing file as is; otherwise a bundled model
 // name looked up as NAME or NAME.cfg in config_search_dirs().

@@ -25,14 +25,6 @@ std::vector<CompareRow> rows_for(const Metrics& a, const Metrics& b) {
   return rows;
 }
 
-const KernelReport* find_kernel(const Report& r, const KernelReport& k) {
-  for (const KernelReport& o : r.kernels)
-    if (o.id == k.id && o.name == k.name) return &o;
-  for (const KernelReport& o : r.kernels)
-    if (o.name == k.name) return &o;
-  return nullptr;
-}
-
 std::string delta_text(const CompareRow& r) {
   auto d = r.delta();
   if (!d) return "-";
@@ -52,6 +44,14 @@ std::string change_text(const CompareRow& r) {
 }
 
 }  // namespace
+
+const KernelReport* find_kernel(const Report& r, const KernelReport& k) {
+  for (const KernelReport& o : r.kernels)
+    if (o.id == k.id && o.name == k.name) return &o;
+  for (const KernelReport& o : r.kernels)
+    if (o.name == k.name) return &o;
+  return nullptr;
+}
 
 Comparison compare(const Report& a, const Report& b) {
   Comparison c{a.source, b.source, {}, {}};

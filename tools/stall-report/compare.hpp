@@ -34,6 +34,9 @@ struct Comparison {
   std::vector<std::string> unmatched;  // "A: 3 name" style notes
 };
 
+// `k`'s match in `r`: the same id and name, else the first of that name.
+const KernelReport* find_kernel(const Report& r, const KernelReport& k);
+
 Comparison compare(const Report& a, const Report& b);
 
 void write_compare_text(std::ostream& out, const Comparison& c);

@@ -28,15 +28,17 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--reference", reference,
                  "Validate against FILE: Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV");
-  app.add_option("--plot", plot, "Draw the stall and unit breakdown into FILE (.svg or .png) with gnuplot");
+  app.add_option("--plot", plot, "Draw CPI stacks (per run with two inputs) into FILE (.svg or .png) with gnuplot");
   app.add_option("--top", gather.top_pcs, "Stalled PCs listed per kernel")->capture_default_str();
   return tool.run([&] {
     if (inputs.empty()) inputs.push_back("-");
-    if (inputs.size() == 2 && (!reference.empty() || !plot.empty()))
-      fail_usage("--reference and --plot take one input, not the two of a comparison");
+    if (inputs.size() == 2 && !reference.empty())
+      fail_usage("--reference takes one input, not the two of a comparison");
     Output out(output, OutputKind::Text);
     if (inputs.size() == 2) {
-      Comparison c = compare(load_report(inputs[0], gather), load_report(inputs[1], gather));
+      std::vector<Report> runs{load_report(inputs[0], gather), load_report(inputs[1], gather)};
+      if (!plot.empty()) write_compare_plot(runs, plot);
+      Comparison c = compare(runs[0], runs[1]);
       if (format == "json") write_compare_json(out.stream(), c);
       else if (format == "csv") write_compare_csv(out.stream(), c);
       else write_compare_text(out.stream(), c);
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
     Report rep = load_report(inputs[0], gather);
     std::optional<Validation> validation;
     if (!reference.empty()) validation = validate(rep, load_reference(reference), reference);
-    if (!plot.empty()) write_plot(rep, plot);
+    if (!plot.empty()) write_plot(rep, validation ? &*validation : nullptr, plot);
     if (format == "json") {
       write_json(out.stream(), rep, validation ? &*validation : nullptr);
     } else if (format == "csv") {
