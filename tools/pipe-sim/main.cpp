@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   ToolApp tool("pipe-sim",
                "Simulate the SM pipeline over the stream's CTAs, attribute every stall cycle to a root "
                "cause, and add a stats record per kernel.",
-               argc, argv);
+               argc, argv, {.threads = true, .force = true, .provenance = true});
   CLI::App& app = tool.app();
   GpuOptions gpu_options(app);
   pipesim::RunOptions opt;

@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   sasskit::ToolApp tool("rd-cache",
                         "Model L1 and L2 hit rates and memory access times from reuse distances "
                         "and add a cache record per kernel to the stream.",
-                        argc, argv);
+                        argc, argv, {.threads = true, .force = true, .provenance = true});
   CLI::App& app = tool.app();
   sasskit::GpuOptions gpu_options(app);
   sasskit::rdcache::Options opt;

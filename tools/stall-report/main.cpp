@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   std::string output = "-", format = "text", reference, plot;
   GatherOptions gather;
   app.add_option("inputs", inputs, "Stream with stats records (- = stdin); two streams A B to compare")
-      ->expected(1, 2);
+      ->expected(1, CLI::detail::expected_max_vector_size);  // usage "[inputs...]"; more than 2 refused below
   app.add_option("-o,--output", output, "Report file (- = stdout)")->capture_default_str();
   app.add_option("--format", format, "Output: text, csv or json")
       ->check(CLI::IsMember({"text", "csv", "json"}))
@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   app.add_option("--top", gather.top_pcs, "Stalled PCs listed per kernel")->capture_default_str();
   return tool.run([&] {
     if (inputs.empty()) inputs.push_back("-");
+    if (inputs.size() > 2) fail_usage("give one stream, or two streams to compare");
     if (inputs.size() == 2 && !reference.empty())
       fail_usage("--reference takes one input, not the two of a comparison");
     Output out(output, OutputKind::Text);
