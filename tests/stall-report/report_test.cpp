@@ -142,7 +142,7 @@ TEST(Compare, DeltasPerMetricAndStallType) {
   EXPECT_DOUBLE_EQ(*cycles.change(), -20);
   bool found = false;
   for (const CompareRow& row : c.scopes[0].rows)
-    if (row.metric == "stall_MemData") {
+    if (row.metric == "stall_MemData_frac") {
       found = true;
       EXPECT_DOUBLE_EQ(*row.a, 0.6);
       EXPECT_DOUBLE_EQ(*row.b, 0.5);

@@ -23,7 +23,7 @@ struct CompareRow {
 };
 
 struct CompareScope {
-  std::string id;  // kernel id or "all"
+  std::optional<uint32_t> id;  // kernel id; empty for the application
   std::string name;
   std::vector<CompareRow> rows;
 };

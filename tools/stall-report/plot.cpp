@@ -118,7 +118,10 @@ std::string header(const std::string& terminal, const std::string& output, int h
   return s.str();
 }
 
-void draw(const std::string& path, const std::function<std::string(const std::string&, const std::string&)>& script_for) {
+// The script for (terminal, output file).
+using ScriptFor = std::function<std::string(const std::string&, const std::string&)>;
+
+void draw(const std::string& path, const ScriptFor& script_for) {
   std::string terminal = plot_terminal(path);
   if (!on_path("gnuplot"))
     fail("--plot needs gnuplot, which is not on PATH; install it (e.g. apt-get install gnuplot-nox)");

@@ -70,7 +70,8 @@ std::vector<Bar> bars(const Report& rep) {
     if (i < kPlotKernels) out.push_back({short_name(*order[i]), order[i]->m, order[i]->weight, order[i]});
     else rest.push_back(*order[i]);
   }
-  if (!rest.empty()) out.push_back({"other (" + std::to_string(rest.size()) + " kernels)", application_totals(rest), 1, nullptr});
+  if (!rest.empty())
+    out.push_back({"other (" + std::to_string(rest.size()) + " kernels)", application_totals(rest), 1, nullptr});
   out.push_back({rep.projected ? "application (projected)" : "application", rep.totals, 1, nullptr});
   return out;
 }
