@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
                argc, argv);
   CLI::App& app = tool.app();
   std::vector<std::string> inputs;
-  std::string output = "-", format = "text", reference, plot;
+  std::string output = "-", format = "text", reference, plot, pcs;
   GatherOptions gather;
   app.add_option("inputs", inputs, "Stream with stats records (- = stdin); two streams A B to compare")
       ->expected(1, CLI::detail::expected_max_vector_size);  // usage "[inputs...]"; more than 2 refused below
@@ -29,12 +29,14 @@ int main(int argc, char** argv) {
   app.add_option("--reference", reference,
                  "Validate against FILE: Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV");
   app.add_option("--plot", plot, "Draw CPI stacks (per run with two inputs) into FILE (.svg or .png) with gnuplot");
+  app.add_option("--pcs", pcs, "Write every static PC's instructions and stall cycles per type to FILE (CSV)");
   app.add_option("--top", gather.top_pcs, "Stalled PCs listed per kernel")->capture_default_str();
   return tool.run([&] {
     if (inputs.empty()) inputs.push_back("-");
     if (inputs.size() > 2) fail_usage("give one stream, or two streams to compare");
-    if (inputs.size() == 2 && !reference.empty())
-      fail_usage("--reference takes one input, not the two of a comparison");
+    if (inputs.size() == 2 && (!reference.empty() || !pcs.empty()))
+      fail_usage("--reference and --pcs take one input, not the two of a comparison");
+    gather.all_pcs = !pcs.empty();
     Output out(output, OutputKind::Text);
     if (inputs.size() == 2) {
       std::vector<Report> runs{load_report(inputs[0], gather), load_report(inputs[1], gather)};
@@ -50,6 +52,11 @@ int main(int argc, char** argv) {
     std::optional<Validation> validation;
     if (!reference.empty()) validation = validate(rep, load_reference(reference), reference);
     if (!plot.empty()) write_plot(rep, validation ? &*validation : nullptr, plot);
+    if (!pcs.empty()) {
+      Output pc_out(pcs, OutputKind::Text);
+      write_pcs_csv(pc_out.stream(), rep);
+      pc_out.commit();
+    }
     if (format == "json") {
       write_json(out.stream(), rep, validation ? &*validation : nullptr);
     } else if (format == "csv") {

@@ -95,10 +95,10 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
   place(out, a);
   bool log = lo > 0 && hi / lo > 100;
   out << "set title " << single_quoted(s.metric + ": simulated vs reference") << "\nset xlabel 'reference'\n"
-      << "set ylabel 'simulated'\nset style data points\nset key top left\nset xtics norotate\n"
+      << "set ylabel 'simulated'\nset style data points\nset key inside top left\nset xtics norotate\n"
       << (log ? "set logscale xy\n" : "unset logscale\n") << "set xrange [" << (log ? lo / 2 : 0) << ':'
       << hi * 1.1 << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * 1.1 << "]\n"
-      << "plot $" << name << " using 1:2 with points pt 7 title 'kernels', x with lines dt 2 title 'y = x'\n"
+      << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.3 title 'kernels', x with lines lt 8 dt 2 title 'y = x'\n"
       << "unset xlabel\n";
 }
 
