@@ -339,6 +339,9 @@ GpuOptions::GpuOptions(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   app.add_flag("--dump-config", dump_, "Print the effective GPU model as a config file and exit")
       ->group(group);
+  app.add_flag("--accept-other-gpu", accept_other_gpu_,
+               "Use input records computed for another GPU model (refused by default)")
+      ->group(group);
 }
 
 GpuConfig GpuOptions::config() const {

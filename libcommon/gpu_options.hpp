@@ -26,11 +26,14 @@ class GpuOptions {
   // --dump-config it prints the model as a config file on stdout and throws
   // CLI::Success (ToolApp exits 0): call it before opening any output.
   GpuConfig config() const;
+  // --accept-other-gpu: use stream records computed for another GPU model.
+  bool accept_other_gpu() const { return accept_other_gpu_; }
 
  private:
   std::vector<CLI::Option*> options_;  // one per key, in key order
   std::string import_dir_;
   bool dump_ = false;
+  bool accept_other_gpu_ = false;
 };
 
 // Key names in the order sasskit-config(5) and --dump-config list them.
