@@ -65,7 +65,7 @@ Reader::Reader(std::istream& in, std::string name, std::string prefix)
   for (const auto& s : m.array("provenance")) {
     MapView sm(s, where);
     Stage st{sm.get<std::string>("tool"), sm.get<std::string>("version"),
-             sm.get<std::vector<std::string>>("argv")};
+             sm.get<std::vector<std::string>>("argv"), sm.get_or<std::string>("gpu", "")};
     header_.provenance.push_back(std::move(st));
   }
 }
@@ -145,10 +145,11 @@ Writer::Writer(std::ostream& out, std::string name, const Header& upstream, Stag
   pack_key(pk, "provenance");
   pk.pack_array(static_cast<uint32_t>(upstream.provenance.size() + 1));
   auto pack_stage = [&](const Stage& s) {
-    pk.pack_map(3);
+    pk.pack_map(s.gpu.empty() ? 3 : 4);
     pack_field(pk, "tool", s.tool);
     pack_field(pk, "version", s.version);
     pack_field(pk, "argv", s.argv);
+    if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
   };
   for (const auto& s : upstream.provenance) pack_stage(s);
   pack_stage(self);
@@ -180,8 +181,16 @@ void Writer::finish() {
 }
 
 Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
-                 bool no_provenance) {
-  return Stage{tool, version_string(), no_provenance ? std::vector<std::string>{} : argv};
+                 bool no_provenance, const std::string& gpu) {
+  return Stage{tool, version_string(), no_provenance ? std::vector<std::string>{} : argv, gpu};
+}
+
+void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept, const std::string& where) {
+  if (accept) return;
+  for (const Stage& s : upstream.provenance)
+    if (!s.gpu.empty() && s.gpu != gpu)
+      fail_input(where, "its " + s.tool + " records were computed for GPU model " + s.gpu + ", not " + gpu +
+                            " (--accept-other-gpu uses them anyway)");
 }
 
 }  // namespace sasskit::stream

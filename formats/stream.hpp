@@ -16,7 +16,7 @@
 namespace sasskit::stream {
 
 inline constexpr uint32_t kMajor = 1;
-inline constexpr uint32_t kMinor = 1;
+inline constexpr uint32_t kMinor = 2;
 inline constexpr std::string_view kMagic = "sasskit-stream";
 
 using Packer = msgpack::packer<msgpack::sbuffer>;
@@ -26,6 +26,7 @@ struct Stage {
   std::string tool;
   std::string version;
   std::vector<std::string> argv;  // empty with --no-provenance
+  std::string gpu;                // the GPU model its records were computed for; empty if none
   bool operator==(const Stage&) const = default;
 };
 
@@ -125,8 +126,14 @@ T decode(const Record& r) {
   return RecordCodec<T>::unpack(r);
 }
 
-// The provenance entry for the running tool.
+// The provenance entry for the running tool; `gpu` names the GPU model its
+// records are computed for (empty for tools without one).
 Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
-                 bool no_provenance);
+                 bool no_provenance, const std::string& gpu = "");
+
+// Refuses (bad input, at `where`) a stream that a stage computed for
+// another GPU model than `gpu`, unless `accept`: records made for one model
+// do not describe another.
+void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept, const std::string& where);
 
 }  // namespace sasskit::stream

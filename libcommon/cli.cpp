@@ -21,7 +21,7 @@ std::string positional_usage(const CLI::App& app) {
 }
 }  // namespace
 
-ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv)
+ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv, SharedOptions shared)
     : name_(std::move(name)), app_(std::move(description), name_), argc_(argc), argv_(argv) {
   set_program_name(name_);
   std::ios::sync_with_stdio(false);
@@ -31,13 +31,15 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
                   "Read options from a CLI11 (TOML or INI) config file, or a bundled GPU model by name")
       ->transform(config_file_resolver())
       ->type_name("FILE|GPU");
-  app_.add_option("--threads,-j", common_.threads, "Worker threads")
-      ->check(CLI::Range(1u, 1024u))
-      ->capture_default_str();
+  if (shared.threads)
+    app_.add_option("--threads,-j", common_.threads, "Worker threads")
+        ->check(CLI::Range(1u, 1024u))
+        ->capture_default_str();
   app_.add_flag("--quiet,-q", common_.quiet, "No warnings or progress on stderr");
-  app_.add_flag("--force,-f", common_.force, "Write a binary stream even to a terminal");
-  app_.add_flag("--no-provenance", common_.no_provenance,
-                "Leave this stage's command line out of the stream header");
+  if (shared.force) app_.add_flag("--force,-f", common_.force, "Write a binary stream even to a terminal");
+  if (shared.provenance)
+    app_.add_flag("--no-provenance", common_.no_provenance,
+                  "Leave this stage's command line out of the stream header");
 }
 
 int ToolApp::run(const std::function<void()>& body) {

@@ -17,11 +17,20 @@ struct CommonOptions {
   std::vector<std::string> argv;
 };
 
+// The shared options a tool offers where they mean something: --threads
+// where work runs in parallel, --force and --no-provenance where a binary
+// stream or archive is written.
+struct SharedOptions {
+  bool threads = false;
+  bool force = false;
+  bool provenance = false;
+};
+
 // A CLI11 app with --help, --version, --config FILE (any option can come from
-// it), --threads, --quiet, --force and --no-provenance.
+// it), --quiet, and the `shared` options.
 class ToolApp {
  public:
-  ToolApp(std::string name, std::string description, int argc, char** argv);
+  ToolApp(std::string name, std::string description, int argc, char** argv, SharedOptions shared = {});
   CLI::App& app() { return app_; }
   CommonOptions& common() { return common_; }
   const std::string& name() const { return name_; }

@@ -345,6 +345,9 @@ GpuOptions::GpuOptions(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   app.add_flag("--dump-config", dump_, "Print the effective GPU model as a config file and exit")
       ->group(group);
+  app.add_flag("--accept-other-gpu", accept_other_gpu_,
+               "Use input records computed for another GPU model (refused by default)")
+      ->group(group);
 }
 
 GpuConfig GpuOptions::config() const {
@@ -371,9 +374,15 @@ std::vector<std::string> config_search_dirs() {
       if (!dir.empty()) dirs.push_back(dir);
     }
   }
-  dirs.push_back(SASSKIT_SOURCE_CONFIG_DIR);
-  dirs.push_back(SASSKIT_CONFIG_DIR);
+  if (auto bundled = bundled_config_dir()) dirs.push_back(*bundled);
   return dirs;
+}
+
+std::optional<std::string> bundled_config_dir() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  return (exe.parent_path() / SASSKIT_CONFIG_FROM_BIN).string();
 }
 
 std::string resolve_config_file(const std::string& name) {
@@ -394,7 +403,8 @@ CLI::Validator config_file_resolver() {
         const std::string path = resolve_config_file(value);
         if (path.empty()) {
           return "no file and no bundled GPU model named '" + value +
-                 "' (bundled models are in " SASSKIT_SOURCE_CONFIG_DIR "; set SASSKIT_CONFIG_PATH for more)";
+                 "' (bundled models are in " + bundled_config_dir().value_or("bin/" SASSKIT_CONFIG_FROM_BIN) +
+                 "; set SASSKIT_CONFIG_PATH for more)";
         }
         value = path;
         return "";

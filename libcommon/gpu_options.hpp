@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,11 +26,14 @@ class GpuOptions {
   // --dump-config it prints the model as a config file on stdout and throws
   // CLI::Success (ToolApp exits 0): call it before opening any output.
   GpuConfig config() const;
+  // --accept-other-gpu: use stream records computed for another GPU model.
+  bool accept_other_gpu() const { return accept_other_gpu_; }
 
  private:
   std::vector<CLI::Option*> options_;  // one per key, in key order
   std::string import_dir_;
   bool dump_ = false;
+  bool accept_other_gpu_ = false;
 };
 
 // Key names in the order sasskit-config(5) and --dump-config list them.
@@ -43,9 +47,14 @@ void set_gpu_config_value(GpuConfig& gpu, std::string_view key, std::string_view
 std::string dump_config(const GpuConfig& gpu);
 
 // Where bundled data is looked up, in order: each directory of
-// $SASSKIT_CONFIG_PATH (colon-separated), the source tree's configs/, the
-// installed share/sasskit/configs.
+// $SASSKIT_CONFIG_PATH (colon-separated), then bundled_config_dir().
 std::vector<std::string> config_search_dirs();
+
+// The bundled GPU models and opcode tables: share/sasskit/configs beside
+// the executable's bin/ (installed or in the build tree, where it links to
+// the sources' configs/), so a moved install still finds them. Empty when
+// the executable's path is unknown (no /proc).
+std::optional<std::string> bundled_config_dir();
 
 // A --config argument: an existing file as is; otherwise a bundled model
 // name looked up as NAME or NAME.cfg in config_search_dirs().

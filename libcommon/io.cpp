@@ -1,5 +1,6 @@
 #include "io.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -12,9 +13,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 
 #include "diag.hpp"
+#include "progress.hpp"
 
 namespace sasskit {
 namespace bio = boost::iostreams;
@@ -35,8 +38,21 @@ Compression detect_compression(std::istream& in) {
   return Compression::None;
 }
 
+namespace {
+// The size of the file behind `path` ("-": stdin) when it is a non-empty
+// regular file, so the share read can be shown.
+std::optional<uint64_t> regular_file_size(const std::string& path) {
+  struct stat st {};
+  const int status = path == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st);
+  if (status != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return std::nullopt;
+  return uint64_t(st.st_size);
+}
+}  // namespace
+
 struct Input::Impl {
   std::ifstream file;
+  std::unique_ptr<std::streambuf> shown;  // the file through a progress line
+  std::unique_ptr<std::istream> shown_stream;
   bio::filtering_istream filtered;
 };
 
@@ -48,6 +64,11 @@ Input::Input(const std::string& path) : impl_(std::make_unique<Impl>()) {
     impl_->file.open(path, std::ios::binary);
     if (!impl_->file) fail_io(path, std::strerror(errno));
     raw = &impl_->file;
+  }
+  if (const auto size = regular_file_size(path); size && progress_enabled()) {
+    impl_->shown = progress_reader(*raw->rdbuf(), *size, name_);
+    impl_->shown_stream = std::make_unique<std::istream>(impl_->shown.get());
+    raw = impl_->shown_stream.get();
   }
   switch (detect_compression(*raw)) {
     case Compression::None:

@@ -15,7 +15,8 @@ enum class Compression { None, Gzip, Xz };
 Compression detect_compression(std::istream& in);
 
 // An input opened by path, or stdin for "-". Transparently decompresses
-// gzip and xz whatever the file is called.
+// gzip and xz whatever the file is called. A file read with stderr on a
+// terminal (and no --quiet) shows the percentage read and the time left.
 class Input {
  public:
   explicit Input(const std::string& path);

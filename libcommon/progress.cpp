@@ -1,5 +1,8 @@
 #include "progress.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include "diag.hpp"
@@ -7,7 +10,9 @@
 
 namespace sasskit {
 
-Progress::Progress() : active_(stderr_is_terminal() && !quiet()) {}
+bool progress_enabled() { return stderr_is_terminal() && !quiet(); }
+
+Progress::Progress() : active_(progress_enabled()) {}
 
 Progress::~Progress() { done(); }
 
@@ -23,6 +28,50 @@ void Progress::update(const std::string& status) {
 void Progress::done() {
   if (drawn_) std::cerr << "\r\033[K" << std::flush;
   drawn_ = false;
+}
+
+std::string percent_and_eta(double done, double total, double elapsed_s) {
+  const double fraction = total > 0 ? std::min(done / total, 1.0) : 0;
+  char buf[64];
+  int n = std::snprintf(buf, sizeof buf, "%.0f%%", 100 * fraction);
+  if (fraction >= 0.01 && elapsed_s >= 1) {
+    const long left = std::lround(elapsed_s * (1 - fraction) / fraction);
+    std::snprintf(buf + n, sizeof buf - n, ", %ldm%02lds left", left / 60, left % 60);
+  }
+  return buf;
+}
+
+namespace {
+
+class ProgressReader : public std::streambuf {
+ public:
+  ProgressReader(std::streambuf& source, uint64_t size, std::string name)
+      : source_(source), size_(size), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
+
+ protected:
+  int_type underflow() override {
+    const std::streamsize n = source_.sgetn(buffer_, sizeof buffer_);
+    if (n <= 0) return traits_type::eof();
+    read_ += uint64_t(n);
+    setg(buffer_, buffer_, buffer_ + n);
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+    progress_.update("reading " + name_ + ": " + percent_and_eta(double(read_), double(size_), elapsed.count()));
+    return traits_type::to_int_type(buffer_[0]);
+  }
+
+ private:
+  std::streambuf& source_;
+  uint64_t size_, read_ = 0;
+  std::string name_;
+  std::chrono::steady_clock::time_point start_;
+  Progress progress_;
+  char buffer_[1 << 16];
+};
+
+}  // namespace
+
+std::unique_ptr<std::streambuf> progress_reader(std::streambuf& source, uint64_t size, std::string name) {
+  return std::make_unique<ProgressReader>(source, size, std::move(name));
 }
 
 }  // namespace sasskit

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <memory>
+#include <streambuf>
 #include <string>
 
 namespace sasskit {
@@ -25,5 +28,16 @@ class Progress {
   bool drawn_ = false;
   std::chrono::steady_clock::time_point last_{};
 };
+
+// Whether progress lines are drawn: stderr is a terminal and no --quiet.
+bool progress_enabled();
+
+// "42%, 1m05s left" for `done` of `total` after `elapsed_s` seconds; the
+// time left is omitted until 1% and 1 s have passed and a rate is known.
+std::string percent_and_eta(double done, double total, double elapsed_s);
+
+// A stream buffer that passes `source` (a file of `size` bytes) through
+// unchanged and shows on the progress line how much of `name` was read.
+std::unique_ptr<std::streambuf> progress_reader(std::streambuf& source, uint64_t size, std::string name);
 
 }  // namespace sasskit

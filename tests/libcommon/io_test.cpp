@@ -2,10 +2,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
+#include "libcommon/progress.hpp"
 
 using namespace sasskit;
 namespace fs = std::filesystem;
@@ -91,4 +93,20 @@ TEST(Output, MissingDirectoryIsAnIoError) {
     EXPECT_EQ(e.code(), ExitCode::Io);
     EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos);
   }
+}
+
+TEST(Progress, PercentAndTimeLeft) {
+  EXPECT_EQ(sasskit::percent_and_eta(0, 100, 0), "0%");
+  EXPECT_EQ(sasskit::percent_and_eta(25, 100, 0.5), "25%");  // no rate before 1 s
+  EXPECT_EQ(sasskit::percent_and_eta(25, 100, 20), "25%, 1m00s left");
+  EXPECT_EQ(sasskit::percent_and_eta(200, 100, 20), "100%, 0m00s left");
+}
+
+TEST(Progress, ReaderPassesTheBytesThrough) {
+  std::istringstream source(std::string(200000, 'x') + "end");
+  auto shown = sasskit::progress_reader(*source.rdbuf(), 200003, "test");
+  std::istream in(shown.get());
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(all.size(), 200003u);
+  EXPECT_EQ(all.substr(199998), "xxend");
 }

@@ -19,6 +19,7 @@ struct FixtureOptions {
   bool plan = false;    // kernel 1 weighs 3 (stem)
   bool sample = false;  // kernel 2 was sampled: half of its instructions
   bool variant_b = false;  // a faster design: fewer memory stalls
+  std::string vecadd_name = "_Z6vecAddPfS_S_i";  // kernel 1's name as the trace gives it
 };
 
 inline void set_type(SimCounters& c, StallType t, uint64_t v) { c.stall_type[size_t(t)] = v; }
@@ -152,7 +153,11 @@ inline void write_fixture(std::ostream& out, const FixtureOptions& o) {
   stream::Writer w(out, "fixture", stream::Header{}, stream::this_stage("stallreport-mkstream", {}, true));
   if (o.plan) w.write(fixture_plan());
   w.write(fixture_insts());
-  if (o.stats) w.write(fixture_vecadd(o.variant_b));
+  if (o.stats) {
+    KernelStats vecadd = fixture_vecadd(o.variant_b);
+    vecadd.name = o.vecadd_name;
+    w.write(vecadd);
+  }
   if (o.sample) w.write(fixture_sample());
   w.write(fixture_cache());
   if (o.stats) w.write(fixture_gemm(o.variant_b));

@@ -1,5 +1,6 @@
-// stallreport-mkstream [nostats] [plan] [sample] [b]: writes the test fixture
-// stream (fixture.hpp) to stdout for the CLI cases.
+// stallreport-mkstream [nostats] [plan] [sample] [b] [name=NAME]: writes the
+// test fixture stream (fixture.hpp) to stdout for the CLI cases; NAME
+// replaces kernel 1's name in its stats record.
 #include <iostream>
 #include <string>
 
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     else if (a == "plan") o.plan = true;
     else if (a == "sample") o.sample = true;
     else if (a == "b") o.variant_b = true;
+    else if (a.starts_with("name=")) o.vecadd_name = a.substr(5);
     else {
       std::cerr << "stallreport-mkstream: unknown argument " << a << '\n';
       return 2;

@@ -8,6 +8,7 @@
 #include "libcommon/diag.hpp"
 #include "output.hpp"
 #include "plot.hpp"
+#include "plot_table.hpp"
 #include "validate.hpp"
 #include "validation_stats.hpp"
 
@@ -141,7 +142,7 @@ TEST(Compare, DeltasPerMetricAndStallType) {
   EXPECT_DOUBLE_EQ(*cycles.change(), -20);
   bool found = false;
   for (const CompareRow& row : c.scopes[0].rows)
-    if (row.metric == "stall_MemData") {
+    if (row.metric == "stall_MemData_frac") {
       found = true;
       EXPECT_DOUBLE_EQ(*row.a, 0.6);
       EXPECT_DOUBLE_EQ(*row.b, 0.5);
@@ -159,11 +160,48 @@ TEST(Output, DeterministicAcrossRuns) {
   EXPECT_NE(a.str().find("\"stall_cycles\":{\"MemStruct\":0,\"MemData\":600"), std::string::npos) << a.str();
 }
 
-TEST(Plot, ScriptHasOneRowPerKernelAndTheApplication) {
-  std::string s = plot_script(report({}), "svg", "out.svg");
-  EXPECT_NE(s.find("set terminal svg"), std::string::npos);
-  EXPECT_NE(s.find("\"1 _Z6vecAddPfS_S_i\" 0 60 10 20 0 10 0 0"), std::string::npos) << s;
-  EXPECT_NE(s.find("\"application\""), std::string::npos);
+TEST(Plot, CpiStackIsCyclesPerWarpInstructionHeaviestKernelFirst) {
+  PlotTable t = cpi_stack_table(report({}));
+  ASSERT_EQ(t.groups.size(), 1u);
+  const auto& rows = t.groups[0].rows;
+  ASSERT_EQ(rows.size(), 3u);  // gemm (heavier), vecAdd, application
+  EXPECT_EQ(rows[0].label, "2 gemm");
+  EXPECT_EQ(rows[1].label, "1 vecAdd");
+  EXPECT_EQ(rows[2].label, "application");
+  EXPECT_EQ(t.series[0], "issue");
+  EXPECT_DOUBLE_EQ(rows[1].values[0], 1);  // one issue cycle per instruction
+  EXPECT_DOUBLE_EQ(rows[1].values[1 + size_t(StallType::MemData)], 600.0 / 400);
+}
+
+TEST(Plot, CycleStackWeighsKernelsByThePlan) {
+  Report r = report({.plan = true});
+  PlotTable t = cycle_stack_table(r);
+  const auto& vecadd = t.groups[0].rows[1];
+  ASSERT_EQ(vecadd.label, "1 vecAdd");
+  EXPECT_EQ(t.ylabel, "scheduler cycles (thousands)");
+  EXPECT_DOUBLE_EQ(vecadd.values[0], 3 * 400 / 1000.0);  // weight 3
+  EXPECT_EQ(t.groups[0].rows.back().label, "application (projected)");
+}
+
+TEST(Plot, ComparisonHasOneBarPerRunPerKernel) {
+  std::vector<Report> runs{report({}), report({.variant_b = true})};
+  PlotTable t = compare_cpi_table(runs);
+  ASSERT_EQ(t.groups.size(), 3u);  // application, gemm, vecAdd
+  EXPECT_EQ(t.groups[0].title, "application");
+  EXPECT_EQ(t.groups[2].title, "1 vecAdd");
+  ASSERT_EQ(t.groups[2].rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.groups[2].rows[0].values[1 + size_t(StallType::MemData)], 600.0 / 400);
+  EXPECT_DOUBLE_EQ(t.groups[2].rows[1].values[1 + size_t(StallType::MemData)], 400.0 / 400);
+}
+
+TEST(Plot, LabelsFromInputsCannotReachGnuplotCommands) {
+  EXPECT_EQ(plot_label("a\nEOD\n!touch x `id` $v @m 'q\""), "a?EOD??touch x ?id? ?v ?m ?q?");
+  Report r = report({.vecadd_name = "x\nEOD\n!touch pwned\n"});
+  std::string s = plot_script(r, nullptr, "svg", "it's.svg");
+  EXPECT_EQ(s.find("\n!"), std::string::npos) << s;
+  EXPECT_NE(s.find("set output 'it''s.svg'"), std::string::npos) << s;
+  EXPECT_EQ(s.find('`'), std::string::npos);
   EXPECT_EQ(plot_terminal("a.png"), "pngcairo");
   EXPECT_THROW(plot_terminal("a.pdf"), Error);
+  EXPECT_THROW(plot_terminal("a\n.svg"), Error);
 }

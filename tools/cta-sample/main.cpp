@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   sasskit::ToolApp tool("cta-sample",
                         "Schedule CTAs onto SMs (modeled or replayed from a log) and keep the "
                         "CTA-set of the SM predicted to take longest (HyFiSS SM sampling).",
-                        argc, argv);
+                        argc, argv, {.force = true, .provenance = true});
   CLI::App& app = tool.app();
   sasskit::GpuOptions gpu(app);
   sasskit::ctasample::RunOptions opt;

@@ -39,7 +39,7 @@ void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common)
     out.stream() << summary.str() << "\n";
   } else {
     stream::Writer writer(out.stream(), out.name(), reader.header(),
-                          stream::this_stage("cta-sample", common.argv, common.no_provenance));
+                          stream::this_stage("cta-sample", common.argv, common.no_provenance, gpu.name));
     CtaSampleStream sampler(gpu, options, &writer, nullptr);
     process(reader, sampler);
     writer.finish();

@@ -7,7 +7,7 @@ int main(int argc, char** argv) {
   sasskit::ToolApp app("kernel-select",
                        "Pick the kernel invocations to simulate and their weights from a "
                        "profiler export (ncu, nvprof, nsys CSV or sqlite, Accel-Sim), a plain CSV or a trace stream",
-                       argc, argv);
+                       argc, argv, {.force = true, .provenance = true});
   sasskit::kselect::RunOptions o;
   auto& m = o.method;
   CLI::App& cli = app.app();

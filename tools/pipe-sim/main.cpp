@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   ToolApp tool("pipe-sim",
                "Simulate the SM pipeline over the stream's CTAs, attribute every stall cycle to a root "
                "cause, and add a stats record per kernel.",
-               argc, argv);
+               argc, argv, {.threads = true, .force = true, .provenance = true});
   CLI::App& app = tool.app();
   GpuOptions gpu_options(app);
   pipesim::RunOptions opt;
@@ -55,13 +55,14 @@ int main(int argc, char** argv) {
     opt.threads = tool.common().threads;
     Input in(input);
     stream::Reader reader(in.stream(), in.name());
+    stream::check_gpu_model(reader.header(), opt.sim.gpu.name, gpu_options.accept_other_gpu(), in.name());
     pipesim::WorkloadReader batches(reader, batch_mib << 20);
     bool json = format == "json";
     Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
     std::optional<stream::Writer> writer;
     if (!json)
       writer.emplace(out.stream(), out.name(), reader.header(),
-                     stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance));
+                     stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance, opt.sim.gpu.name));
     auto results = pipesim::simulate_stream(batches, opt, writer ? &*writer : nullptr);
     in.check_read_error();
     if (writer) writer->finish();

@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   sasskit::ToolApp tool("rd-cache",
                         "Model L1 and L2 hit rates and memory access times from reuse distances "
                         "and add a cache record per kernel to the stream.",
-                        argc, argv);
+                        argc, argv, {.threads = true, .force = true, .provenance = true});
   CLI::App& app = tool.app();
   sasskit::GpuOptions gpu_options(app);
   sasskit::rdcache::Options opt;
@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     if (!sweep.empty()) opt.sweep = sasskit::rdcache::parse_sweep(sweep, sweep_assoc, gpu);
     sasskit::Input in(input);
     sasskit::stream::Reader reader(in.stream(), in.name());
+    sasskit::stream::check_gpu_model(reader.header(), gpu.name, gpu_options.accept_other_gpu(), in.name());
     const bool binary = sweep.empty() && format == "stream";
     sasskit::Output out(output, binary ? sasskit::OutputKind::Binary : sasskit::OutputKind::Text,
                         tool.common().force);
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     else
       sink = sasskit::rdcache::stream_sink(
           out.stream(), out.name(), reader.header(),
-          sasskit::stream::this_stage("rd-cache", tool.common().argv, tool.common().no_provenance));
+          sasskit::stream::this_stage("rd-cache", tool.common().argv, tool.common().no_provenance, gpu.name));
     sasskit::rdcache::run_filter(reader, *sink, gpu, opt);
     in.check_read_error();
     out.commit();

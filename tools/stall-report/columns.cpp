@@ -8,17 +8,21 @@ namespace sasskit::stallreport {
 namespace {
 
 template <class Get>
-Column col(std::string key, std::string title, Kind kind, Get get) {
-  return {std::move(key), std::move(title), kind, [get](const Metrics& m) -> std::optional<double> { return get(m); }};
+Column col(std::string key, std::string title, Kind kind, Get get, std::optional<RefMetric> reference = std::nullopt) {
+  return {std::move(key), std::move(title), kind, [get](const Metrics& m) -> std::optional<double> { return get(m); },
+          reference};
 }
 
-// One column per element of a per-class array of Metrics.
+// One column per element of a per-class array of Metrics, keyed
+// prefix + class + unit, e.g. "stall_" "MemData" "_cycles".
 template <class Name, class Array>
-std::vector<Column> array_columns(const std::string& prefix, size_t n, Name name, Array array) {
+std::vector<Column> array_columns(const std::string& prefix, const std::string& unit, size_t n, Name name,
+                                  Array array) {
   std::vector<Column> cols;
   for (size_t i = 0; i < n; ++i) {
     std::string label = name(i);
-    cols.push_back(col(prefix + label, label, Kind::Count, [i, array](const Metrics& m) { return (m.*array)[i]; }));
+    cols.push_back(
+        col(prefix + label + unit, label, Kind::Count, [i, array](const Metrics& m) { return (m.*array)[i]; }));
   }
   return cols;
 }
@@ -32,41 +36,45 @@ std::string printf_string(const char* fmt, double v) {
 }  // namespace
 
 const std::vector<Column>& summary_columns() {
+  using M = const Metrics&;
+  using R = RefMetric;
   static const std::vector<Column> cols = {
-      col("cycles", "cycles", Kind::Count, [](const Metrics& m) { return m.cycles; }),
-      col("instructions", "instructions", Kind::Count, [](const Metrics& m) { return m.instructions; }),
-      col("ipc", "IPC", Kind::Ratio, [](const Metrics& m) { return m.ipc(); }),
-      col("sm_ipc", "SM IPC", Kind::Ratio, [](const Metrics& m) { return m.sm_ipc(); }),
-      col("occupancy", "occupancy", Kind::Fraction, [](const Metrics& m) { return m.occupancy; }),
-      col("l1_hit_rate", "L1 hit", Kind::Fraction, [](const Metrics& m) { return m.l1_hit_rate; }),
-      col("l2_hit_rate", "L2 hit", Kind::Fraction, [](const Metrics& m) { return m.l2_hit_rate; }),
-      col("gmem_requests", "gmem requests", Kind::Count, [](const Metrics& m) { return m.gmem_requests; }),
+      col("cycles", "cycles", Kind::Count, [](M m) { return m.cycles; }, R::Cycles),
+      col("warp_insts", "instructions", Kind::Count, [](M m) { return m.instructions; }, R::Instructions),
+      col("ipc", "IPC", Kind::Ratio, [](M m) { return m.ipc(); }, R::Ipc),
+      col("sm_ipc", "SM IPC", Kind::Ratio, [](M m) { return m.sm_ipc(); }, R::SmIpc),
+      col("occupancy_frac", "occupancy", Kind::Fraction, [](M m) { return m.occupancy; }, R::Occupancy),
+      col("l1_hit_frac", "L1 hit", Kind::Fraction, [](M m) { return m.l1_hit_rate; }, R::L1HitRate),
+      col("l2_hit_frac", "L2 hit", Kind::Fraction, [](M m) { return m.l2_hit_rate; }, R::L2HitRate),
+      col("gmem_requests", "gmem requests", Kind::Count, [](M m) { return m.gmem_requests; }, R::GmemRequests),
   };
   return cols;
 }
 
 const std::vector<Column>& stall_type_columns() {
   static const auto cols = array_columns(
-      "stall_", kStallTypes, [](size_t i) { return std::string(stall_type_name(StallType(i))); }, &Metrics::stall_type);
+      "stall_", "_cycles", kStallTypes, [](size_t i) { return std::string(stall_type_name(StallType(i))); },
+      &Metrics::stall_type);
   return cols;
 }
 
 const std::vector<Column>& stall_event_columns() {
   static const auto cols = array_columns(
-      "event_", kStallEvents, [](size_t i) { return std::string(stall_event_name(StallEvent(i))); },
+      "stall_event_", "_cycles", kStallEvents, [](size_t i) { return std::string(stall_event_name(StallEvent(i))); },
       &Metrics::stall_event);
   return cols;
 }
 
 const std::vector<Column>& unit_busy_columns() {
   static const auto cols = array_columns(
-      "unit_busy_", kUnitClasses, [](size_t i) { return std::string(unit_name(UnitClass(i))); }, &Metrics::unit_busy);
+      "unit_", "_busy_cycles", kUnitClasses, [](size_t i) { return std::string(unit_name(UnitClass(i))); },
+      &Metrics::unit_busy);
   return cols;
 }
 
 const std::vector<Column>& unit_insts_columns() {
   static const auto cols = array_columns(
-      "unit_insts_", kUnitClasses, [](size_t i) { return std::string(unit_name(UnitClass(i))); },
+      "unit_", "_warp_insts", kUnitClasses, [](size_t i) { return std::string(unit_name(UnitClass(i))); },
       &Metrics::unit_insts);
   return cols;
 }

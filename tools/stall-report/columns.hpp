@@ -1,5 +1,7 @@
 // The metrics as named columns, shared by the text, CSV, JSON, validation
-// and compare outputs so each metric is defined once.
+// and compare outputs so each metric is defined once. Keys carry their unit
+// (stall-report(1), COLUMNS): counts end in _cycles, _insts or _requests,
+// fractions (0..1) in _frac; ipc and sm_ipc are warp instructions per cycle.
 #pragma once
 
 #include <functional>
@@ -7,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/reference_stats.hpp"
 #include "report.hpp"
 
 namespace sasskit::stallreport {
@@ -14,13 +17,14 @@ namespace sasskit::stallreport {
 enum class Kind { Count, Ratio, Fraction };
 
 struct Column {
-  std::string key;    // CSV/JSON name, e.g. "l1_hit_rate", "stall_MemData"
+  std::string key;    // CSV/JSON name, e.g. "l1_hit_frac", "stall_MemData_cycles"
   std::string title;  // text table heading
   Kind kind;
   std::function<std::optional<double>(const Metrics&)> get;
+  std::optional<RefMetric> reference = std::nullopt;  // the reference metric it is validated against
 };
 
-// cycles, instructions, ipc, sm_ipc, occupancy, l1/l2 hit rate, gmem requests.
+// cycles, warp_insts, ipc, sm_ipc, occupancy_frac, l1/l2_hit_frac, gmem_requests.
 const std::vector<Column>& summary_columns();
 // Stall cycles per root type / per event; busy cycles and instructions per unit.
 const std::vector<Column>& stall_type_columns();

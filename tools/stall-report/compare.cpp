@@ -21,16 +21,9 @@ std::vector<CompareRow> rows_for(const Metrics& a, const Metrics& b) {
   for (const Column& c : summary_columns()) rows.push_back({c.key, c.kind, c.get(a), c.get(b)});
   rows.push_back({"stall_cycles", Kind::Count, a.stall_cycles(), b.stall_cycles()});
   for (const Column& c : stall_type_columns())
-    rows.push_back({c.key, Kind::Fraction, share(*c.get(a), a.stall_cycles()), share(*c.get(b), b.stall_cycles())});
+    rows.push_back({"stall_" + c.title + "_frac", Kind::Fraction, share(*c.get(a), a.stall_cycles()),
+                    share(*c.get(b), b.stall_cycles())});
   return rows;
-}
-
-const KernelReport* find_kernel(const Report& r, const KernelReport& k) {
-  for (const KernelReport& o : r.kernels)
-    if (o.id == k.id && o.name == k.name) return &o;
-  for (const KernelReport& o : r.kernels)
-    if (o.name == k.name) return &o;
-  return nullptr;
 }
 
 std::string delta_text(const CompareRow& r) {
@@ -53,17 +46,25 @@ std::string change_text(const CompareRow& r) {
 
 }  // namespace
 
+const KernelReport* find_kernel(const Report& r, const KernelReport& k) {
+  for (const KernelReport& o : r.kernels)
+    if (o.id == k.id && o.name == k.name) return &o;
+  for (const KernelReport& o : r.kernels)
+    if (o.name == k.name) return &o;
+  return nullptr;
+}
+
 Comparison compare(const Report& a, const Report& b) {
   Comparison c{a.source, b.source, {}, {}};
   for (const KernelReport& ka : a.kernels) {
     if (const KernelReport* kb = find_kernel(b, ka))
-      c.scopes.push_back({std::to_string(ka.id), ka.name, rows_for(ka.m, kb->m)});
+      c.scopes.push_back({ka.id, ka.name, rows_for(ka.m, kb->m)});
     else
       c.unmatched.push_back("only in A: kernel " + std::to_string(ka.id) + " " + ka.name);
   }
   for (const KernelReport& kb : b.kernels)
     if (!find_kernel(a, kb)) c.unmatched.push_back("only in B: kernel " + std::to_string(kb.id) + " " + kb.name);
-  c.scopes.push_back({"all", a.projected || b.projected ? "(projected)" : "(total)", rows_for(a.totals, b.totals)});
+  c.scopes.push_back({std::nullopt, application_name(a.projected || b.projected), rows_for(a.totals, b.totals)});
   return c;
 }
 
@@ -71,7 +72,7 @@ void write_compare_text(std::ostream& out, const Comparison& c) {
   out << "stall-report: A = " << c.a << ", B = " << c.b << '\n';
   for (const std::string& note : c.unmatched) out << note << '\n';
   for (const CompareScope& s : c.scopes) {
-    out << '\n' << (s.id == "all" ? "application " + s.name : "kernel " + s.id + " " + s.name) << '\n';
+    out << '\n' << (s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name) << '\n';
     TextTable t({"metric", "A", "B", "delta", "change"});
     for (const CompareRow& r : s.rows)
       t.add({r.metric, format_text(r.a, r.kind), format_text(r.b, r.kind), delta_text(r), change_text(r)});
@@ -80,10 +81,10 @@ void write_compare_text(std::ostream& out, const Comparison& c) {
 }
 
 void write_compare_csv(std::ostream& out, const Comparison& c) {
-  out << "kernel,name,metric,a,b,delta,change_pct\n";
+  out << "kernel_id,kernel_name,metric,a,b,delta,change_pct\n";
   for (const CompareScope& s : c.scopes)
     for (const CompareRow& r : s.rows)
-      out << s.id << ',' << csv_field(s.name) << ',' << r.metric << ',' << format_csv(r.a, r.kind) << ','
+      out << (s.id ? std::to_string(*s.id) : "") << ',' << csv_field(s.name) << ',' << r.metric << ',' << format_csv(r.a, r.kind) << ','
           << format_csv(r.b, r.kind) << ',' << format_csv(r.delta(), Kind::Ratio) << ','
           << format_csv(r.change(), Kind::Ratio) << '\n';
 }
@@ -98,7 +99,10 @@ void write_compare_json(std::ostream& out, const Comparison& c) {
   w.begin_object().field("a", c.a).field("b", c.b).key("unmatched").array(c.unmatched);
   w.key("scopes").begin_array();
   for (const CompareScope& s : c.scopes) {
-    w.begin_object().field("kernel", s.id).field("name", s.name).key("metrics").begin_object();
+    w.begin_object().key("kernel_id");
+    if (s.id) w.value(uint64_t(*s.id));
+    else w.null();
+    w.field("kernel_name", s.name).key("metrics").begin_object();
     for (const CompareRow& r : s.rows) {
       w.key(r.metric).begin_object();
       opt("a", r.a);

@@ -23,7 +23,7 @@ struct CompareRow {
 };
 
 struct CompareScope {
-  std::string id;  // kernel id or "all"
+  std::optional<uint32_t> id;  // kernel id; empty for the application
   std::string name;
   std::vector<CompareRow> rows;
 };
@@ -33,6 +33,9 @@ struct Comparison {
   std::vector<CompareScope> scopes;  // matched kernels, then the application
   std::vector<std::string> unmatched;  // "A: 3 name" style notes
 };
+
+// `k`'s match in `r`: the same id and name, else the first of that name.
+const KernelReport* find_kernel(const Report& r, const KernelReport& k);
 
 Comparison compare(const Report& a, const Report& b);
 

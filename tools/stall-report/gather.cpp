@@ -78,24 +78,32 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, dou
   return m;
 }
 
-std::vector<StalledPc> top_stalled_pcs(const KernelStats& ks, const std::map<uint64_t, std::string>* sass, size_t n) {
+// Every PC of the stats record, in its (ascending) order.
+std::vector<StalledPc> pc_rows(const KernelStats& ks, const std::map<uint64_t, std::string>* sass) {
   const PcStats& p = ks.per_pc;
   std::vector<StalledPc> all;
   for (size_t i = 0; i < p.pc.size(); ++i) {
     StalledPc s;
     s.pc = p.pc[i];
+    s.insts = i < p.insts.size() ? p.insts[i] : 0;
     uint64_t most = 0;
     for (size_t ty = 0; ty < kStallTypes; ++ty) {
       uint64_t v = i < p.stall_type[ty].size() ? p.stall_type[ty][i] : 0;
+      s.stall_type[ty] = v;
       s.stall_cycles += v;
       if (v > most) most = v, s.main_type = StallType(ty);
     }
-    if (s.stall_cycles == 0) continue;
     s.share = share(double(s.stall_cycles), double(ks.total.stall_cycles()));
     if (sass)
       if (auto it = sass->find(s.pc); it != sass->end()) s.sass = it->second;
     all.push_back(std::move(s));
   }
+  return all;
+}
+
+// The `n` PCs with most stall cycles (ties by PC), most first.
+std::vector<StalledPc> top_stalled_pcs(std::vector<StalledPc> all, size_t n) {
+  std::erase_if(all, [](const StalledPc& s) { return s.stall_cycles == 0; });
   std::sort(all.begin(), all.end(), [](const StalledPc& a, const StalledPc& b) {
     return a.stall_cycles != b.stall_cycles ? a.stall_cycles > b.stall_cycles : a.pc < b.pc;
   });
@@ -129,7 +137,9 @@ Report gather_report(std::istream& in, const std::string& name, const GatherOpti
     auto cache = c.cache.find(ks.kernel_id);
     k.m = kernel_metrics(ks, cache == c.cache.end() ? nullptr : &cache->second, k.sample_scale);
     auto sass = c.sass.find(ks.kernel_id);
-    k.top_pcs = top_stalled_pcs(ks, sass == c.sass.end() ? nullptr : &sass->second, opt.top_pcs);
+    std::vector<StalledPc> pcs = pc_rows(ks, sass == c.sass.end() ? nullptr : &sass->second);
+    k.top_pcs = top_stalled_pcs(pcs, opt.top_pcs);
+    if (opt.all_pcs) k.pcs = std::move(pcs);
     rep.projected = rep.projected || k.weight != 1 || k.sample_scale != 1;
     rep.kernels.push_back(std::move(k));
   }

@@ -10,7 +10,8 @@
 namespace sasskit::stallreport {
 
 struct GatherOptions {
-  size_t top_pcs = 5;  // stalled PCs listed per kernel
+  size_t top_pcs = 5;    // stalled PCs listed per kernel
+  bool all_pcs = false;  // also keep every PC (KernelReport::pcs), for --pcs
 };
 
 // BadInput when the stream has no stats record.

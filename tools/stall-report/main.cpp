@@ -18,25 +18,30 @@ int main(int argc, char** argv) {
                argc, argv);
   CLI::App& app = tool.app();
   std::vector<std::string> inputs;
-  std::string output = "-", format = "text", reference, plot;
+  std::string output = "-", format = "text", reference, plot, pcs;
   GatherOptions gather;
   app.add_option("inputs", inputs, "Stream with stats records (- = stdin); two streams A B to compare")
-      ->expected(1, 2);
+      ->expected(1, CLI::detail::expected_max_vector_size);  // usage "[inputs...]"; more than 2 refused below
   app.add_option("-o,--output", output, "Report file (- = stdout)")->capture_default_str();
   app.add_option("--format", format, "Output: text, csv or json")
       ->check(CLI::IsMember({"text", "csv", "json"}))
       ->capture_default_str();
   app.add_option("--reference", reference,
                  "Validate against FILE: Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV");
-  app.add_option("--plot", plot, "Draw the stall and unit breakdown into FILE (.svg or .png) with gnuplot");
+  app.add_option("--plot", plot, "Draw CPI stacks (per run with two inputs) into FILE (.svg or .png) with gnuplot");
+  app.add_option("--pcs", pcs, "Write every static PC's instructions and stall cycles per type to FILE (CSV)");
   app.add_option("--top", gather.top_pcs, "Stalled PCs listed per kernel")->capture_default_str();
   return tool.run([&] {
     if (inputs.empty()) inputs.push_back("-");
-    if (inputs.size() == 2 && (!reference.empty() || !plot.empty()))
-      fail_usage("--reference and --plot take one input, not the two of a comparison");
+    if (inputs.size() > 2) fail_usage("give one stream, or two streams to compare");
+    if (inputs.size() == 2 && (!reference.empty() || !pcs.empty()))
+      fail_usage("--reference and --pcs take one input, not the two of a comparison");
+    gather.all_pcs = !pcs.empty();
     Output out(output, OutputKind::Text);
     if (inputs.size() == 2) {
-      Comparison c = compare(load_report(inputs[0], gather), load_report(inputs[1], gather));
+      std::vector<Report> runs{load_report(inputs[0], gather), load_report(inputs[1], gather)};
+      if (!plot.empty()) write_compare_plot(runs, plot);
+      Comparison c = compare(runs[0], runs[1]);
       if (format == "json") write_compare_json(out.stream(), c);
       else if (format == "csv") write_compare_csv(out.stream(), c);
       else write_compare_text(out.stream(), c);
@@ -46,7 +51,12 @@ int main(int argc, char** argv) {
     Report rep = load_report(inputs[0], gather);
     std::optional<Validation> validation;
     if (!reference.empty()) validation = validate(rep, load_reference(reference), reference);
-    if (!plot.empty()) write_plot(rep, plot);
+    if (!plot.empty()) write_plot(rep, validation ? &*validation : nullptr, plot);
+    if (!pcs.empty()) {
+      Output pc_out(pcs, OutputKind::Text);
+      write_pcs_csv(pc_out.stream(), rep);
+      pc_out.commit();
+    }
     if (format == "json") {
       write_json(out.stream(), rep, validation ? &*validation : nullptr);
     } else if (format == "csv") {

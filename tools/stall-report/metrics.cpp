@@ -7,6 +7,8 @@ namespace sasskit::stallreport {
 
 double Metrics::stall_cycles() const { return std::accumulate(stall_type.begin(), stall_type.end(), 0.0); }
 
+std::string application_name(bool projected) { return projected ? "(application, projected)" : "(application)"; }
+
 double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 
 namespace {

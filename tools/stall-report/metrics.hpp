@@ -12,6 +12,9 @@ namespace sasskit::stallreport {
 // over the kernels' memory requests (hits over requests, as HyFiSS §VI-B).
 Metrics application_totals(const std::vector<KernelReport>& kernels);
 
+// The application row's name: "(application)" or "(application, projected)".
+std::string application_name(bool projected);
+
 // part / whole, 0 when whole is 0.
 double share(double part, double whole);
 

@@ -30,15 +30,15 @@ void metrics(JsonWriter& w, const Metrics& m) {
     number(w, c.get(m), c.kind);
   }
   object_of(w, "stall_cycles", stall_type_columns(), m);
-  object_of(w, "stall_events", stall_event_columns(), m);
+  object_of(w, "stall_event_cycles", stall_event_columns(), m);
   object_of(w, "unit_busy_cycles", unit_busy_columns(), m);
-  object_of(w, "unit_instructions", unit_insts_columns(), m);
+  object_of(w, "unit_warp_insts", unit_insts_columns(), m);
 }
 
 void top_pcs(JsonWriter& w, const std::vector<StalledPc>& pcs) {
   w.key("top_stalled_pcs").begin_array();
   for (const StalledPc& p : pcs) {
-    w.begin_object().field("pc", p.pc).field("stall_cycles", p.stall_cycles).field("share", p.share);
+    w.begin_object().field("pc", p.pc).field("stall_cycles", p.stall_cycles).field("stall_frac", p.share);
     w.field("type", stall_type_name(p.main_type)).field("sass", p.sass).end_object();
   }
   w.end_array();
@@ -72,7 +72,7 @@ void write_json(std::ostream& out, const Report& rep, const Validation* validati
   else w.value(rep.plan_method);
   w.key("kernels").begin_array();
   for (const KernelReport& k : rep.kernels) {
-    w.begin_object().field("id", k.id).field("name", k.name).field("gpu", k.gpu);
+    w.begin_object().field("kernel_id", k.id).field("kernel_name", k.name).field("gpu", k.gpu);
     w.field("weight", k.weight).field("sample_scale", k.sample_scale);
     metrics(w, k.m);
     top_pcs(w, k.top_pcs);

@@ -1,13 +1,14 @@
 #include "plot.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 
-#include "columns.hpp"
 #include "libcommon/diag.hpp"
-#include "metrics.hpp"
+#include "plot_table.hpp"
 
 namespace sasskit::stallreport {
 
@@ -29,71 +30,103 @@ bool on_path(const std::string& program) {
   return false;
 }
 
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
+// A gnuplot single-quoted string: nothing is substituted inside one (no
+// backquote commands, no escapes); a quote is written twice.
+std::string single_quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
 }
 
-// A data block: one row per kernel and one for the application, one column
-// per class of the group (percent of its whole).
-void data_block(std::ostream& out, const std::string& name, const Report& rep, const ShareGroup& g) {
-  out << '$' << name << " << EOD\nlabel";
-  for (const Column& c : *g.columns) out << ' ' << c.title;
-  out << '\n';
-  auto row = [&](const std::string& label, const Metrics& m) {
-    out << quoted(label);
-    for (const Column& c : *g.columns) out << ' ' << 100 * share(*c.get(m), g.whole(m));
+// Where a panel sits on the canvas, in fractions of it.
+struct Area {
+  double x, y, w, h;
+};
+
+void place(std::ostream& out, const Area& a) {
+  out << "set origin " << a.x << ',' << a.y << "\nset size " << a.w << ',' << a.h << '\n';
+}
+
+// One data block per group: a header of series names, then a row per bar
+// whose label is plot_label()ed text in double quotes.
+void data_blocks(std::ostream& out, const std::string& name, const PlotTable& t) {
+  for (size_t g = 0; g < t.groups.size(); ++g) {
+    out << '$' << name << g << " << EOD\nlabel";
+    for (const std::string& s : t.series) out << " \"" << s << '"';
     out << '\n';
-  };
-  for (const KernelReport& k : rep.kernels) row(std::to_string(k.id) + " " + k.name.substr(0, 24), k.m);
-  row(rep.projected ? "application (projected)" : "application", rep.totals);
+    for (const PlotRow& r : t.groups[g].rows) {
+      out << '"' << r.label << '"';
+      for (double v : r.values) out << ' ' << v;
+      out << '\n';
+    }
+    out << "EOD\n";
+  }
+}
+
+// A rowstacked bar chart of a table: each group a newhistogram, colours
+// restarting per group so a segment has one colour throughout.
+void histogram(std::ostream& out, const std::string& name, const PlotTable& t, const Area& a) {
+  data_blocks(out, name, t);
+  place(out, a);
+  out << "set title " << single_quoted(t.title) << "\nset ylabel " << single_quoted(t.ylabel) << '\n'
+      << "set style data histograms\nset style histogram rowstacked title offset 0,-1\n"
+         "set style fill solid 0.85 border -1\nset boxwidth 0.75\nset yrange [0:*]\nset xrange [*:*]\n"
+         "unset logscale\nset key outside right top\nset xtics rotate by -25 nomirror\nset grid ytics\n";
+  out << "plot ";
+  for (size_t g = 0; g < t.groups.size(); ++g) {
+    if (g) out << ", ";
+    out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1, for [i=2:" << t.series.size() + 1 << "] $"
+        << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
+  }
+  out << '\n';
+}
+
+// Simulated against reference for one metric, with the y = x line; log
+// axes for counts that span decades.
+void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s, const Area& a) {
+  out << '$' << name << " << EOD\n";
+  double lo = 0, hi = 0;
+  for (auto [ref, sim] : s.points) {
+    out << ref << ' ' << sim << '\n';
+    lo = lo == 0 ? std::min(ref, sim) : std::min({lo, ref, sim});
+    hi = std::max({hi, ref, sim});
+  }
   out << "EOD\n";
+  place(out, a);
+  bool log = lo > 0 && hi / lo > 100;
+  out << "set title " << single_quoted(s.metric + ": simulated vs reference") << "\nset xlabel 'reference'\n"
+      << "set ylabel 'simulated'\nset style data points\nset key inside top left\nset xtics norotate\n"
+      << (log ? "set logscale xy\n" : "unset logscale\n") << "set xrange [" << (log ? lo / 2 : 0) << ':'
+      << hi * 1.1 << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * 1.1 << "]\n"
+      << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.3 title 'kernels', x with lines lt 8 dt 2 title 'y = x'\n"
+      << "unset xlabel\n";
 }
 
-// One stacked-bar chart of a data block.
-void panel(std::ostream& out, const std::string& data, const ShareGroup& g) {
-  out << "set title " << quoted(g.title) << "\n";
-  out << "plot for [i=2:" << g.columns->size() + 1 << "] $" << data << " using i:xtic(1) title columnheader(i)\n";
+// Nine distinguishable colours (grey first: the issue cycles of a CPI
+// stack), so no two segments of a stack share one.
+void colours(std::ostream& out) {
+  static const char* rgb[] = {"#b0b0b0", "#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d",
+                              "#59a14f", "#e15759", "#79706e", "#b07aa1"};
+  for (size_t i = 0; i < std::size(rgb); ++i) out << "set linetype " << i + 1 << " lc rgb '" << rgb[i] << "'\n";
 }
 
-}  // namespace
-
-std::string plot_terminal(const std::string& path) {
-  if (ends_with(path, ".svg")) return "svg";
-  if (ends_with(path, ".png")) return "pngcairo";
-  fail_usage("--plot " + path + ": the file name must end in .svg or .png");
-}
-
-std::string plot_script(const Report& rep, const std::string& terminal, const std::string& output) {
+std::string header(const std::string& terminal, const std::string& output, int height, const std::string& title) {
   std::ostringstream s;
-  s << "set terminal " << terminal << " size 1200,1200 noenhanced font \"sans,10\"\n";
-  s << "set output " << quoted(output) << "\n";
-  data_block(s, "stalls", rep, stall_type_group());
-  data_block(s, "busy", rep, unit_busy_group());
-  data_block(s, "insts", rep, unit_insts_group());
-  s << "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.85 border -1\n"
-       "set boxwidth 0.7\nset yrange [0:100]\nset ylabel \"% of total\"\nset key outside right top\n"
-       "set xtics rotate by -20\nset grid ytics\n";
-  s << "set multiplot layout 3,1 title "
-    << quoted(std::string(rep.projected ? "Projected s" : "S") + "tall and execution-unit breakdown: " + rep.source)
-    << "\n";
-  panel(s, "stalls", stall_type_group());
-  panel(s, "busy", unit_busy_group());
-  panel(s, "insts", unit_insts_group());
-  s << "unset multiplot\n";
+  s << "set terminal " << terminal << " size 1200," << height << " noenhanced font 'sans,10'\n";
+  colours(s);
+  s << "set output " << single_quoted(output) << "\nset multiplot title " << single_quoted(title) << '\n';
   return s.str();
 }
 
-void write_plot(const Report& rep, const std::string& path) {
+// The script for (terminal, output file).
+using ScriptFor = std::function<std::string(const std::string&, const std::string&)>;
+
+void draw(const std::string& path, const ScriptFor& script_for) {
   std::string terminal = plot_terminal(path);
   if (!on_path("gnuplot"))
     fail("--plot needs gnuplot, which is not on PATH; install it (e.g. apt-get install gnuplot-nox)");
   std::string tmp = path + ".tmp";
-  std::string script = plot_script(rep, terminal, tmp);
+  std::string script = script_for(terminal, tmp);
   FILE* gp = popen("gnuplot", "w");
   if (!gp) fail_io(path, "cannot run gnuplot");
   std::fwrite(script.data(), 1, script.size(), gp);
@@ -105,6 +138,57 @@ void write_plot(const Report& rep, const std::string& path) {
   }
   fs::rename(tmp, path, ec);
   if (ec) fail_io(path, "cannot write: " + ec.message());
+}
+
+}  // namespace
+
+std::string plot_terminal(const std::string& path) {
+  if (std::any_of(path.begin(), path.end(), [](char c) { return c >= 0 && c < ' '; }))
+    fail_usage("--plot: the file name has control characters");
+  if (ends_with(path, ".svg")) return "svg";
+  if (ends_with(path, ".png")) return "pngcairo";
+  fail_usage("--plot " + path + ": the file name must end in .svg or .png");
+}
+
+std::string plot_script(const Report& rep, const Validation* validation, const std::string& terminal,
+                        const std::string& output) {
+  std::vector<ScatterSeries> scatters = validation ? validation_scatter(*validation) : std::vector<ScatterSeries>{};
+  const int rows = 3 + (scatters.empty() ? 0 : 1);
+  const double h = 1.0 / rows;
+  std::ostringstream s;
+  s << header(terminal, output, 400 * rows,
+              std::string(rep.projected ? "Projected s" : "S") + "tall breakdown: " + plot_label(rep.source, 60));
+  histogram(s, "cpi", cpi_stack_table(rep), {0, 1 - h, 1, h * 0.95});
+  histogram(s, "cycles", cycle_stack_table(rep), {0, 1 - 2 * h, 1, h * 0.95});
+  histogram(s, "busy", unit_busy_table(rep), {0, 1 - 3 * h, 1, h * 0.95});
+  for (size_t i = 0; i < scatters.size(); ++i) {
+    const double w = 1.0 / scatters.size();
+    scatter(s, "ref" + std::to_string(i), scatters[i], {i * w, 0, w, h * 0.95});
+  }
+  s << "unset multiplot\n";
+  return s.str();
+}
+
+std::string compare_plot_script(const std::vector<Report>& runs, const std::string& terminal,
+                                const std::string& output) {
+  std::ostringstream s;
+  s << header(terminal, output, 1000, "Comparison of " + std::to_string(runs.size()) + " runs");
+  histogram(s, "cpi", compare_cpi_table(runs), {0, 0.4, 1, 0.58});
+  histogram(s, "cycles", compare_cycle_table(runs), {0, 0, 1, 0.38});
+  s << "unset multiplot\n";
+  return s.str();
+}
+
+void write_plot(const Report& rep, const Validation* validation, const std::string& path) {
+  draw(path, [&](const std::string& terminal, const std::string& tmp) {
+    return plot_script(rep, validation, terminal, tmp);
+  });
+}
+
+void write_compare_plot(const std::vector<Report>& runs, const std::string& path) {
+  draw(path, [&](const std::string& terminal, const std::string& tmp) {
+    return compare_plot_script(runs, terminal, tmp);
+  });
 }
 
 }  // namespace sasskit::stallreport

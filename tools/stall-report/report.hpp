@@ -14,8 +14,12 @@
 
 namespace sasskit::stallreport {
 
+// A static PC of a kernel with its counts as simulated (no sample or plan
+// scaling: they describe the simulated CTAs).
 struct StalledPc {
   uint64_t pc = 0;
+  uint64_t insts = 0;  // warp instructions issued at the PC
+  std::array<uint64_t, kStallTypes> stall_type{};
   uint64_t stall_cycles = 0;
   double share = 0;  // of the kernel's stall cycles
   StallType main_type = StallType::Other;  // the type with most cycles at the PC
@@ -49,7 +53,8 @@ struct KernelReport {
   double weight = 1;        // plan weight (invocations this one stands for)
   double sample_scale = 1;  // kernel / sampled instructions
   Metrics m;                // this invocation, sample scale applied
-  std::vector<StalledPc> top_pcs;
+  std::vector<StalledPc> top_pcs;  // the most stalled, most first
+  std::vector<StalledPc> pcs;      // every PC with activity, by PC (GatherOptions::all_pcs)
 };
 
 struct Report {

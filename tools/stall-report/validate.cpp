@@ -14,10 +14,10 @@ namespace sasskit::stallreport {
 
 namespace {
 
-// The simulated value of a reference metric: the summary column of that name.
+// The simulated value of a reference metric: its summary column.
 std::optional<double> simulated(const Metrics& m, RefMetric metric) {
   for (const Column& c : summary_columns())
-    if (c.key == ref_metric_name(metric)) return c.get(m);
+    if (c.reference == metric) return c.get(m);
   return std::nullopt;
 }
 

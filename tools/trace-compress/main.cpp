@@ -6,7 +6,7 @@ int main(int argc, char** argv) {
   sasskit::ToolApp tool("trace-compress",
                         "Compress an Accel-Sim trace (directory or kernelslist.g) or a sasskit "
                         "stream into a sasskit archive, indexed by kernel.",
-                        argc, argv);
+                        argc, argv, {.force = true});
   CLI::App& app = tool.app();
   sasskit::compress::Options opt;
   std::string codec = "xz";

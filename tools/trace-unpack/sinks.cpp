@@ -16,7 +16,9 @@ JsonlSink::JsonlSink(std::ostream& out, const stream::Header& header) : out_(out
   json_.field("major", header.major).field("minor", header.minor).key("provenance").begin_array();
   for (const auto& s : header.provenance) {
     json_.begin_object().field("tool", s.tool).field("version", s.version).key("argv");
-    json_.array(s.argv).end_object();
+    json_.array(s.argv);
+    if (!s.gpu.empty()) json_.field("gpu", s.gpu);
+    json_.end_object();
   }
   json_.end_array().end_object();
   out_ << '\n';

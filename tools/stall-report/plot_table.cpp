@@ -1,0 +1,161 @@
+#include "plot_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "columns.hpp"
+#include "compare.hpp"
+#include "libcommon/kernel_name.hpp"
+#include "metrics.hpp"
+
+namespace sasskit::stallreport {
+
+std::string plot_label(std::string_view text, size_t max) {
+  std::string out;
+  for (char c : text.substr(0, max)) {
+    bool printable = c >= ' ' && c <= '~';
+    bool special = c == '"' || c == '\'' || c == '`' || c == '\\' || c == '$' || c == '@' || c == '!';
+    out += printable && !special ? c : '?';
+  }
+  return out;
+}
+
+namespace {
+
+// Issue cycles (one per warp instruction) and stall cycles by type: the
+// scheduler cycles of HyFiSS's stall accounting, insts + stalls.
+std::vector<std::string> cycle_series() {
+  std::vector<std::string> names{"issue"};
+  for (const Column& c : stall_type_columns()) names.push_back(c.title);
+  return names;
+}
+
+std::vector<double> cycle_split(const Metrics& m, double scale) {
+  std::vector<double> v{m.instructions * scale};
+  for (double s : m.stall_type) v.push_back(s * scale);
+  return v;
+}
+
+std::vector<double> cpi_split(const Metrics& m) {
+  return cycle_split(m, m.instructions > 0 ? 1 / m.instructions : 0);
+}
+
+double scheduler_cycles(const Metrics& m) { return m.instructions + m.stall_cycles(); }
+
+std::string short_name(const KernelReport& k) {
+  return plot_label(std::to_string(k.id) + " " + base_kernel_name(demangle_kernel_name(k.name)));
+}
+
+// A bar: its label, its metrics and the weight that scales counts to the
+// application (1 for rows already weighted).
+struct Bar {
+  std::string label;
+  Metrics m;
+  double weight;
+  const KernelReport* kernel;  // null for "other" and the application
+};
+
+// The heaviest kernels (by weighted scheduler cycles, ties by id), the rest
+// merged into "other", then the application.
+std::vector<Bar> bars(const Report& rep) {
+  std::vector<const KernelReport*> order;
+  for (const KernelReport& k : rep.kernels) order.push_back(&k);
+  auto weight = [](const KernelReport* k) { return scheduler_cycles(k->m) * k->weight; };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const KernelReport* a, const KernelReport* b) { return weight(a) > weight(b); });
+  std::vector<Bar> out;
+  std::vector<KernelReport> rest;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (i < kPlotKernels) out.push_back({short_name(*order[i]), order[i]->m, order[i]->weight, order[i]});
+    else rest.push_back(*order[i]);
+  }
+  if (!rest.empty())
+    out.push_back({"other (" + std::to_string(rest.size()) + " kernels)", application_totals(rest), 1, nullptr});
+  out.push_back({rep.projected ? "application (projected)" : "application", rep.totals, 1, nullptr});
+  return out;
+}
+
+// The power of 1000 that keeps the largest value below 10,000 units.
+double thousands_scale(double largest, std::string& unit) {
+  static const char* names[] = {"", " (thousands)", " (millions)", " (billions)"};
+  double scale = 1;
+  for (int i = 0; i < 3 && largest / scale >= 1e4; ++i) {
+    scale *= 1000;
+    unit = names[i + 1];
+  }
+  return scale;
+}
+
+std::string run_label(const Report& rep) {
+  return plot_label(std::filesystem::path(rep.source).filename().string(), 24);
+}
+
+}  // namespace
+
+PlotTable cpi_stack_table(const Report& rep) {
+  PlotTable t{"CPI stack per warp scheduler", "cycles per warp instruction", cycle_series(), {{}}};
+  for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cpi_split(b.m)});
+  return t;
+}
+
+PlotTable cycle_stack_table(const Report& rep) {
+  std::string unit;
+  double scale = thousands_scale(scheduler_cycles(rep.totals), unit);
+  PlotTable t{"Scheduler cycles of the application by kernel (plan weights applied)",
+              "scheduler cycles" + unit, cycle_series(), {{}}};
+  for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cycle_split(b.m, b.weight / scale)});
+  return t;
+}
+
+PlotTable unit_busy_table(const Report& rep) {
+  const ShareGroup& g = unit_busy_group();
+  PlotTable t{g.title, "% of busy cycles", {}, {{}}};
+  for (const Column& c : *g.columns) t.series.push_back(c.title);
+  for (const Bar& b : bars(rep)) {
+    PlotRow row{b.label, {}};
+    for (const Column& c : *g.columns) row.values.push_back(100 * share(*c.get(b.m), g.whole(b.m)));
+    t.groups[0].rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+PlotTable compare_cpi_table(const std::vector<Report>& runs) {
+  PlotTable t{"CPI stack per warp scheduler, per run", "cycles per warp instruction", cycle_series(), {}};
+  if (runs.empty()) return t;
+  PlotGroup app{"application", {}};
+  for (const Report& r : runs) app.rows.push_back({run_label(r), cpi_split(r.totals)});
+  t.groups.push_back(std::move(app));
+  for (const Bar& b : bars(runs[0])) {
+    if (!b.kernel) continue;  // "other" and the application
+    PlotGroup g{b.label, {}};
+    for (const Report& r : runs) {
+      const KernelReport* k = find_kernel(r, *b.kernel);
+      g.rows.push_back({run_label(r), k ? cpi_split(k->m) : std::vector<double>(t.series.size(), 0)});
+    }
+    t.groups.push_back(std::move(g));
+  }
+  return t;
+}
+
+PlotTable compare_cycle_table(const std::vector<Report>& runs) {
+  std::string unit;
+  double largest = 0;
+  for (const Report& r : runs) largest = std::max(largest, scheduler_cycles(r.totals));
+  double scale = thousands_scale(largest, unit);
+  PlotTable t{"Scheduler cycles of the application, per run", "scheduler cycles" + unit, cycle_series(), {{}}};
+  for (const Report& r : runs) t.groups[0].rows.push_back({run_label(r), cycle_split(r.totals, 1 / scale)});
+  return t;
+}
+
+std::vector<ScatterSeries> validation_scatter(const Validation& v) {
+  std::vector<ScatterSeries> out;
+  for (const MetricValidation& mv : v.metrics) {
+    ScatterSeries s{ref_metric_name(mv.metric), {}};
+    for (const MetricPair& p : mv.pairs) s.points.push_back({p.reference, p.simulated});
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace sasskit::stallreport

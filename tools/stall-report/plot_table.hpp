@@ -1,0 +1,65 @@
+// The numbers a plot draws, as tables: one row per bar, one column per
+// stacked segment. Separate from plot.cpp (the gnuplot script) so the
+// numbers can be tested without gnuplot.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report.hpp"
+#include "validate.hpp"
+
+namespace sasskit::stallreport {
+
+struct PlotRow {
+  std::string label;  // already reduced by plot_label()
+  std::vector<double> values;
+};
+
+// Bars drawn side by side under one group title (a kernel in a comparison);
+// a single-run chart has one untitled group.
+struct PlotGroup {
+  std::string title;
+  std::vector<PlotRow> rows;
+};
+
+struct PlotTable {
+  std::string title, ylabel;
+  std::vector<std::string> series;  // segment names, one per value
+  std::vector<PlotGroup> groups;
+};
+
+// Text from an input reduced to a safe subset for gnuplot: printable ASCII
+// without quotes, backquotes, backslashes, '$', '@' or '!' (each becomes
+// '?'), cut to `max` characters. Kernel names and file names pass through
+// it, so no input can end a data block or reach gnuplot's shell escapes.
+std::string plot_label(std::string_view text, size_t max = 40);
+
+// Kernel bars shown before the rest is merged into one "other" bar.
+inline constexpr size_t kPlotKernels = 12;
+
+// Absolute CPI stacks per warp scheduler: cycles per warp instruction,
+// split into issue (1 per instruction) and stall cycles by root type. One
+// bar per kernel (heaviest first), "other", and the application.
+PlotTable cpi_stack_table(const Report& rep);
+// The same split in scheduler cycles, weighted by the plan: how much of
+// the application each kernel is, and why.
+PlotTable cycle_stack_table(const Report& rep);
+// Execution-unit busy time, percent of the row's busy cycles per unit.
+PlotTable unit_busy_table(const Report& rep);
+
+// N runs: per group (the application, then the first run's heaviest
+// kernels) one CPI-stack bar per run.
+PlotTable compare_cpi_table(const std::vector<Report>& runs);
+// N runs: the application's scheduler cycles split as above, one bar per run.
+PlotTable compare_cycle_table(const std::vector<Report>& runs);
+
+// --reference: per metric the (reference, simulated) pairs of the kernels.
+struct ScatterSeries {
+  std::string metric;  // "cycles", ...
+  std::vector<std::pair<double, double>> points;  // (reference, simulated)
+};
+std::vector<ScatterSeries> validation_scatter(const Validation& v);
+
+}  // namespace sasskit::stallreport
