@@ -114,9 +114,15 @@ CacheGeometry parse_cache(const AccelSimOptions& o, const std::string& name, uin
       !to_number(geometry[3], ways)) {
     o.bad(name, "a cache description <N|S>:sets:line:ways,...");
   }
+  // Each at least 1 (a line of 0 bytes divides by zero) and small enough
+  // that the capacity cannot overflow.
+  constexpr uint64_t kMaxPart = uint64_t(1) << 20;
+  for (uint64_t part : {sets, line, ways})
+    if (part < 1 || part > kMaxPart) o.bad(name, "sets, line size and ways from 1 to 1048576");
   c.line_bytes = static_cast<unsigned>(line);
   c.assoc = static_cast<unsigned>(ways);
-  c.size_bytes = sets * line * ways * copies;
+  if (__builtin_mul_overflow(sets * line * ways, copies, &c.size_bytes))
+    o.bad(name, "a cache whose total size fits in 64 bits");
   // gpgpu-sim's sectored caches use 32-byte sectors (SECTOR_SIZE).
   c.sector_bytes = geometry[0] == "S" ? 32 : c.line_bytes;
   if (parts.size() > 1) {

@@ -1,5 +1,7 @@
 #include "io.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -7,6 +9,7 @@
 #include <boost/iostreams/filter/lzma.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -19,48 +22,136 @@
 namespace sasskit {
 namespace bio = boost::iostreams;
 
-Compression detect_compression(std::istream& in) {
-  std::array<unsigned char, 6> magic{};
-  std::streambuf* buf = in.rdbuf();
-  // Peek through the buffer and step back, so the bytes stay for the reader.
-  size_t n = 0, advanced = 0;
-  for (int c = buf->sgetc(); c != EOF; c = buf->snextc(), ++advanced) {
-    magic[n++] = static_cast<unsigned char>(c);
-    if (n == magic.size()) break;
-  }
-  for (; advanced > 0; --advanced) buf->sungetc();
-  if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return Compression::Gzip;
-  static const unsigned char xz[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
-  if (n == 6 && std::memcmp(magic.data(), xz, 6) == 0) return Compression::Xz;
+namespace {
+constexpr unsigned char kXzMagic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+
+Compression compression_of(std::string_view head) {
+  const auto* b = reinterpret_cast<const unsigned char*>(head.data());
+  if (head.size() >= 2 && b[0] == 0x1f && b[1] == 0x8b) return Compression::Gzip;
+  if (head.size() >= 6 && std::memcmp(b, kXzMagic, 6) == 0) return Compression::Xz;
   return Compression::None;
+}
+
+// Reads up to `n` bytes however few each read() returns (a slow pipe may
+// give one byte at a time); fewer only at end of input.
+std::string read_head(std::streambuf& src, size_t n) {
+  std::string head(n, '\0');
+  size_t got = 0;
+  while (got < n) {
+    std::streamsize r = src.sgetn(head.data() + got, static_cast<std::streamsize>(n - got));
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  head.resize(got);
+  return head;
+}
+
+// Gives back the bytes read to detect the compression, then the rest of the
+// source. A read error of the source becomes an Io error naming the input.
+class ReplayBuf : public std::streambuf {
+ public:
+  ReplayBuf(std::streambuf& src, std::string head, std::string name)
+      : src_(src), head_(std::move(head)), name_(std::move(name)) {
+    setg(head_.data(), head_.data(), head_.data() + head_.size());
+  }
+
+ protected:
+  int_type underflow() override {
+    std::streamsize n = 0;
+    try {
+      n = src_.sgetn(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    } catch (const std::exception& e) {
+      fail_io(name_, std::string("read error: ") + e.what());
+    }
+    if (n <= 0) return traits_type::eof();
+    setg(buf_.data(), buf_.data(), buf_.data() + n);
+    return traits_type::to_int_type(buf_[0]);
+  }
+
+ private:
+  std::streambuf& src_;
+  std::string head_;
+  std::string name_;
+  std::array<char, 1 << 16> buf_{};
+};
+
+// A decompressor whose errors name the input: damaged compressed data is
+// bad input (exit 3), not an internal error.
+template <class Decompressor>
+class NamedDecompressor {
+ public:
+  using char_type = char;
+  struct category : bio::multichar_input_filter_tag, bio::closable_tag {};
+  NamedDecompressor(std::string name, const char* format) : name_(std::move(name)), format_(format) {}
+
+  template <class Source>
+  std::streamsize read(Source& src, char* s, std::streamsize n) {
+    try {
+      return inner_.read(src, s, n);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception&) {
+      fail_input(name_, std::string("damaged ") + format_ + " data");
+    }
+  }
+  template <class Source>
+  void close(Source& src) {
+    try {
+      inner_.close(src, std::ios_base::in);
+    } catch (const std::exception&) {
+      fail_input(name_, std::string("damaged ") + format_ + " data");
+    }
+  }
+
+ private:
+  Decompressor inner_;
+  std::string name_;
+  const char* format_;
+};
+}  // namespace
+
+Compression detect_compression(std::istream& in) {
+  // Peek through the buffer and step back, so the bytes stay for the reader.
+  std::streambuf* buf = in.rdbuf();
+  std::string head;
+  for (int c = buf->sgetc(); c != EOF && head.size() < 6; c = buf->snextc()) head += char(c);
+  for (size_t i = head.size(); i > 0; --i) buf->sungetc();
+  return compression_of(head);
 }
 
 struct Input::Impl {
   std::ifstream file;
+  std::unique_ptr<ReplayBuf> replay;
+  std::unique_ptr<std::istream> raw;
   bio::filtering_istream filtered;
 };
 
 Input::Input(const std::string& path) : impl_(std::make_unique<Impl>()) {
-  std::istream* raw = &std::cin;
+  std::streambuf* src = std::cin.rdbuf();
   name_ = path == "-" ? "<stdin>" : path;
   if (path != "-") {
     if (std::filesystem::is_directory(path)) fail_io(path, "is a directory");
     impl_->file.open(path, std::ios::binary);
     if (!impl_->file) fail_io(path, std::strerror(errno));
-    raw = &impl_->file;
+    src = impl_->file.rdbuf();
   }
-  switch (detect_compression(*raw)) {
+  std::string head = read_head(*src, 6);
+  const Compression kind = compression_of(head);
+  impl_->replay = std::make_unique<ReplayBuf>(*src, std::move(head), name_);
+  impl_->raw = std::make_unique<std::istream>(impl_->replay.get());
+  impl_->raw->exceptions(std::ios::badbit);
+  switch (kind) {
     case Compression::None:
-      stream_ = raw;
+      stream_ = impl_->raw.get();
       return;
     case Compression::Gzip:
-      impl_->filtered.push(bio::gzip_decompressor());
+      impl_->filtered.push(NamedDecompressor<bio::gzip_decompressor>(name_, "gzip"));
       break;
     case Compression::Xz:
-      impl_->filtered.push(bio::lzma_decompressor());
+      impl_->filtered.push(NamedDecompressor<bio::lzma_decompressor>(name_, "xz"));
       break;
   }
-  impl_->filtered.push(*raw);
+  impl_->filtered.push(*impl_->raw);
   impl_->filtered.exceptions(std::ios::badbit);
   stream_ = &impl_->filtered;
 }
@@ -72,9 +163,59 @@ void Input::check_read_error() const {
 }
 
 namespace {
+// Temporary files of uncommitted outputs, removed if a signal ends the run.
+// Fixed slots, so the handler only reads memory and calls unlink().
+constexpr size_t kTempSlots = 64;
+constexpr size_t kTempPathMax = 4096;
+char g_temp_paths[kTempSlots][kTempPathMax];
+volatile std::sig_atomic_t g_temp_used[kTempSlots];
+
+extern "C" void remove_temporaries_and_die(int sig) {
+  for (size_t i = 0; i < kTempSlots; ++i)
+    if (g_temp_used[i]) ::unlink(g_temp_paths[i]);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_signal_cleanup() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    std::signal(sig, remove_temporaries_and_die);
+  }
+}
+
+// The slot holding `path`, or kTempSlots when all are taken (then a signal
+// may leave that one file behind; no run opens 64 outputs at once).
+size_t register_temporary(const std::string& path) {
+  install_signal_cleanup();
+  if (path.size() >= kTempPathMax) return kTempSlots;
+  for (size_t i = 0; i < kTempSlots; ++i) {
+    if (g_temp_used[i]) continue;
+    std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+    g_temp_used[i] = 1;
+    return i;
+  }
+  return kTempSlots;
+}
+
+void forget_temporary(size_t slot) {
+  if (slot < kTempSlots) g_temp_used[slot] = 0;
+}
+
 std::string temporary_name_for(const std::string& path) {
   std::random_device rd;
   return path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 100000);
+}
+
+// A device, FIFO or socket named by -o is written in place: renaming a
+// temporary over it would replace the node with a regular file.
+bool is_special_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 }  // namespace
 
@@ -87,22 +228,29 @@ Output::Output(const std::string& path, OutputKind kind, bool force) : path_(pat
     return;
   }
   name_ = path;
+  if (std::filesystem::is_directory(path)) fail_io(path, "cannot write: is a directory");
   auto dir = std::filesystem::path(path).parent_path();
   if (!dir.empty() && !std::filesystem::is_directory(dir))
     fail_io(path, "cannot write: directory " + dir.string() + " does not exist");
-  tmp_path_ = temporary_name_for(path);
-  auto f = std::make_unique<std::ofstream>(tmp_path_, std::ios::binary | std::ios::trunc);
+  const bool in_place = is_special_file(path);
+  if (!in_place) {
+    tmp_path_ = temporary_name_for(path);
+    temp_slot_ = register_temporary(tmp_path_);
+  }
+  auto f = std::make_unique<std::ofstream>(in_place ? path : tmp_path_,
+                                           in_place ? std::ios::binary : std::ios::binary | std::ios::trunc);
   if (!*f) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
   stream_ = f.get();
   file_ = std::move(f);
 }
 
 Output::~Output() {
-  if (file_ && !committed_) {
+  if (file_ && !committed_ && !tmp_path_.empty()) {
     file_.reset();
     std::error_code ec;
     std::filesystem::remove(tmp_path_, ec);
   }
+  forget_temporary(temp_slot_);
 }
 
 void Output::commit() {
@@ -110,10 +258,14 @@ void Output::commit() {
   if (file_) {
     static_cast<std::ofstream&>(*file_).close();
     if (file_->fail()) fail_io(name_, "write failed on close");
-    std::error_code ec;
-    std::filesystem::rename(tmp_path_, path_, ec);
-    if (ec) fail_io(name_, "cannot rename temporary file: " + ec.message());
+    if (!tmp_path_.empty()) {
+      std::error_code ec;
+      std::filesystem::rename(tmp_path_, path_, ec);
+      if (ec) fail_io(name_, "cannot rename temporary file: " + ec.message());
+    }
   }
+  forget_temporary(temp_slot_);
+  temp_slot_ = kNoTempSlot;
   committed_ = true;
 }
 

@@ -2,6 +2,7 @@
 // all-or-nothing output: `-o FILE` goes to a temporary file renamed on commit.
 #pragma once
 
+#include <cstddef>
 #include <istream>
 #include <memory>
 #include <ostream>
@@ -39,9 +40,11 @@ class Input {
 enum class OutputKind { Text, Binary };
 
 // An output by path or "-" for stdout. A file is written to a temporary
-// next to it and renamed by commit(); destroyed without commit, it removes
-// the temporary so a failed run leaves no partial file. A binary stream to a
-// terminal is refused unless `force`.
+// next to it and renamed by commit(); destroyed without commit, or ended by
+// SIGINT, SIGTERM, SIGHUP or SIGQUIT, it removes the temporary so a failed
+// run leaves no partial file. An existing device, FIFO or socket is written
+// in place, never replaced. A binary stream to a terminal is refused unless
+// `force`.
 class Output {
  public:
   Output(const std::string& path, OutputKind kind, bool force = false);
@@ -57,7 +60,9 @@ class Output {
  private:
   std::unique_ptr<std::ostream> file_;
   std::ostream* stream_ = nullptr;
+  static constexpr size_t kNoTempSlot = static_cast<size_t>(-1);
   std::string path_, tmp_path_, name_;
+  size_t temp_slot_ = kNoTempSlot;  // where a signal handler finds tmp_path_
   bool committed_ = false;
 };
 
