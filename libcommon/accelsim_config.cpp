@@ -40,6 +40,10 @@ bool to_number(const std::string& s, uint64_t& out) {
 void AccelSimOptions::read_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) fail_io(path, "cannot open Accel-Sim config");
+  read(in, path);
+}
+
+void AccelSimOptions::read(std::istream& in, const std::string& path) {
   files_ += (files_.empty() ? "" : " or ") + path;
   uint64_t line_no = 0;
   for (std::string line; std::getline(in, line);) {
