@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "libcommon/diag.hpp"
@@ -26,13 +27,16 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// A whole number that fits the 32-bit fields of the model (every
+// Accel-Sim count, size in KiB or latency does); more is refused, not cut.
 bool to_number(const std::string& s, uint64_t& out) {
   // Accel-Sim writes some integers as "1132.0"; accept a zero fraction.
   std::string digits = s.substr(0, s.find('.'));
   if (digits.size() != s.size() && s.find_first_not_of('0', digits.size() + 1) != std::string::npos)
     return false;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
-  return ec == std::errc() && end == digits.data() + digits.size() && !digits.empty();
+  return ec == std::errc() && end == digits.data() + digits.size() && !digits.empty() &&
+         out <= std::numeric_limits<uint32_t>::max();
 }
 
 }  // namespace
@@ -229,8 +233,11 @@ GpuConfig import_accelsim(const AccelSimOptions& o, const std::string& name) {
   GpuConfig g;
   g.name = name;
   g.clock_mhz = o.field_real("gpgpu_clock_domains", ':', 0);
-  g.num_sms = static_cast<unsigned>(o.number("gpgpu_n_clusters") * o.number("gpgpu_n_cores_per_cluster"));
+  const uint64_t sms = o.number("gpgpu_n_clusters") * o.number("gpgpu_n_cores_per_cluster");
+  if (sms > std::numeric_limits<uint32_t>::max()) o.bad("gpgpu_n_cores_per_cluster", "fewer SMs in all");
+  g.num_sms = static_cast<unsigned>(sms);
   g.subcores_per_sm = static_cast<unsigned>(o.number_or("gpgpu_num_sched_per_core", 1));
+  if (g.subcores_per_sm == 0) o.bad("gpgpu_num_sched_per_core", "at least one scheduler");
   g.max_threads_per_sm = static_cast<unsigned>(o.field_number("gpgpu_shader_core_pipeline", ':', 0));
   g.warp_size = static_cast<unsigned>(o.field_number("gpgpu_shader_core_pipeline", ':', 1));
   g.max_warps_per_sm = g.warp_size ? g.max_threads_per_sm / g.warp_size : 0;

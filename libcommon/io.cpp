@@ -1,6 +1,8 @@
 #include "io.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <random>
 
 #include "diag.hpp"
@@ -23,6 +26,7 @@ namespace sasskit {
 namespace bio = boost::iostreams;
 
 namespace {
+enum class Compression { None, Gzip, Xz };
 constexpr unsigned char kXzMagic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
 
 Compression compression_of(std::string_view head) {
@@ -110,15 +114,6 @@ class NamedDecompressor {
 };
 }  // namespace
 
-Compression detect_compression(std::istream& in) {
-  // Peek through the buffer and step back, so the bytes stay for the reader.
-  std::streambuf* buf = in.rdbuf();
-  std::string head;
-  for (int c = buf->sgetc(); c != EOF && head.size() < 6; c = buf->snextc()) head += char(c);
-  for (size_t i = head.size(); i > 0; --i) buf->sungetc();
-  return compression_of(head);
-}
-
 struct Input::Impl {
   std::ifstream file;
   std::unique_ptr<ReplayBuf> replay;
@@ -163,16 +158,36 @@ void Input::check_read_error() const {
 }
 
 namespace {
-// Temporary files of uncommitted outputs, removed if a signal ends the run.
-// Fixed slots, so the handler only reads memory and calls unlink().
+// Temporaries removed if a signal ends the run. Fixed slots, so the handler
+// only reads memory and makes system calls.
 constexpr size_t kTempSlots = 64;
 constexpr size_t kTempPathMax = 4096;
+enum SlotState : std::sig_atomic_t { kFree = 0, kFile = 1, kDirectory = 2 };
 char g_temp_paths[kTempSlots][kTempPathMax];
-volatile std::sig_atomic_t g_temp_used[kTempSlots];
+volatile std::sig_atomic_t g_temp_state[kTempSlots];
+std::mutex g_temp_mutex;
+
+// Removes a directory holding only files, with system calls alone.
+void remove_directory_of_files(const char* path) {
+  const int fd = ::open(path, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  alignas(8) char buf[4096];
+  for (long n; (n = ::syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;) {
+    for (long off = 0; off < n;) {
+      const auto* d = reinterpret_cast<const struct dirent64*>(buf + off);
+      ::unlinkat(fd, d->d_name, 0);  // fails harmlessly on "." and ".."
+      off += d->d_reclen;
+    }
+  }
+  ::close(fd);
+  ::rmdir(path);
+}
 
 extern "C" void remove_temporaries_and_die(int sig) {
-  for (size_t i = 0; i < kTempSlots; ++i)
-    if (g_temp_used[i]) ::unlink(g_temp_paths[i]);
+  for (size_t i = 0; i < kTempSlots; ++i) {
+    if (g_temp_state[i] == kFile) ::unlink(g_temp_paths[i]);
+    if (g_temp_state[i] == kDirectory) remove_directory_of_files(g_temp_paths[i]);
+  }
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -187,25 +202,28 @@ void install_signal_cleanup() {
     std::signal(sig, remove_temporaries_and_die);
   }
 }
+}  // namespace
 
-// The slot holding `path`, or kTempSlots when all are taken (then a signal
-// may leave that one file behind; no run opens 64 outputs at once).
-size_t register_temporary(const std::string& path) {
+RemoveOnSignal::RemoveOnSignal(const std::string& path, bool directory) {
+  std::lock_guard<std::mutex> lock(g_temp_mutex);
   install_signal_cleanup();
-  if (path.size() >= kTempPathMax) return kTempSlots;
+  if (path.size() >= kTempPathMax) return;
   for (size_t i = 0; i < kTempSlots; ++i) {
-    if (g_temp_used[i]) continue;
+    if (g_temp_state[i] != kFree) continue;
     std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
-    g_temp_used[i] = 1;
-    return i;
+    g_temp_state[i] = directory ? kDirectory : kFile;
+    slot_ = i;
+    return;
   }
-  return kTempSlots;
+  // All slots taken (no run opens 64 outputs at once): a signal may leave this one.
 }
 
-void forget_temporary(size_t slot) {
-  if (slot < kTempSlots) g_temp_used[slot] = 0;
+RemoveOnSignal::~RemoveOnSignal() {
+  std::lock_guard<std::mutex> lock(g_temp_mutex);
+  if (slot_ < kTempSlots) g_temp_state[slot_] = kFree;
 }
 
+namespace {
 std::string temporary_name_for(const std::string& path) {
   std::random_device rd;
   return path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 100000);
@@ -235,7 +253,7 @@ Output::Output(const std::string& path, OutputKind kind, bool force) : path_(pat
   const bool in_place = is_special_file(path);
   if (!in_place) {
     tmp_path_ = temporary_name_for(path);
-    temp_slot_ = register_temporary(tmp_path_);
+    on_signal_ = std::make_unique<RemoveOnSignal>(tmp_path_, false);
   }
   auto f = std::make_unique<std::ofstream>(in_place ? path : tmp_path_,
                                            in_place ? std::ios::binary : std::ios::binary | std::ios::trunc);
@@ -250,7 +268,6 @@ Output::~Output() {
     std::error_code ec;
     std::filesystem::remove(tmp_path_, ec);
   }
-  forget_temporary(temp_slot_);
 }
 
 void Output::commit() {
@@ -264,8 +281,7 @@ void Output::commit() {
       if (ec) fail_io(name_, "cannot rename temporary file: " + ec.message());
     }
   }
-  forget_temporary(temp_slot_);
-  temp_slot_ = kNoTempSlot;
+  on_signal_.reset();
   committed_ = true;
 }
 

@@ -10,13 +10,9 @@
 
 namespace sasskit {
 
-enum class Compression { None, Gzip, Xz };
-
-// Detects gzip or xz from the first bytes of `in` without consuming them.
-Compression detect_compression(std::istream& in);
-
 // An input opened by path, or stdin for "-". Transparently decompresses
-// gzip and xz whatever the file is called.
+// gzip and xz whatever the file is called, recognised by their first bytes
+// however few bytes each read of a slow pipe returns.
 class Input {
  public:
   explicit Input(const std::string& path);
@@ -35,6 +31,19 @@ class Input {
   std::unique_ptr<Impl> impl_;
   std::istream* stream_ = nullptr;
   std::string name_;
+};
+
+// While alive, `path` (a file, or a directory holding only files) is
+// removed if SIGINT, SIGTERM, SIGHUP or SIGQUIT ends the run.
+class RemoveOnSignal {
+ public:
+  RemoveOnSignal(const std::string& path, bool directory);
+  ~RemoveOnSignal();
+  RemoveOnSignal(const RemoveOnSignal&) = delete;
+  RemoveOnSignal& operator=(const RemoveOnSignal&) = delete;
+
+ private:
+  size_t slot_ = static_cast<size_t>(-1);
 };
 
 enum class OutputKind { Text, Binary };
@@ -60,9 +69,8 @@ class Output {
  private:
   std::unique_ptr<std::ostream> file_;
   std::ostream* stream_ = nullptr;
-  static constexpr size_t kNoTempSlot = static_cast<size_t>(-1);
   std::string path_, tmp_path_, name_;
-  size_t temp_slot_ = kNoTempSlot;  // where a signal handler finds tmp_path_
+  std::unique_ptr<RemoveOnSignal> on_signal_;  // tmp_path_ until committed
   bool committed_ = false;
 };
 

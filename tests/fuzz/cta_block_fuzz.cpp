@@ -2,6 +2,7 @@
 // archive a damaged block with a matching CRC would reach. A fixed table
 // of plain, memory and branch instructions gives the payload meaning.
 #include "formats/archive_cta.hpp"
+#include "formats/records.hpp"
 #include "fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

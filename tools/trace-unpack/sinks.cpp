@@ -78,6 +78,7 @@ AccelsimSink::AccelsimSink(const std::string& output, bool to_stdout)
   std::error_code ec;
   fs::create_directory(dir_, ec);
   if (ec) fail_io(output, "cannot create directory: " + ec.message());
+  on_signal_ = std::make_unique<RemoveOnSignal>(dir_, true);
 }
 
 AccelsimSink::~AccelsimSink() {
@@ -143,6 +144,7 @@ void AccelsimSink::finish() {
     fs::rename(dir_, final_dir_, ec);
     if (ec) fail_io(final_dir_, "cannot move the finished directory into place: " + ec.message());
   }
+  on_signal_.reset();
   finished_ = true;
 }
 

@@ -87,6 +87,7 @@ class AccelsimSink : public TraceHandler {
   std::vector<accelsim::ListEntry> entries_;
   std::unique_ptr<Output> file_;
   std::unique_ptr<accelsim::KernelTraceWriter> writer_;
+  std::unique_ptr<RemoveOnSignal> on_signal_;  // the staging directory
 };
 
 }  // namespace sasskit::unpack
