@@ -125,7 +125,8 @@ void AccelsimSink::move_into_existing() {
     fs::rename(fs::path(dir_) / name, fs::path(final_dir_) / name, ec);
     if (ec) fail_io((fs::path(final_dir_) / name).string(), "cannot move into place: " + ec.message());
   }
-  fs::remove(dir_);
+  std::error_code ec;
+  fs::remove(dir_, ec);
 }
 
 void AccelsimSink::finish() {
