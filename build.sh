@@ -3,7 +3,9 @@
 #   ./build.sh deps    install the Debian packages the build needs (idempotent)
 #   ./build.sh build   deps, then configure and build into build/
 #   ./build.sh demo    build, then run the pipeline on a generated example
-#   ./build.sh test    build, then run every test with ctest
+#   ./build.sh test    build, then run every test with ctest, the whole suite
+#                      again under ASan+UBSan (build-asan/), and a ~30 s smoke
+#                      run of every fuzz target (build-fuzz/, needs clang)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -11,9 +13,10 @@ PACKAGES=(cmake make g++ libcli11-dev libmsgpack-cxx-dev libboost-iostreams-dev 
           zlib1g-dev liblzma-dev libgtest-dev libgmock-dev libbenchmark-dev xz-utils gzip
           gnuplot-nox libsqlite3-dev sqlite3)
 
+# Installs the Debian packages named that are missing (all of PACKAGES by default).
 deps() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
+  local missing=() wanted=("${@:-${PACKAGES[@]}}")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -30,9 +33,64 @@ build() {
   cmake --build build -j"$(nproc)"
 }
 
+# ctest's summary line "N% tests passed, F tests failed out of T" -> "P F".
+passed_failed() {
+  sed -n 's/.*tests passed, \([0-9]*\) tests\{0,1\} failed out of \([0-9]*\).*/\2 \1/p' "$1" \
+    | awk '{print $1 - $2, $2}'
+}
+
+# The whole suite again, built with AddressSanitizer and UBSan; any report fails.
+sanitizer_leg() {
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DSASSKIT_SANITIZE=ON >/dev/null
+  cmake --build build-asan -j"$(nproc)"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 1200
+}
+
+# Every libFuzzer target for FUZZ_SECONDS (30) from its seed corpus; a crash,
+# leak, timeout or out-of-memory fails. Skipped, saying so, without clang.
+fuzz_leg() {
+  command -v clang++ >/dev/null || deps clang || true
+  if ! command -v clang++ >/dev/null; then
+    echo "build.sh: fuzz smoke leg SKIPPED: clang++ is not installed and could not be installed"
+    return 0
+  fi
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSASSKIT_FUZZ=ON \
+    -DSASSKIT_ONLY=none -DSASSKIT_BENCH=OFF >/dev/null
+  cmake --build build-fuzz -j"$(nproc)"
+  local ok=0 bad=0 target name work
+  for target in build-fuzz/bin/*_fuzz; do
+    name=$(basename "$target" _fuzz)
+    work=$(mktemp -d)
+    if "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
+         -artifact_prefix="build-fuzz/$name-" "$work" "tests/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1; then
+      ok=$((ok + 1))
+      echo "fuzz $name: ok, $(sed -n 's/.*stat::number_of_executed_units: *//p' "build-fuzz/$name.log") runs"
+    else
+      bad=$((bad + 1))
+      echo "fuzz $name: FAILED, see build-fuzz/$name.log"; tail -n 30 "build-fuzz/$name.log"
+    fi
+    rm -rf "$work"
+  done
+  echo "fuzz targets: $ok passed, $bad failed"
+  [ "$bad" -eq 0 ]
+}
+
+# Runs every leg even when one fails, then prints one summary line.
 run_tests() {
   build
-  ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600
+  local log=build/test-legs.log status=0 p=0 f=0 leg
+  : >"$log"
+  ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600 | tee -a "$log" || status=1
+  sanitizer_leg | tee build/asan-leg.log || status=1
+  cat build/asan-leg.log >>"$log"
+  fuzz_leg | tee build/fuzz-leg.log || status=1
+  while read -r leg; do
+    p=$((p + ${leg% *})); f=$((f + ${leg#* }))
+  done < <(passed_failed "$log"; sed -n 's/^fuzz targets: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' build/fuzz-leg.log)
+  [ "$status" -eq 0 ] || [ "$f" -gt 0 ] || f=1  # a leg that failed before its tests ran
+  echo "$p passed, $f failed"
+  return "$status"
 }
 
 demo() {

@@ -21,7 +21,12 @@ struct RenderedInst;
 // One line of kernelslist.g, in order.
 using ListEntry = std::variant<Memcpy, std::string /* kernel trace file name */>;
 
-// Reads kernelslist.g. `path` names it in messages.
+// A name that is safe to create inside an output directory: a single file
+// name, never a path ('/', "." and ".."), with no control characters.
+bool is_plain_file_name(std::string_view name);
+
+// Reads kernelslist.g. `path` names it in messages. Kernel trace names
+// must be plain file names (is_plain_file_name).
 std::vector<ListEntry> read_kernel_list(std::istream& in, const std::string& path);
 void write_kernel_list(std::ostream& out, const std::vector<ListEntry>& entries);
 

@@ -129,6 +129,21 @@ KernelInfo HeaderParser::finish(const Place& at, std::string_view found) {
   return k_;
 }
 
+void check_header_text(const KernelInfo& k) {
+  const std::string where = "kernel " + std::to_string(k.id);
+  auto single_line = [&](std::string_view what, std::string_view text) {
+    if (has_control_character(text))
+      fail_input(where, std::string(what) + " holds a control character (a line break would inject lines "
+                        "into the Accel-Sim text)");
+  };
+  single_line("the kernel name", k.name);
+  single_line("the nvbit version", k.nvbit_version);
+  for (const auto& c : k.comments) {
+    single_line("a header comment", c);
+    if (!c.starts_with('#')) fail_input(where, "a header comment does not start with '#'");
+  }
+}
+
 void append_header(std::string& out, const KernelInfo& k) {
   auto dim = [&](const Dim3& d) {
     out += '(';

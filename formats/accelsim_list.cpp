@@ -24,6 +24,11 @@ Memcpy parse_memcpy(std::string_view line, const Place& at) {
 
 }  // namespace
 
+bool is_plain_file_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
+         !has_control_character(name);
+}
+
 std::vector<ListEntry> read_kernel_list(std::istream& in, const std::string& path) {
   std::vector<ListEntry> entries;
   LineReader lines(in, path);
@@ -36,7 +41,7 @@ std::vector<ListEntry> read_kernel_list(std::istream& in, const std::string& pat
     if (!f.at_end()) expected(at, "one word per line", quoted(line));
     if (text.starts_with("MemcpyHtoD,"))
       entries.emplace_back(parse_memcpy(text, at));
-    else if (text.starts_with("kernel"))
+    else if (text.starts_with("kernel") && is_plain_file_name(text))
       entries.emplace_back(std::string(text));
     else
       expected(at, "a kernel trace file name (kernel-N.traceg) or 'MemcpyHtoD,0xADDRESS,BYTES'",

@@ -82,10 +82,6 @@ std::string dim_text(const Dim3& d) {
   return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
 }
 
-// CUDA allows 1024 threads per block; a higher bound leaves room while
-// keeping a forged header from allocating without limit.
-constexpr uint64_t kMaxWarpsPerCta = 2048;
-
 class TraceReader {
  public:
   TraceReader(std::istream& in, const std::string& path, const KernelSink& sink)
@@ -121,9 +117,15 @@ class TraceReader {
 
   void read_header() {
     HeaderParser header(path_);
-    bool more = false;
-    while ((more = lines_.next(line_)) && is_header_line(line_)) header.add(line_, lines_.number());
+    bool more = false, ends_blank = false;
+    while ((more = lines_.next(line_)) && is_header_line(line_)) {
+      header.add(line_, lines_.number());
+      ends_blank = is_blank(line_);
+    }
     kernel_ = header.finish(here(), more ? line_ : std::string_view());
+    // The tracer ends its header with blank lines: a file that stops on a
+    // header line was cut inside the header.
+    if (!more && !ends_blank) expected(here(), "a blank line after the header", "end of file");
     unread_ = more;
     if (path_ != "-" && path_ != "<stdin>")
       kernel_.trace_file = std::filesystem::path(path_).filename().string();

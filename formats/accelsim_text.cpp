@@ -105,4 +105,10 @@ void append_hex(std::string& out, uint64_t value, int width) {
   out.append(buf + 16 - n, static_cast<size_t>(n));
 }
 
+bool has_control_character(std::string_view s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
 }  // namespace sasskit::accelsim::detail

@@ -51,6 +51,10 @@ struct Place {
 // A token as messages quote it: 'tok', or "end of line" when empty.
 std::string quoted(std::string_view token);
 
+// True if `s` holds a byte below 0x20 or DEL: a line break in it would
+// inject lines into the text written.
+bool has_control_character(std::string_view s);
+
 // Splits a line into fields separated by runs of spaces or tabs.
 class Fields {
  public:
@@ -124,6 +128,9 @@ void append_addresses(std::string& out, uint32_t mask, AddrMode mode, const uint
 
 // Kernel header lines (formats/ACCELSIM.md, "Header").
 bool is_header_line(std::string_view line);
+// Refuses a header whose name, version or comments would not read back as
+// the same single lines (a newline in a kernel name injects lines).
+void check_header_text(const KernelInfo& k);
 struct HeaderParser {
   explicit HeaderParser(const std::string& path);
   void add(std::string_view line, uint64_t number);

@@ -15,6 +15,7 @@ KernelTraceWriter::KernelTraceWriter(std::ostream& out, const KernelInfo& kernel
     fail_input("kernel " + std::to_string(kernel.id),
                "expected accelsim tracer version 3, 4 or 5 to write Accel-Sim text, found " +
                    std::to_string(kernel.tracer_version));
+  check_header_text(kernel_);
   append_header(buf_, kernel_);
   flush();
 }

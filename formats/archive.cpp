@@ -211,6 +211,7 @@ void ArchiveReader::read_kernel(const KernelEntry& kernel, const accelsim::Kerne
   std::string meta = read_block(kernel.meta_offset, BlockKind::Kernel, id);
   ByteSource in(meta, block_name(kernel.meta_offset, id));
   uint64_t dict_bytes = in.varint();
+  if (dict_bytes > WriterOptions::kMaxDictBytes) in.damaged("dictionary cap above 64 GiB");
   InstTable table = unpack_record<InstTable>(in.str(), in.where());
   std::vector<std::pair<uint64_t, uint64_t>> blocks(in.count());
   for (auto& [offset, ctas] : blocks) {

@@ -53,6 +53,7 @@ struct WriterOptions {
   Codec codec = Codec::Xz;
   uint32_t block_bytes = 8u << 20;  // raw bytes per CTA block before it is compressed
   uint64_t dict_bytes = 64u << 20;  // cap of a kernel's (inst, mask) sequence dictionary
+  static constexpr uint64_t kMaxDictBytes = uint64_t(1) << 36;  // readers refuse a larger cap
 };
 
 class ArchiveWriter {

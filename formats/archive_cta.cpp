@@ -269,13 +269,17 @@ CtaTrace CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& tabl
     cta.cta.z = static_cast<uint32_t>(c.varint());
   }
   begin_cta(cta);
-  cta.warps.resize(c.count());
+  const uint64_t warps = c.count();
+  if (warps > kMaxWarpsPerCta)
+    c.damaged(std::to_string(warps) + " warps in a thread block (at most " + std::to_string(kMaxWarpsPerCta) + ")");
+  cta.warps.resize(warps);
+  uint64_t cta_insts = 0;
   int64_t prev_id = -1;
   for (WarpTrace& w : cta.warps) {
     w.warp_id = static_cast<uint32_t>(prev_id + 1 + c.svarint());
     prev_id = w.warp_id;
     begin_warp(w.warp_id);
-    decode_sequence(in, w, table.size());
+    decode_sequence(in, w, table.size(), cta_insts);
     for (size_t i = 0; i < w.inst.size(); ++i) {
       uint32_t inst = w.inst[i];
       if (table[inst].mem_width == 0) continue;
@@ -291,10 +295,15 @@ CtaTrace CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& tabl
   return cta;
 }
 
-void CtaDecoder::decode_sequence(Sources& in, WarpTrace& w, size_t table_size) {
-  uint64_t ref = in.col[kSeqColumn].varint();
+void CtaDecoder::decode_sequence(Sources& in, WarpTrace& w, size_t table_size, uint64_t& cta_insts) {
+  ByteSource& sc = in.col[kSeqColumn];
+  uint64_t ref = sc.varint();
   if (ref > 0) {
-    if (ref > dict_.size()) in.col[kSeqColumn].damaged("sequence " + std::to_string(ref - 1) + " is unknown");
+    if (ref > dict_.size()) sc.damaged("sequence " + std::to_string(ref - 1) + " is unknown");
+    cta_insts += dict_.at(ref - 1).inst.size();
+    if (cta_insts > kMaxCtaInstructions)
+      sc.damaged("a thread block repeats sequences to more than " + std::to_string(kMaxCtaInstructions) +
+                 " instructions");
     w.inst = dict_.at(ref - 1).inst;
     w.mask = dict_.at(ref - 1).mask;
     return;
@@ -303,6 +312,7 @@ void CtaDecoder::decode_sequence(Sources& in, WarpTrace& w, size_t table_size) {
   ByteSource& mc = in.col[kMaskColumn];
   w.inst.resize(ic.count());
   w.mask.resize(w.inst.size());
+  cta_insts += w.inst.size();
   int64_t prev_inst = -1;
   uint32_t prev_mask = 0xffffffff;
   for (size_t i = 0; i < w.inst.size(); ++i) {

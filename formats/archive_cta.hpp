@@ -140,7 +140,9 @@ class CtaDecoder : private KernelModel {
  private:
   struct Sources;
   CtaTrace decode_cta(Sources& in, const std::vector<StaticInst>& table);
-  void decode_sequence(Sources& in, WarpTrace& w, size_t table_size);
+  // Fills w.inst and w.mask; `cta_insts` counts the CTA's instructions so
+  // far, so back-references cannot expand it past kMaxCtaInstructions.
+  void decode_sequence(Sources& in, WarpTrace& w, size_t table_size, uint64_t& cta_insts);
   void decode_access(Sources& in, uint32_t inst, uint32_t mask, std::vector<uint64_t>& addrs);
 };
 

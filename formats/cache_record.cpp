@@ -48,6 +48,15 @@ void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) 
   pack_field(pk, "space_sectors", c.space_sectors);
 }
 
+namespace {
+// A hit rate outside [0, 1] (or NaN) is refused, never clamped.
+void check_rates(const Record& r, const std::string& field, const std::vector<double>& rates) {
+  for (double v : rates)
+    if (!(v >= 0 && v <= 1))
+      fail_input(r.where(), "field '" + field + "' holds " + std::to_string(v) + ", not a rate in [0, 1]");
+}
+}  // namespace
+
 KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   KernelCacheModel c;
@@ -78,6 +87,12 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   c.space = m.get_or<std::vector<std::string>>("space", {});
   c.space_requests = column<uint64_t>(m, "space_requests", c.space.size(), "space");
   c.space_sectors = column<uint64_t>(m, "space_sectors", c.space.size(), "space");
+  check_rates(r, "l1_hit_rate", {c.l1_hit_rate});
+  check_rates(r, "l2_hit_rate", {c.l2_hit_rate});
+  check_rates(r, "pc_l1_hit_rate", c.pc_l1_hit_rate);
+  check_rates(r, "pc_l2_hit_rate", c.pc_l2_hit_rate);
+  check_rates(r, "sm_l1_hit_rate", c.sm_l1_hit_rate);
+  check_rates(r, "sm_l2_hit_rate", c.sm_l2_hit_rate);
   return c;
 }
 

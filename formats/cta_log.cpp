@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <sstream>
 #include <string_view>
 
@@ -86,10 +87,8 @@ void CtaLog::add(const CtaLogEntry& e) {
 
 CtaLog CtaLog::read(const std::string& path) {
   Input in(path);
-  std::ostringstream text;
-  text << in.stream().rdbuf();
-  in.check_read_error();
-  std::istringstream lines(text.str());
+  // Through the iterator, not `<< rdbuf()`, which would swallow a read error.
+  std::istringstream lines(std::string(std::istreambuf_iterator<char>(in.stream()), {}));
   std::string first;
   while (std::getline(lines, first) && strip_comment(first).empty()) {
   }

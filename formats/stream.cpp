@@ -22,6 +22,12 @@ struct CompletenessVisitor : msgpack::null_visitor {
 
 constexpr size_t kReadChunk = 1 << 16;
 
+// Records nest a few levels (a map of arrays of maps); deeper nesting is
+// refused before anything walks it recursively (--to jsonl, MapView).
+constexpr size_t kMaxDepth = 32;
+const msgpack::unpack_limit kLimits(0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+                                    kMaxDepth);
+
 std::string type_of(const msgpack::object& o, const std::string& where) {
   if (o.type != msgpack::type::MAP) fail_input(where, "record is not a map");
   return MapView(o, where).get<std::string>("t");
@@ -32,7 +38,9 @@ std::string type_of(const msgpack::object& o, const std::string& where) {
 Record::Record(std::string bytes, std::string where)
     : bytes_(std::move(bytes)), where_(std::move(where)) {
   try {
-    msgpack::unpack(handle_, bytes_.data(), bytes_.size());
+    msgpack::unpack(handle_, bytes_.data(), bytes_.size(), nullptr, nullptr, kLimits);
+  } catch (const msgpack::depth_size_overflow&) {
+    fail_input(where_, "cannot decode: nested deeper than " + std::to_string(kMaxDepth) + " levels");
   } catch (const msgpack::unpack_error& e) {
     fail_input(where_, std::string("cannot decode: ") + e.what());
   }
@@ -45,7 +53,7 @@ Reader::Reader(std::istream& in, std::string name, std::string prefix)
   if (!read_object(bytes)) fail_input(name_, "empty input: not a sasskit stream");
   msgpack::object_handle h;
   try {
-    h = msgpack::unpack(bytes.data(), bytes.size());
+    h = msgpack::unpack(bytes.data(), bytes.size(), nullptr, nullptr, kLimits);
   } catch (const std::exception&) {
     fail_input(name_, "not a sasskit stream (bad header)");
   }

@@ -84,6 +84,15 @@ struct CtaTrace {
   bool operator==(const CtaTrace&) const = default;
 };
 
+// CUDA allows 1024 threads (32 warps) per block; readers accept up to this
+// many warps, leaving room while keeping a forged count from allocating
+// without limit.
+inline constexpr uint64_t kMaxWarpsPerCta = 2048;
+// Dynamic warp instructions one thread block may expand to where a format
+// can repeat data by reference (the archive's sequence dictionary): 2^26
+// instructions, 512 MiB of instruction and mask columns.
+inline constexpr uint64_t kMaxCtaInstructions = uint64_t(1) << 26;
+
 inline unsigned active_lanes(uint32_t mask) { return std::popcount(mask); }
 
 // How many addr_extra values a memory instruction carries: base+stride with

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "libcommon/diag.hpp"
@@ -26,13 +27,16 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// A whole number that fits the 32-bit fields of the model (every
+// Accel-Sim count, size in KiB or latency does); more is refused, not cut.
 bool to_number(const std::string& s, uint64_t& out) {
   // Accel-Sim writes some integers as "1132.0"; accept a zero fraction.
   std::string digits = s.substr(0, s.find('.'));
   if (digits.size() != s.size() && s.find_first_not_of('0', digits.size() + 1) != std::string::npos)
     return false;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
-  return ec == std::errc() && end == digits.data() + digits.size() && !digits.empty();
+  return ec == std::errc() && end == digits.data() + digits.size() && !digits.empty() &&
+         out <= std::numeric_limits<uint32_t>::max();
 }
 
 }  // namespace
@@ -40,6 +44,10 @@ bool to_number(const std::string& s, uint64_t& out) {
 void AccelSimOptions::read_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) fail_io(path, "cannot open Accel-Sim config");
+  read(in, path);
+}
+
+void AccelSimOptions::read(std::istream& in, const std::string& path) {
   files_ += (files_.empty() ? "" : " or ") + path;
   uint64_t line_no = 0;
   for (std::string line; std::getline(in, line);) {
@@ -114,9 +122,15 @@ CacheGeometry parse_cache(const AccelSimOptions& o, const std::string& name, uin
       !to_number(geometry[3], ways)) {
     o.bad(name, "a cache description <N|S>:sets:line:ways,...");
   }
+  // Each at least 1 (a line of 0 bytes divides by zero) and small enough
+  // that the capacity cannot overflow.
+  constexpr uint64_t kMaxPart = uint64_t(1) << 20;
+  for (uint64_t part : {sets, line, ways})
+    if (part < 1 || part > kMaxPart) o.bad(name, "sets, line size and ways from 1 to 1048576");
   c.line_bytes = static_cast<unsigned>(line);
   c.assoc = static_cast<unsigned>(ways);
-  c.size_bytes = sets * line * ways * copies;
+  if (__builtin_mul_overflow(sets * line * ways, copies, &c.size_bytes))
+    o.bad(name, "a cache whose total size fits in 64 bits");
   // gpgpu-sim's sectored caches use 32-byte sectors (SECTOR_SIZE).
   c.sector_bytes = geometry[0] == "S" ? 32 : c.line_bytes;
   if (parts.size() > 1) {
@@ -219,8 +233,11 @@ GpuConfig import_accelsim(const AccelSimOptions& o, const std::string& name) {
   GpuConfig g;
   g.name = name;
   g.clock_mhz = o.field_real("gpgpu_clock_domains", ':', 0);
-  g.num_sms = static_cast<unsigned>(o.number("gpgpu_n_clusters") * o.number("gpgpu_n_cores_per_cluster"));
+  const uint64_t sms = o.number("gpgpu_n_clusters") * o.number("gpgpu_n_cores_per_cluster");
+  if (sms > std::numeric_limits<uint32_t>::max()) o.bad("gpgpu_n_cores_per_cluster", "fewer SMs in all");
+  g.num_sms = static_cast<unsigned>(sms);
   g.subcores_per_sm = static_cast<unsigned>(o.number_or("gpgpu_num_sched_per_core", 1));
+  if (g.subcores_per_sm == 0) o.bad("gpgpu_num_sched_per_core", "at least one scheduler");
   g.max_threads_per_sm = static_cast<unsigned>(o.field_number("gpgpu_shader_core_pipeline", ':', 0));
   g.warp_size = static_cast<unsigned>(o.field_number("gpgpu_shader_core_pipeline", ':', 1));
   g.max_warps_per_sm = g.warp_size ? g.max_threads_per_sm / g.warp_size : 0;

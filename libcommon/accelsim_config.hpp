@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ namespace sasskit {
 class AccelSimOptions {
  public:
   void read_file(const std::string& path);
+  // The same from an open stream; `path` names it in messages.
+  void read(std::istream& in, const std::string& path);
   bool has(const std::string& name) const { return values_.count(name) > 0; }
   // Required values: a missing or malformed one is a bad-input error.
   const std::string& text(const std::string& name) const;

@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <iostream>
+#include <limits>
 #include <new>
 
 #include "diag.hpp"
@@ -10,6 +11,28 @@
 namespace sasskit {
 
 std::string version_string() { return SASSKIT_VERSION; }
+
+namespace {
+CLI::Validator number_check(std::function<bool(double)> ok, const std::string& wanted) {
+  return CLI::Validator(
+      [ok, wanted](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !ok(v)) return "Value " + text + " is not " + wanted;
+        return "";
+      },
+      "NUMBER");
+}
+}  // namespace
+
+CLI::Validator number_in(double lo, double hi) {
+  return number_check([lo, hi](double v) { return v >= lo && v <= hi; },
+                      "a number in [" + CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + "]");
+}
+
+CLI::Validator positive_number() {
+  return number_check([](double v) { return v > 0 && v <= std::numeric_limits<double>::max(); },
+                      "a positive number");
+}
 
 namespace {
 // " [input] [more...]": the positional arguments, for the usage line.
@@ -68,6 +91,9 @@ int ToolApp::run(const std::function<void()>& body) {
     return static_cast<int>(e.code());
   } catch (const CLI::Success&) {
     return 0;  // the body finished early on purpose, e.g. --dump-config
+  } catch (const std::ios_base::failure& e) {
+    std::cerr << name_ << ": read or write error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::Io);
   } catch (const std::bad_alloc&) {
     std::cerr << name_ << ": out of memory\n";
     return static_cast<int>(ExitCode::Failure);

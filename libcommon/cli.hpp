@@ -50,4 +50,9 @@ class ToolApp {
 
 std::string version_string();
 
+// Option checks that refuse NaN: CLI11's Range and PositiveNumber let it
+// through, since every comparison with NaN is false.
+CLI::Validator number_in(double lo, double hi);
+CLI::Validator positive_number();
+
 }  // namespace sasskit

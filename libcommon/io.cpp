@@ -1,5 +1,8 @@
 #include "io.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,11 +11,13 @@
 #include <boost/iostreams/filter/lzma.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <random>
 
@@ -22,23 +27,17 @@
 namespace sasskit {
 namespace bio = boost::iostreams;
 
-Compression detect_compression(std::istream& in) {
-  std::array<unsigned char, 6> magic{};
-  std::streambuf* buf = in.rdbuf();
-  // Peek through the buffer and step back, so the bytes stay for the reader.
-  size_t n = 0, advanced = 0;
-  for (int c = buf->sgetc(); c != EOF; c = buf->snextc(), ++advanced) {
-    magic[n++] = static_cast<unsigned char>(c);
-    if (n == magic.size()) break;
-  }
-  for (; advanced > 0; --advanced) buf->sungetc();
-  if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return Compression::Gzip;
-  static const unsigned char xz[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
-  if (n == 6 && std::memcmp(magic.data(), xz, 6) == 0) return Compression::Xz;
+namespace {
+enum class Compression { None, Gzip, Xz };
+constexpr unsigned char kXzMagic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+
+Compression compression_of(std::string_view head) {
+  const auto* b = reinterpret_cast<const unsigned char*>(head.data());
+  if (head.size() >= 2 && b[0] == 0x1f && b[1] == 0x8b) return Compression::Gzip;
+  if (head.size() >= 6 && std::memcmp(b, kXzMagic, 6) == 0) return Compression::Xz;
   return Compression::None;
 }
 
-namespace {
 // The size of the file behind `path` ("-": stdin) when it is a non-empty
 // regular file, so the share read can be shown.
 std::optional<uint64_t> regular_file_size(const std::string& path) {
@@ -47,41 +46,123 @@ std::optional<uint64_t> regular_file_size(const std::string& path) {
   if (status != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return std::nullopt;
   return uint64_t(st.st_size);
 }
+
+// Reads up to `n` bytes however few each read() returns (a slow pipe may
+// give one byte at a time); fewer only at end of input.
+std::string read_head(std::streambuf& src, size_t n) {
+  std::string head(n, '\0');
+  size_t got = 0;
+  while (got < n) {
+    std::streamsize r = src.sgetn(head.data() + got, static_cast<std::streamsize>(n - got));
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  head.resize(got);
+  return head;
+}
+
+// Gives back the bytes read to detect the compression, then the rest of the
+// source. A read error of the source becomes an Io error naming the input.
+class ReplayBuf : public std::streambuf {
+ public:
+  ReplayBuf(std::streambuf& src, std::string head, std::string name)
+      : src_(src), head_(std::move(head)), name_(std::move(name)) {
+    setg(head_.data(), head_.data(), head_.data() + head_.size());
+  }
+
+ protected:
+  int_type underflow() override {
+    std::streamsize n = 0;
+    try {
+      n = src_.sgetn(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    } catch (const std::exception& e) {
+      fail_io(name_, std::string("read error: ") + e.what());
+    }
+    if (n <= 0) return traits_type::eof();
+    setg(buf_.data(), buf_.data(), buf_.data() + n);
+    return traits_type::to_int_type(buf_[0]);
+  }
+
+ private:
+  std::streambuf& src_;
+  std::string head_;
+  std::string name_;
+  std::array<char, 1 << 16> buf_{};
+};
+
+// A decompressor whose errors name the input: damaged compressed data is
+// bad input (exit 3), not an internal error.
+template <class Decompressor>
+class NamedDecompressor {
+ public:
+  using char_type = char;
+  struct category : bio::multichar_input_filter_tag, bio::closable_tag {};
+  NamedDecompressor(std::string name, const char* format) : name_(std::move(name)), format_(format) {}
+
+  template <class Source>
+  std::streamsize read(Source& src, char* s, std::streamsize n) {
+    try {
+      return inner_.read(src, s, n);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception&) {
+      fail_input(name_, std::string("damaged ") + format_ + " data");
+    }
+  }
+  template <class Source>
+  void close(Source& src) {
+    try {
+      inner_.close(src, std::ios_base::in);
+    } catch (const std::exception&) {
+      fail_input(name_, std::string("damaged ") + format_ + " data");
+    }
+  }
+
+ private:
+  Decompressor inner_;
+  std::string name_;
+  const char* format_;
+};
 }  // namespace
 
 struct Input::Impl {
   std::ifstream file;
   std::unique_ptr<std::streambuf> shown;  // the file through a progress line
-  std::unique_ptr<std::istream> shown_stream;
+  std::unique_ptr<ReplayBuf> replay;
+  std::unique_ptr<std::istream> raw;
   bio::filtering_istream filtered;
 };
 
 Input::Input(const std::string& path) : impl_(std::make_unique<Impl>()) {
-  std::istream* raw = &std::cin;
+  std::streambuf* src = std::cin.rdbuf();
   name_ = path == "-" ? "<stdin>" : path;
   if (path != "-") {
     if (std::filesystem::is_directory(path)) fail_io(path, "is a directory");
     impl_->file.open(path, std::ios::binary);
     if (!impl_->file) fail_io(path, std::strerror(errno));
-    raw = &impl_->file;
+    src = impl_->file.rdbuf();
   }
   if (const auto size = regular_file_size(path); size && progress_enabled()) {
-    impl_->shown = progress_reader(*raw->rdbuf(), *size, name_);
-    impl_->shown_stream = std::make_unique<std::istream>(impl_->shown.get());
-    raw = impl_->shown_stream.get();
+    impl_->shown = progress_reader(*src, *size, name_);
+    src = impl_->shown.get();
   }
-  switch (detect_compression(*raw)) {
+  std::string head = read_head(*src, 6);
+  const Compression kind = compression_of(head);
+  impl_->replay = std::make_unique<ReplayBuf>(*src, std::move(head), name_);
+  impl_->raw = std::make_unique<std::istream>(impl_->replay.get());
+  impl_->raw->exceptions(std::ios::badbit);
+  switch (kind) {
     case Compression::None:
-      stream_ = raw;
+      stream_ = impl_->raw.get();
       return;
     case Compression::Gzip:
-      impl_->filtered.push(bio::gzip_decompressor());
+      impl_->filtered.push(NamedDecompressor<bio::gzip_decompressor>(name_, "gzip"));
       break;
     case Compression::Xz:
-      impl_->filtered.push(bio::lzma_decompressor());
+      impl_->filtered.push(NamedDecompressor<bio::lzma_decompressor>(name_, "xz"));
       break;
   }
-  impl_->filtered.push(*raw);
+  impl_->filtered.push(*impl_->raw);
   impl_->filtered.exceptions(std::ios::badbit);
   stream_ = &impl_->filtered;
 }
@@ -93,9 +174,82 @@ void Input::check_read_error() const {
 }
 
 namespace {
+// Temporaries removed if a signal ends the run. Fixed slots, so the handler
+// only reads memory and makes system calls.
+constexpr size_t kTempSlots = 64;
+constexpr size_t kTempPathMax = 4096;
+enum SlotState : std::sig_atomic_t { kFree = 0, kFile = 1, kDirectory = 2 };
+char g_temp_paths[kTempSlots][kTempPathMax];
+volatile std::sig_atomic_t g_temp_state[kTempSlots];
+std::mutex g_temp_mutex;
+
+// Removes a directory holding only files, with system calls alone.
+void remove_directory_of_files(const char* path) {
+  const int fd = ::open(path, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  alignas(8) char buf[4096];
+  for (long n; (n = ::syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;) {
+    for (long off = 0; off < n;) {
+      const auto* d = reinterpret_cast<const struct dirent64*>(buf + off);
+      ::unlinkat(fd, d->d_name, 0);  // fails harmlessly on "." and ".."
+      off += d->d_reclen;
+    }
+  }
+  ::close(fd);
+  ::rmdir(path);
+}
+
+extern "C" void remove_temporaries_and_die(int sig) {
+  for (size_t i = 0; i < kTempSlots; ++i) {
+    if (g_temp_state[i] == kFile) ::unlink(g_temp_paths[i]);
+    if (g_temp_state[i] == kDirectory) remove_directory_of_files(g_temp_paths[i]);
+  }
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_signal_cleanup() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    std::signal(sig, remove_temporaries_and_die);
+  }
+}
+}  // namespace
+
+RemoveOnSignal::RemoveOnSignal(const std::string& path, bool directory) {
+  std::lock_guard<std::mutex> lock(g_temp_mutex);
+  install_signal_cleanup();
+  if (path.size() >= kTempPathMax) return;
+  for (size_t i = 0; i < kTempSlots; ++i) {
+    if (g_temp_state[i] != kFree) continue;
+    std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+    g_temp_state[i] = directory ? kDirectory : kFile;
+    slot_ = i;
+    return;
+  }
+  // All slots taken (no run opens 64 outputs at once): a signal may leave this one.
+}
+
+RemoveOnSignal::~RemoveOnSignal() {
+  std::lock_guard<std::mutex> lock(g_temp_mutex);
+  if (slot_ < kTempSlots) g_temp_state[slot_] = kFree;
+}
+
+namespace {
 std::string temporary_name_for(const std::string& path) {
   std::random_device rd;
   return path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 100000);
+}
+
+// A device, FIFO or socket named by -o is written in place: renaming a
+// temporary over it would replace the node with a regular file.
+bool is_special_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 }  // namespace
 
@@ -108,18 +262,24 @@ Output::Output(const std::string& path, OutputKind kind, bool force) : path_(pat
     return;
   }
   name_ = path;
+  if (std::filesystem::is_directory(path)) fail_io(path, "cannot write: is a directory");
   auto dir = std::filesystem::path(path).parent_path();
   if (!dir.empty() && !std::filesystem::is_directory(dir))
     fail_io(path, "cannot write: directory " + dir.string() + " does not exist");
-  tmp_path_ = temporary_name_for(path);
-  auto f = std::make_unique<std::ofstream>(tmp_path_, std::ios::binary | std::ios::trunc);
+  const bool in_place = is_special_file(path);
+  if (!in_place) {
+    tmp_path_ = temporary_name_for(path);
+    on_signal_ = std::make_unique<RemoveOnSignal>(tmp_path_, false);
+  }
+  auto f = std::make_unique<std::ofstream>(in_place ? path : tmp_path_,
+                                           in_place ? std::ios::binary : std::ios::binary | std::ios::trunc);
   if (!*f) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
   stream_ = f.get();
   file_ = std::move(f);
 }
 
 Output::~Output() {
-  if (file_ && !committed_) {
+  if (file_ && !committed_ && !tmp_path_.empty()) {
     file_.reset();
     std::error_code ec;
     std::filesystem::remove(tmp_path_, ec);
@@ -131,10 +291,13 @@ void Output::commit() {
   if (file_) {
     static_cast<std::ofstream&>(*file_).close();
     if (file_->fail()) fail_io(name_, "write failed on close");
-    std::error_code ec;
-    std::filesystem::rename(tmp_path_, path_, ec);
-    if (ec) fail_io(name_, "cannot rename temporary file: " + ec.message());
+    if (!tmp_path_.empty()) {
+      std::error_code ec;
+      std::filesystem::rename(tmp_path_, path_, ec);
+      if (ec) fail_io(name_, "cannot rename temporary file: " + ec.message());
+    }
   }
+  on_signal_.reset();
   committed_ = true;
 }
 

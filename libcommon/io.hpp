@@ -2,6 +2,7 @@
 // all-or-nothing output: `-o FILE` goes to a temporary file renamed on commit.
 #pragma once
 
+#include <cstddef>
 #include <istream>
 #include <memory>
 #include <ostream>
@@ -9,14 +10,10 @@
 
 namespace sasskit {
 
-enum class Compression { None, Gzip, Xz };
-
-// Detects gzip or xz from the first bytes of `in` without consuming them.
-Compression detect_compression(std::istream& in);
-
 // An input opened by path, or stdin for "-". Transparently decompresses
-// gzip and xz whatever the file is called. A file read with stderr on a
-// terminal (and no --quiet) shows the percentage read and the time left.
+// gzip and xz whatever the file is called, recognised by their first bytes
+// however few bytes each read of a slow pipe returns. A file read with stderr
+// on a terminal (and no --quiet) shows the percentage read and the time left.
 class Input {
  public:
   explicit Input(const std::string& path);
@@ -37,12 +34,27 @@ class Input {
   std::string name_;
 };
 
+// While alive, `path` (a file, or a directory holding only files) is
+// removed if SIGINT, SIGTERM, SIGHUP or SIGQUIT ends the run.
+class RemoveOnSignal {
+ public:
+  RemoveOnSignal(const std::string& path, bool directory);
+  ~RemoveOnSignal();
+  RemoveOnSignal(const RemoveOnSignal&) = delete;
+  RemoveOnSignal& operator=(const RemoveOnSignal&) = delete;
+
+ private:
+  size_t slot_ = static_cast<size_t>(-1);
+};
+
 enum class OutputKind { Text, Binary };
 
 // An output by path or "-" for stdout. A file is written to a temporary
-// next to it and renamed by commit(); destroyed without commit, it removes
-// the temporary so a failed run leaves no partial file. A binary stream to a
-// terminal is refused unless `force`.
+// next to it and renamed by commit(); destroyed without commit, or ended by
+// SIGINT, SIGTERM, SIGHUP or SIGQUIT, it removes the temporary so a failed
+// run leaves no partial file. An existing device, FIFO or socket is written
+// in place, never replaced. A binary stream to a terminal is refused unless
+// `force`.
 class Output {
  public:
   Output(const std::string& path, OutputKind kind, bool force = false);
@@ -59,6 +71,7 @@ class Output {
   std::unique_ptr<std::ostream> file_;
   std::ostream* stream_ = nullptr;
   std::string path_, tmp_path_, name_;
+  std::unique_ptr<RemoveOnSignal> on_signal_;  // tmp_path_ until committed
   bool committed_ = false;
 };
 

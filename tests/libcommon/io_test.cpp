@@ -42,15 +42,18 @@ TEST(Input, ReadsPlainGzipAndXzByContentNotName) {
   }
 }
 
-TEST(Input, DetectsCompressionWithoutConsumingBytes) {
-  std::istringstream plain("ab");
-  EXPECT_EQ(detect_compression(plain), Compression::None);
-  EXPECT_EQ(plain.get(), 'a');
-  std::istringstream gz(std::string("\x1f\x8b\x08rest", 7));
-  EXPECT_EQ(detect_compression(gz), Compression::Gzip);
-  EXPECT_EQ(gz.get(), 0x1f);
-  std::istringstream empty("");
-  EXPECT_EQ(detect_compression(empty), Compression::None);
+TEST(Input, DamagedGzipIsBadInputNamingTheFile) {
+  fs::path gz = scratch("damaged.gz");
+  write_file(gz, std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03not deflate", 21));
+  try {
+    Input in(gz.string());
+    for (std::string line; std::getline(in.stream(), line);) {
+    }
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+    EXPECT_EQ(e.where(), gz.string());
+  }
 }
 
 TEST(Input, MissingFileIsAnIoErrorNamingIt) {

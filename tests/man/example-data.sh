@@ -10,7 +10,7 @@ cp app.stream in.stream && cp app.stream trace.stream
 pipe-sim -q --config qv100 app.stream -o qv100.stream
 pipe-sim -q --config a100 app.stream -o a100.stream
 
-# The launches as profiles: a plain CSV and the nsys kern-exec report.
+# The launches as profiles: a plain CSV, the nsys kern-exec report and sqlite export.
 cat > durations.csv <<'CSV'
 id,name,duration
 1,_Z4gemmPKfS0_Pfi,52000
@@ -26,6 +26,17 @@ API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),Ke
 300,5,,,61300,51000,51010,7,7,0,cudaLaunchKernel_v7000,  8    8    1 ,  256    1    1 ,"gemm(float const*, float const*, float*, int)"
 400,5,,,112400,9100,9110,7,7,0,cudaLaunchKernel_v7000,  256    1    1 ,  256    1    1 ,"vecadd(float const*, float const*, float*, int)"
 CSV
+# The same launches as nsys's sqlite export (its kernel table and string ids).
+sqlite3 app.sqlite "
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, correlationId INTEGER,
+  demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL,
+  gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL);
+INSERT INTO StringIds VALUES (1, 'gemm(float const*, float const*, float*, int)'), (2, 'gemm'),
+  (3, 'vecadd(float const*, float const*, float*, int)'), (4, 'vecadd');
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (110, 52110, 1, 1, 2, 8, 8, 1, 256, 1, 1),
+  (52200, 61200, 2, 3, 4, 256, 1, 1, 256, 1, 1), (61300, 112300, 3, 1, 2, 8, 8, 1, 256, 1, 1),
+  (112400, 121500, 4, 3, 4, 256, 1, 1, 256, 1, 1);"
 # A CTA schedule as traced (kernel,cta,sm,clock): CTAs dealt round-robin
 # over 80 SMs, for every kernel of the stream.
 for trace in app/kernel-*.traceg; do

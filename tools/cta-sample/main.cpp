@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   auto* sm = app.add_option("--sm", opt.sm, "Keep this SM's CTAs instead of the longest SM's");
   app.add_option("--top", opt.top, "Keep the CTAs of the K SMs predicted to take longest")
-      ->check(CLI::PositiveNumber)
+      ->check(sasskit::positive_number())
       ->capture_default_str()
       ->excludes(sm);
   app.add_option("--format", opt.format, "Output: stream, or json (a summary per kernel)")

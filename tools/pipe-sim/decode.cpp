@@ -57,8 +57,8 @@ KernelProgram build_program(uint32_t kernel_id, const std::vector<StaticInst>& t
     bool known = r != rates.end();
     double l1 = known ? r->second.first : cache ? cache->l1_hit_rate : defaults.l1_hit;
     double l2 = known ? r->second.second : cache ? cache->l2_hit_rate : defaults.l2_hit;
-    d.l1_hit = static_cast<float>(std::clamp(l1, 0.0, 1.0));
-    d.l2_hit = static_cast<float>(std::clamp(l2, 0.0, 1.0));
+    d.l1_hit = static_cast<float>(l1);  // rates in [0, 1]: the cache record and options check
+    d.l2_hit = static_cast<float>(l2);
     p.insts.push_back(d);
   }
   return p;

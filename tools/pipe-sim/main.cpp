@@ -7,6 +7,7 @@
 #include "libcommon/gpu_options.hpp"
 #include "libcommon/io.hpp"
 #include "output.hpp"
+#include "sm.hpp"
 
 using namespace sasskit;
 
@@ -28,28 +29,29 @@ int main(int argc, char** argv) {
                  "Write what every scheduler did in every cycle to FILE (tab-separated; small kernels)");
   app.add_flag("--pkp", opt.sim.pkp.enabled, "Stop kernels once their IPC is stable and project the rest");
   app.add_option("--pkp-s", opt.sim.pkp.s, "PKP: IPC standard deviation threshold")
-      ->check(CLI::PositiveNumber)
+      ->check(sasskit::positive_number())
       ->capture_default_str();
   app.add_option("--pkp-window", opt.sim.pkp.window, "PKP: window in cycles")
-      ->check(CLI::PositiveNumber)
+      ->check(sasskit::positive_number())
       ->capture_default_str();
   app.add_option("--sched-policy", policy, "CTA placement without a sched record: round-robin, greedy, wave")
       ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
       ->capture_default_str();
   app.add_option("--l1-hit-rate", opt.memory.l1_hit, "L1 hit rate of memory PCs without a cache record")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(sasskit::number_in(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--l2-hit-rate", opt.memory.l2_hit, "L2 hit rate of memory PCs without a cache record")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(sasskit::number_in(0.0, 1.0))
       ->capture_default_str();
   size_t batch_mib = 256;
   app.add_option("--batch-mib", batch_mib,
                  "Read complete kernels in batches of about this many MiB of trace (memory use; kernels of a "
                  "batch run in parallel)")
-      ->check(CLI::PositiveNumber)
+      ->check(sasskit::positive_number())
       ->capture_default_str();
   return tool.run([&] {
     opt.sim.gpu = gpu_options.config();
+    pipesim::check_model_limits(opt.sim.gpu);
     opt.sim.trace_stalls = !trace_stalls.empty();
     opt.policy = parse_policy(policy);
     opt.threads = tool.common().threads;

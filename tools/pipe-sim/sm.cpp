@@ -6,6 +6,16 @@
 
 namespace sasskit::pipesim {
 
+void check_model_limits(const GpuConfig& g) {
+  auto at_most = [](unsigned value, unsigned limit, const char* key) {
+    if (value > limit)
+      fail_usage("GPU model: " + std::string(key) + " = " + std::to_string(value) + " exceeds the " +
+                 std::to_string(limit) + " per sub-core that pipe-sim models");
+  };
+  at_most(g.collector_units, kMaxCollectors, "collector-units");
+  at_most(g.reg_banks, kMaxBanks, "reg-banks");
+}
+
 SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& work)
     : opt_(opt),
       prog_(program),
@@ -16,9 +26,9 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   unsigned nsub = std::max(1u, g.subcores_per_sm);
   for (unsigned i = 0; i < nsub; ++i) {
     SubCore sc(g.has_l0i ? g.l0i : CacheGeometry{}, g.has_l0i ? g.inst_prefetch_lines : 0);
-    sc.cus.resize(std::clamp(g.collector_units, 1u, kMaxCollectors));
+    sc.cus.resize(g.collector_units);
     for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, g.units[u].count), 0);
-    sc.ports.assign(std::clamp(g.reg_banks, 1u, kMaxBanks), 0);
+    sc.ports.assign(g.reg_banks, 0);
     subcores_.push_back(std::move(sc));
   }
   warps_.resize(std::max(1u, g.max_warps_per_sm));

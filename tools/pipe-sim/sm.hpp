@@ -28,6 +28,10 @@ inline constexpr uint64_t kIssueToDispatch = 2;  // issue, operand read, then di
 inline constexpr unsigned kMaxCollectors = 16;  // operand collectors per sub-core modelled at most
 inline constexpr unsigned kMaxBanks = 32;  // register banks per sub-core modelled at most
 
+// Refuses a GPU model beyond what the SM model holds (collector units,
+// register banks) instead of quietly simulating a smaller one.
+void check_model_limits(const GpuConfig& g);
+
 // One row of --trace-stalls: what a scheduler did in a cycle.
 struct StallTraceRow {
   uint64_t cycle = 0;

@@ -92,6 +92,7 @@ void WorkloadReader::add(stream::Record&& r) {
     CtaTrace c = stream::decode<CtaTrace>(r);
     KernelInput& k = open_kernel(c.kernel_id, r);
     stream::validate_cta(c, k.table, r.where());
+    if (c.warps.empty()) fail_input(r.where(), "thread block has no warps (a launched block has at least one)");
     k.ctas.push_back(std::move(c));
     k.last_record = at;
   } else if (type == "cache") {

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1u << 18))
       ->capture_default_str();
   app.add_option("--dict-mib", dict_mib, "Cap of each kernel's warp-sequence dictionary, MiB")
-      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 16))
+      ->check(CLI::Range(uint64_t(0), sasskit::archive::WriterOptions::kMaxDictBytes >> 20))
       ->capture_default_str();
   return tool.run([&] {
     opt.writer.codec = sasskit::archive::parse_codec(codec);

@@ -7,6 +7,7 @@
 
 #include "formats/stream_json.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/json.hpp"
 
 namespace sasskit::unpack {
 namespace fs = std::filesystem;
@@ -44,13 +45,25 @@ void JsonlSink::finish() {
 
 namespace {
 // The file name to write a kernel's text under: as listed, less a
-// compression suffix (the text written is plain).
+// compression suffix (the text written is plain). A name from the input is
+// never a path: one that is refuses the kernel.
 std::string plain_trace_name(const KernelInfo& k) {
   if (k.trace_file.empty()) return "kernel-" + std::to_string(k.id) + ".traceg";
+  if (!accelsim::is_plain_file_name(k.trace_file))
+    fail_input("kernel " + std::to_string(k.id),
+               "trace file name " + json_escape(k.trace_file) + " is not a plain file name");
   for (std::string_view suffix : {".xz", ".gz"})
     if (k.trace_file.ends_with(suffix))
       return k.trace_file.substr(0, k.trace_file.size() - suffix.size());
   return k.trace_file;
+}
+
+// Where the files are built: a new directory beside the output, renamed into
+// place at the end, or, when the output exists, a hidden directory inside it
+// whose files move into place only once every one is complete.
+std::string staging_directory(const std::string& output, bool output_exists) {
+  const std::string tag = ".tmp" + std::to_string(::getpid());
+  return output_exists ? (fs::path(output) / tag).string() : output + tag;
 }
 }  // namespace
 
@@ -59,27 +72,29 @@ AccelsimSink::AccelsimSink(const std::string& output, bool to_stdout)
   if (to_stdout_) return;
   if (fs::exists(output) && !fs::is_directory(output))
     fail_io(output, "exists and is not a directory");
-  if (!fs::exists(output)) {
-    // Build a new directory under a temporary name; finish() renames it, so a
-    // failed run leaves nothing behind.
-    auto parent = fs::path(output).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent))
-      fail_io(output, "cannot write: directory " + parent.string() + " does not exist");
-    dir_ = output + ".tmp" + std::to_string(::getpid());
-    std::error_code ec;
-    fs::create_directory(dir_, ec);
-    if (ec) fail_io(output, "cannot create directory: " + ec.message());
-    made_dir_ = true;
-  }
+  merge_into_existing_ = fs::exists(output);
+  auto parent = fs::path(output).parent_path();
+  if (!merge_into_existing_ && !parent.empty() && !fs::is_directory(parent))
+    fail_io(output, "cannot write: directory " + parent.string() + " does not exist");
+  dir_ = staging_directory(output, merge_into_existing_);
+  std::error_code ec;
+  fs::create_directory(dir_, ec);
+  if (ec) fail_io(output, "cannot create directory: " + ec.message());
+  on_signal_ = std::make_unique<RemoveOnSignal>(dir_, true);
 }
 
 AccelsimSink::~AccelsimSink() {
   writer_.reset();
   file_.reset();
-  if (made_dir_ && !finished_) {
+  if (!to_stdout_ && !finished_) {
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
+}
+
+accelsim::KernelTraceWriter& AccelsimSink::writer(const std::string& record) {
+  if (!writer_) fail_input(record + " record", "comes before any kernel record");
+  return *writer_;
 }
 
 void AccelsimSink::close_kernel() {
@@ -99,18 +114,40 @@ void AccelsimSink::kernel(const KernelInfo& k) {
   writer_ = std::make_unique<accelsim::KernelTraceWriter>(file_->stream(), k);
 }
 
+// Moves the finished files of the staging directory into the existing
+// output, kernelslist.g last, so readers never see a list naming files
+// that are not there yet.
+void AccelsimSink::move_into_existing() {
+  std::vector<std::string> names;
+  for (const auto& e : entries_)
+    if (const auto* name = std::get_if<std::string>(&e)) names.push_back(*name);
+  names.push_back("kernelslist.g");
+  for (const auto& name : names) {
+    std::error_code ec;
+    fs::rename(fs::path(dir_) / name, fs::path(final_dir_) / name, ec);
+    if (ec) fail_io((fs::path(final_dir_) / name).string(), "cannot move into place: " + ec.message());
+  }
+  std::error_code ec;
+  fs::remove(dir_, ec);
+}
+
 void AccelsimSink::finish() {
   close_kernel();
-  if (!to_stdout_) {
-    Output list((fs::path(dir_) / "kernelslist.g").string(), OutputKind::Text);
-    accelsim::write_kernel_list(list.stream(), entries_);
-    list.commit();
+  if (to_stdout_) {
+    finished_ = true;
+    return;
   }
-  if (made_dir_) {
+  Output list((fs::path(dir_) / "kernelslist.g").string(), OutputKind::Text);
+  accelsim::write_kernel_list(list.stream(), entries_);
+  list.commit();
+  if (merge_into_existing_) {
+    move_into_existing();
+  } else {
     std::error_code ec;
     fs::rename(dir_, final_dir_, ec);
     if (ec) fail_io(final_dir_, "cannot move the finished directory into place: " + ec.message());
   }
+  on_signal_.reset();
   finished_ = true;
 }
 

@@ -67,23 +67,27 @@ class AccelsimSink : public TraceHandler {
   ~AccelsimSink() override;
   void memcpy(const Memcpy& m) override { entries_.emplace_back(m); }
   void kernel(const KernelInfo& k) override;
-  void insts(const InstTable& t) override { writer_->insts(t); }
-  void cta(const CtaTrace& c) override { writer_->cta(c); }
-  // Commits the last kernel file and kernelslist.g, then moves a newly made
-  // directory into place.
+  void insts(const InstTable& t) override { writer("insts").insts(t); }
+  void cta(const CtaTrace& c) override { writer("cta").cta(c); }
+  // Commits the last kernel file and kernelslist.g, then moves the files
+  // into place: nothing is written to the output until every file is whole.
   void finish();
 
  private:
+  // The current kernel's writer; a `record` before any kernel is bad input.
+  accelsim::KernelTraceWriter& writer(const std::string& record);
   void close_kernel();
+  void move_into_existing();
 
   std::string final_dir_, dir_;
   bool to_stdout_;
-  bool made_dir_ = false;
+  bool merge_into_existing_ = false;
   bool finished_ = false;
   unsigned kernels_ = 0;
   std::vector<accelsim::ListEntry> entries_;
   std::unique_ptr<Output> file_;
   std::unique_ptr<accelsim::KernelTraceWriter> writer_;
+  std::unique_ptr<RemoveOnSignal> on_signal_;  // the staging directory
 };
 
 }  // namespace sasskit::unpack

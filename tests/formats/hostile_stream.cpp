@@ -1,0 +1,104 @@
+// hostile-stream CASE [N]: writes to stdout a sasskit stream built to break
+// a reader, for the hardening CLI cases (issue 18). Each CASE is one defect:
+//   path-name      a kernel whose trace file name climbs out of the directory
+//   newline-name   a kernel name with a line break (injects header lines)
+//   non-utf8-name  a kernel name that is not UTF-8
+//   cta-first      instruction table and CTA records before any kernel record
+//   deep N         a record nested N arrays deep
+//   warpless       a CTA with no warps
+//   warps N        one CTA of N warps, all the same sequence
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "formats/msgpack_pack.hpp"
+#include "formats/records.hpp"
+
+using namespace sasskit;
+
+namespace {
+
+KernelInfo kernel(std::string name = "hostile", std::string trace_file = "kernel-1.traceg") {
+  KernelInfo k;
+  k.id = 1;
+  k.name = std::move(name);
+  k.trace_file = std::move(trace_file);
+  k.grid = {1, 1, 1};
+  k.block = {32, 1, 1};
+  k.nregs = 16;
+  k.binary_version = 70;
+  k.tracer_version = 4;
+  return k;
+}
+
+InstTable table() {
+  InstTable t;
+  t.kernel_id = 1;
+  t.insts = {{0x10, std::nullopt, "FFMA", {4}, {4, 2, 4}, 0, std::nullopt},
+             {0x20, std::nullopt, "EXIT", {}, {}, 0, std::nullopt}};
+  return t;
+}
+
+CtaTrace cta(uint64_t warps) {
+  CtaTrace c;
+  c.kernel_id = 1;
+  for (uint64_t w = 0; w < warps; ++w) {
+    WarpTrace t;
+    t.warp_id = static_cast<uint32_t>(w);
+    t.inst = {0, 0, 1};
+    t.mask.assign(t.inst.size(), 0xffffffffu);
+    c.warps.push_back(std::move(t));
+  }
+  return c;
+}
+
+// A record {"t": "x", "v": [[...[]...]]} with `depth` nested arrays, written
+// as raw bytes: the stream writer would not build one.
+void write_deep_record(std::ostream& out, uint64_t depth) {
+  msgpack::sbuffer buf;
+  stream::Packer pk(buf);
+  pk.pack_map(2);
+  pk.pack(std::string("t"));
+  pk.pack(std::string("x"));
+  pk.pack(std::string("v"));
+  for (uint64_t i = 1; i < depth; ++i) pk.pack_array(1);
+  pk.pack_array(0);
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void write_kernel(stream::Writer& w, const KernelInfo& k, uint64_t warps) {
+  w.write(k);
+  w.write(table());
+  w.write(cta(warps));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string which = argc > 1 ? argv[1] : "";
+  const uint64_t n = argc > 2 ? std::stoull(argv[2]) : 0;
+  std::ostringstream out;
+  stream::Writer w(out, "<stdout>", stream::Header{}, stream::Stage{"hostile-stream", "0", {}});
+  if (which == "path-name") {
+    write_kernel(w, kernel("hostile", "../escaped.traceg"), 1);
+  } else if (which == "newline-name") {
+    write_kernel(w, kernel("hostile\n-kernel id = 99"), 1);
+  } else if (which == "non-utf8-name") {
+    write_kernel(w, kernel("hostile\xff\xfe\xc3"), 1);
+  } else if (which == "cta-first") {
+    w.write(table());
+    w.write(cta(1));
+  } else if (which == "deep") {
+    write_deep_record(out, n);
+  } else if (which == "warpless") {
+    write_kernel(w, kernel(), 0);
+  } else if (which == "warps") {
+    write_kernel(w, kernel(), n);
+  } else {
+    std::cerr << "hostile-stream: unknown case '" << which << "'\n";
+    return 2;
+  }
+  w.finish();
+  std::cout << out.str();
+  return std::cout.flush() ? 0 : 4;
+}
