@@ -135,6 +135,7 @@ Reference to_reference(const profile::Profile& p) {
       case Layout::NvprofTrace:
       case Layout::NvprofSummary: apply_table(s, kNvprof, k); break;
       case Layout::AccelsimCsv:
+      case Layout::AccelsimStats:
       case Layout::AccelsimLog: apply_accelsim(s, k); break;
       default: apply_plain(s, k); break;
     }
@@ -149,10 +150,12 @@ Reference to_reference(const profile::Profile& p) {
   return ref;
 }
 
-Reference read_reference(std::istream& in, const std::string& name) {
-  return to_reference(profile::read_profile(in, name));
+Reference read_reference(std::istream& in, const std::string& name, const profile::ReadOptions& options) {
+  return to_reference(profile::read_profile(in, name, options));
 }
 
-Reference load_reference(const std::string& path) { return to_reference(profile::load_profile(path)); }
+Reference load_reference(const std::string& path, const profile::ReadOptions& options) {
+  return to_reference(profile::load_profile(path, options));
+}
 
 }  // namespace sasskit

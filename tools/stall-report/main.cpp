@@ -28,10 +28,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--reference", reference,
                  "Validate against FILE: Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV");
+  profile::ReadOptions reference_options;
+  app.add_option("--reference-config", reference_options.config,
+                 "With --reference: the config of an Accel-Sim get_stats.py CSV to validate against");
   app.add_option("--plot", plot, "Draw the stall and unit breakdown into FILE (.svg or .png) with gnuplot");
   app.add_option("--top", gather.top_pcs, "Stalled PCs listed per kernel")->capture_default_str();
   return tool.run([&] {
     if (inputs.empty()) inputs.push_back("-");
+    if (reference.empty() && !reference_options.config.empty()) fail_usage("--reference-config needs --reference");
     if (inputs.size() == 2 && (!reference.empty() || !plot.empty()))
       fail_usage("--reference and --plot take one input, not the two of a comparison");
     Output out(output, OutputKind::Text);
@@ -45,7 +49,7 @@ int main(int argc, char** argv) {
     }
     Report rep = load_report(inputs[0], gather);
     std::optional<Validation> validation;
-    if (!reference.empty()) validation = validate(rep, load_reference(reference), reference);
+    if (!reference.empty()) validation = validate(rep, load_reference(reference, reference_options), reference);
     if (!plot.empty()) write_plot(rep, plot);
     if (format == "json") {
       write_json(out.stream(), rep, validation ? &*validation : nullptr);
