@@ -80,8 +80,7 @@ class StatsReader {
   uint64_t line() const { return lines_[i_ - 1].number; }
 
   void read_block() {
-    if (!is_separator(next_line("separator")))
-      fail_input(p_.source, line(), "expected a get_stats.py separator (100 '-'), a statistic and its table");
+    ++i_;  // the separator: blocks start at one
     auto name_line = next_line("statistic name");
     if (name_line[0].empty() || !rest_empty(name_line))
       fail_input(p_.source, line(), "expected a statistic name alone on its line");
