@@ -110,6 +110,17 @@ bool has_metrics(Layout layout) {
          layout != Layout::NsysKernSum && layout != Layout::NsysSqlite;
 }
 
+// get_stats.py -k folds a name's launches into one row in ways its statistics
+// do not state (sums, last values); only per-launch rows are compared.
+void refuse_aggregates(const profile::Profile& p) {
+  if (p.layout != Layout::AccelsimStats) return;
+  for (const Kernel& k : p.kernels)
+    if (k.launches > 1)
+      fail_input(p.source, k.line,
+                 "'" + k.name + "' folds " + std::to_string(k.launches) +
+                     " launches into one row (get_stats.py -k); validate against per-launch rows (get_stats.py -K)");
+}
+
 }  // namespace
 
 const char* ref_metric_name(RefMetric m) { return kMetricNames[static_cast<size_t>(m)]; }
@@ -124,6 +135,7 @@ Reference to_reference(const profile::Profile& p) {
                              " export holds kernel times only; a reference needs cycles, instructions or rates "
                              "(ncu, nvprof, Accel-Sim or a plain CSV)");
   if (p.kernels.empty()) fail_input(p.source, "no kernels in the reference");
+  refuse_aggregates(p);
   Reference ref{profile::layout_name(p.layout), {}};
   for (const Kernel& kernel : p.kernels) {
     ReferenceKernel k{kernel.id, kernel.name, kernel.launches, {}};
