@@ -170,12 +170,18 @@ class StatsReader {
     return std::string(key.substr(cut + 2));
   }
 
+  // APP of APP--KERNEL[--N].
+  static std::string app_of(std::string_view key, const std::string& kernel) {
+    return std::string(key.substr(0, key.rfind("--" + kernel)));
+  }
+
   void store(const std::string& stat, Cell c) {
     auto it = kernel_of_.find(c.key);
     if (it == kernel_of_.end()) {
       Kernel k = p_.new_kernel();
       k.line = c.line;
       k.name = kernel_name(c);
+      k.values.set("APPS", app_of(c.key, k.name));
       it = kernel_of_.emplace(c.key, p_.kernels.size()).first;
       p_.kernels.push_back(std::move(k));
     }

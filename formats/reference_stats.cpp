@@ -111,14 +111,21 @@ bool has_metrics(Layout layout) {
 }
 
 // get_stats.py -k folds a name's launches into one row in ways its statistics
-// do not state (sums, last values); only per-launch rows are compared.
+// do not state (sums, last values), and rows of several apps are not one
+// program's launches: only per-launch rows of one app are compared.
 void refuse_aggregates(const profile::Profile& p) {
   if (p.layout != Layout::AccelsimStats) return;
-  for (const Kernel& k : p.kernels)
+  const std::string_view app = *p.kernels.front().values.get("APPS");
+  for (const Kernel& k : p.kernels) {
     if (k.launches > 1)
       fail_input(p.source, k.line,
                  "'" + k.name + "' folds " + std::to_string(k.launches) +
                      " launches into one row (get_stats.py -k); validate against per-launch rows (get_stats.py -K)");
+    if (k.values.get("APPS") != app)
+      fail_input(p.source, k.line,
+                 "rows of apps '" + std::string(app) + "' and '" + std::string(*k.values.get("APPS")) +
+                     "': a reference is one program's; keep one app's rows");
+  }
 }
 
 }  // namespace

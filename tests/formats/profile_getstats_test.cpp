@@ -50,6 +50,7 @@ TEST(ProfileGetStats, PerLaunchRowsOfTheChosenConfig) {
   EXPECT_FALSE(p.kernels[1].cycles.has_value());  // NA is missing, not 0
   EXPECT_EQ(p.kernels[2].cycles, 105);
   EXPECT_EQ(p.kernels[2].values.get("L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]"), "11");
+  EXPECT_EQ(p.kernels[2].values.get("APPS"), "app/a_1");
   EXPECT_EQ(read(per_launch(), "RTX3070").kernels[1].cycles, 220);
 }
 
