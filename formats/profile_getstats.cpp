@@ -117,6 +117,7 @@ class StatsReader {
   // first block's so that every statistic comes from the same config.
   std::string chosen_config(std::vector<std::string> configs, uint64_t at) {
     std::erase(configs, std::string(kAverageColumn));
+    if (configs.empty()) fail_input(p_.source, at, "a statistic without configs");
     std::string all;
     for (const std::string& c : configs) all += (all.empty() ? "" : ", ") + c;
     if (configs_.empty()) configs_ = configs;

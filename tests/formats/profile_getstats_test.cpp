@@ -86,6 +86,8 @@ TEST(ProfileGetStats, ShapesAndConfigsThatAreRefused) {
   EXPECT_EQ(error_of(block(cycles, one, {"a--k,1"}) + block(cycles, "APPS,RTX3070", {"a--k,1"})),
             "s.csv:7: configs RTX3070 differ from the first statistic's");
   EXPECT_EQ(error_of(block(cycles, one, {}) + block(cycles, one, {})), "s.csv: get_stats.py CSV without kernel rows");
+  EXPECT_EQ(error_of(block(cycles, "APPS", {"a--k"})), "s.csv:3: a statistic without configs");
+  EXPECT_EQ(error_of(block(cycles, "CFG,a--k", {})), "s.csv:3: a statistic without configs");
 }
 
 }  // namespace
