@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kLayoutNames[] = {
     "ncu-raw",     "ncu-details",    "nvprof-trace",  "nvprof-summary", "nsys-gpu-trace", "nsys-kern-exec",
-    "nsys-kern-sum", "nsys-sqlite", "accelsim-log", "accelsim-csv",   "plain",          "wide"};
+    "nsys-kern-sum", "nsys-sqlite", "accelsim-log", "accelsim-csv", "accelsim-stats", "plain",          "wide"};
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
@@ -110,9 +110,17 @@ void read_table(Layout layout, Table& t, Profile& p) {
     case Layout::Plain: return read_plain(t, p);
     case Layout::Wide: return read_wide(t, p);
     case Layout::NsysSqlite:
-    case Layout::AccelsimLog: break;
+    case Layout::AccelsimLog:
+    case Layout::AccelsimStats: break;
   }
   fail("profile layout " + std::string(layout_name(layout)) + " is not a CSV layout");
+}
+
+// A config names a column of get_stats.py's CSV; nothing else has one.
+void check_config_used(const Profile& p, const ReadOptions& options) {
+  if (!options.config.empty() && p.layout != Layout::AccelsimStats)
+    fail_usage("a config ('" + options.config + "') was chosen, but " + p.source + " is " + layout_name(p.layout) +
+               ", not Accel-Sim's get_stats.py CSV");
 }
 
 bool looks_like_accelsim_log(const std::vector<std::string>& lines) {
@@ -298,18 +306,16 @@ void Table::keep_values(const Row& row, Kernel& kernel) {
     if (!blank(row.fields[c])) kernel.values.set(header_ids[c], row.fields[c]);
 }
 
-Profile read_profile(std::istream& in, const std::string& name) {
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
-  Profile p;
-  p.source = name;
-  if (looks_like_accelsim_log(lines)) {
-    p.layout = Layout::AccelsimLog;
-    read_accelsim_log(lines, p);
-    return p;
+namespace {
+
+// The layouts after the Accel-Sim log: get_stats.py CSV, a profiler CSV
+// found under text, or a hand-made CSV.
+void read_csv_profile(const std::vector<Line>& content, const ReadOptions& options, Profile& p) {
+  const std::string& name = p.source;
+  if (auto first = accelsim_stats_start(content)) {
+    p.layout = Layout::AccelsimStats;
+    return read_accelsim_stats(content, *first, options.config, p);
   }
-  const std::vector<Line> content = content_lines(lines);
-  if (content.empty()) fail_input(name, "empty profile: no CSV header found");
   std::vector<std::string> fields;
   for (size_t i = 0; i < content.size(); ++i) {
     if (!split_csv_line(content[i].text, fields)) continue;
@@ -317,8 +323,7 @@ Profile read_profile(std::istream& in, const std::string& name) {
       p.layout = *layout;
       Table t;
       make_table(t, name, content, i, false);
-      read_table(*layout, t, p);
-      return p;
+      return read_table(*layout, t, p);
     }
   }
   split_csv_line(content[0].text, fields);
@@ -330,13 +335,36 @@ Profile read_profile(std::istream& in, const std::string& name) {
   Table t;
   make_table(t, name, content, 0, *layout == Layout::Wide);
   read_table(*layout, t, p);
+}
+
+}  // namespace
+
+Profile read_profile(std::istream& in, const std::string& name, const ReadOptions& options) {
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  Profile p;
+  p.source = name;
+  if (looks_like_accelsim_log(lines)) {
+    p.layout = Layout::AccelsimLog;
+    read_accelsim_log(lines, p);
+    check_config_used(p, options);
+    return p;
+  }
+  const std::vector<Line> content = content_lines(lines);
+  if (content.empty()) fail_input(name, "empty profile: no CSV header found");
+  read_csv_profile(content, options, p);
+  check_config_used(p, options);
   return p;
 }
 
-Profile load_profile(const std::string& path) {
-  if (path != "-" && is_sqlite_file(path)) return read_nsys_sqlite(path);
+Profile load_profile(const std::string& path, const ReadOptions& options) {
+  if (path != "-" && is_sqlite_file(path)) {
+    Profile p = read_nsys_sqlite(path);
+    check_config_used(p, options);
+    return p;
+  }
   Input in(path);
-  Profile p = read_profile(in.stream(), in.name());
+  Profile p = read_profile(in.stream(), in.name(), options);
   in.check_read_error();
   return p;
 }

@@ -27,6 +27,7 @@ enum class Layout : uint8_t {
   NsysSqlite,     // nsys export --type sqlite
   AccelsimLog,    // Accel-Sim (gpgpu-sim) simulator stdout
   AccelsimCsv,    // kernel,kernel_id,stat,value
+  AccelsimStats,  // Accel-Sim's util/job_launching/get_stats.py CSV
   Plain,          // id and/or name column, then named numeric columns
   Wide,           // one column per kernel name, durations (ns) down it
 };
@@ -98,16 +99,22 @@ struct Profile {
   double total_time_ns() const;  // 0 when the file has no times
 };
 
+struct ReadOptions {
+  // get_stats.py CSV: the config (column, or row with -R) to read; may be
+  // empty when the file holds one. Usage error for any other layout.
+  std::string config;
+};
+
 // Reads a text export. An unknown layout, a duration in an unexpected unit
 // or text where a number belongs is BadInput naming the file and line.
-Profile read_profile(std::istream& in, const std::string& name);
+Profile read_profile(std::istream& in, const std::string& name, const ReadOptions& options = {});
 
 // True when `path` is a regular file that starts with the SQLite header.
 bool is_sqlite_file(const std::string& path);
 // Reads the kernel activity table of an `nsys export --type sqlite` file.
 Profile read_nsys_sqlite(const std::string& path);
 // Either of the above, by content ("-" is stdin, text only).
-Profile load_profile(const std::string& path);
+Profile load_profile(const std::string& path, const ReadOptions& options = {});
 
 // A number as profilers print it: "1,234.5", "96.4%", " 7 ". Empty when the
 // text is not a finite number.

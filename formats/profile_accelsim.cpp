@@ -12,16 +12,11 @@
 
 namespace sasskit::profile {
 
-namespace {
-
-void set_identity(const std::string& file, Kernel& k) {
+void set_accelsim_identity(const std::string& file, Kernel& k) {
   if (auto uid = k.values.get("kernel_launch_uid")) k.id = count_at(file, k.line, "kernel_launch_uid", *uid);
-  auto cycles = k.values.get("gpu_sim_cycle");
-  if (!cycles) cycles = k.values.get("gpu_tot_sim_cycle");
-  if (cycles) k.cycles = static_cast<double>(count_at(file, k.line, "gpu_sim_cycle", *cycles));
+  const char* from = k.values.contains("gpu_sim_cycle") ? "gpu_sim_cycle" : "gpu_tot_sim_cycle";
+  if (auto cycles = k.values.get(from)) k.cycles = static_cast<double>(count_at(file, k.line, from, *cycles));
 }
-
-}  // namespace
 
 void read_accelsim_csv(Table& t, Profile& p) {
   std::map<std::string, size_t> by_id;  // kernel_id column -> kernel
@@ -34,7 +29,7 @@ void read_accelsim_csv(Table& t, Profile& p) {
     p.kernels[it->second].values.set(r.fields[2], r.fields[3]);
   }
   p.cycles_from = "gpu_sim_cycle";
-  for (Kernel& k : p.kernels) set_identity(t.file, k);
+  for (Kernel& k : p.kernels) set_accelsim_identity(t.file, k);
 }
 
 void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
@@ -43,7 +38,7 @@ void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
   bool in_kernel = false;  // "key = value" lines before the first kernel are the configuration
   auto flush = [&] {
     if (!in_kernel) return;
-    set_identity(p.source, current);
+    set_accelsim_identity(p.source, current);
     p.kernels.push_back(std::move(current));
     current = p.new_kernel();
   };

@@ -2,6 +2,7 @@
 // it, with its header, optional units row and data rows.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,15 @@ void read_plain(Table& t, Profile& p);
 void read_wide(Table& t, Profile& p);
 // Accel-Sim's stdout is not CSV: it is read line by line.
 void read_accelsim_log(const std::vector<std::string>& lines, Profile& p);
+
+// Accel-Sim's get_stats.py CSV: the index of its first separator line (100
+// '-', then empty fields) in `lines` (blank and "==" lines left out), if any.
+std::optional<size_t> accelsim_stats_start(const std::vector<Rows::Line>& lines);
+// Reads it from lines[first], taking the values of `config` (empty: the only one).
+void read_accelsim_stats(const std::vector<Rows::Line>& lines, size_t first, const std::string& config, Profile& p);
+// A kernel's launch number (kernel_launch_uid) and cycles (gpu_sim_cycle, else
+// gpu_tot_sim_cycle) from its Accel-Sim statistics.
+void set_accelsim_identity(const std::string& file, Kernel& k);
 
 // A time value in `unit` as ns, or BadInput naming the column and unit.
 double time_in_ns(const Table& t, uint64_t line, const std::string& column, std::string_view unit,

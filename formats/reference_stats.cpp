@@ -110,6 +110,24 @@ bool has_metrics(Layout layout) {
          layout != Layout::NsysKernSum && layout != Layout::NsysSqlite;
 }
 
+// get_stats.py -k folds a name's launches into one row in ways its statistics
+// do not state (sums, last values), and rows of several apps are not one
+// program's launches: only per-launch rows of one app are compared.
+void refuse_aggregates(const profile::Profile& p) {
+  if (p.layout != Layout::AccelsimStats) return;
+  const std::string_view app = *p.kernels.front().values.get("APPS");
+  for (const Kernel& k : p.kernels) {
+    if (k.launches > 1)
+      fail_input(p.source, k.line,
+                 "'" + k.name + "' folds " + std::to_string(k.launches) +
+                     " launches into one row (get_stats.py -k); validate against per-launch rows (get_stats.py -K)");
+    if (k.values.get("APPS") != app)
+      fail_input(p.source, k.line,
+                 "rows of apps '" + std::string(app) + "' and '" + std::string(*k.values.get("APPS")) +
+                     "': a reference is one program's; keep one app's rows");
+  }
+}
+
 }  // namespace
 
 const char* ref_metric_name(RefMetric m) { return kMetricNames[static_cast<size_t>(m)]; }
@@ -124,6 +142,7 @@ Reference to_reference(const profile::Profile& p) {
                              " export holds kernel times only; a reference needs cycles, instructions or rates "
                              "(ncu, nvprof, Accel-Sim or a plain CSV)");
   if (p.kernels.empty()) fail_input(p.source, "no kernels in the reference");
+  refuse_aggregates(p);
   Reference ref{profile::layout_name(p.layout), {}};
   for (const Kernel& kernel : p.kernels) {
     ReferenceKernel k{kernel.id, kernel.name, kernel.launches, {}};
@@ -135,6 +154,7 @@ Reference to_reference(const profile::Profile& p) {
       case Layout::NvprofTrace:
       case Layout::NvprofSummary: apply_table(s, kNvprof, k); break;
       case Layout::AccelsimCsv:
+      case Layout::AccelsimStats:
       case Layout::AccelsimLog: apply_accelsim(s, k); break;
       default: apply_plain(s, k); break;
     }
@@ -149,10 +169,12 @@ Reference to_reference(const profile::Profile& p) {
   return ref;
 }
 
-Reference read_reference(std::istream& in, const std::string& name) {
-  return to_reference(profile::read_profile(in, name));
+Reference read_reference(std::istream& in, const std::string& name, const profile::ReadOptions& options) {
+  return to_reference(profile::read_profile(in, name, options));
 }
 
-Reference load_reference(const std::string& path) { return to_reference(profile::load_profile(path)); }
+Reference load_reference(const std::string& path, const profile::ReadOptions& options) {
+  return to_reference(profile::load_profile(path, options));
+}
 
 }  // namespace sasskit

@@ -47,7 +47,7 @@ struct Reference {
 // layout carries none (a durations-only table) or a metric is not a number.
 Reference to_reference(const profile::Profile& p);
 // read_profile / load_profile, then to_reference.
-Reference read_reference(std::istream& in, const std::string& name);
-Reference load_reference(const std::string& path);
+Reference read_reference(std::istream& in, const std::string& name, const profile::ReadOptions& options = {});
+Reference load_reference(const std::string& path, const profile::ReadOptions& options = {});
 
 }  // namespace sasskit

@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--cov-limit", m.sieve_cov, "sieve: CoV below which a kernel is tier 2")
       ->capture_default_str();
+  cli.add_option("--profile-config", o.profile.config,
+                 "Accel-Sim get_stats.py CSV: the config (column) to read when it has several");
   cli.add_option("-s,--seed", o.seed, "Seed of the random draws")->capture_default_str();
   cli.add_flag("--evaluate", o.evaluate, "Report the true error and speedup instead of the plan");
   cli.add_option("--repeat", o.repeat, "With --evaluate: number of draws (seeds seed, seed+1, ...)")

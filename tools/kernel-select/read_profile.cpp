@@ -60,11 +60,15 @@ std::vector<std::string> feature_names(const profile::Profile& src) {
 // else time.
 bool use_cycles(const profile::Profile& src) {
   const auto& ks = src.kernels;
-  if (std::all_of(ks.begin(), ks.end(), [](const Kernel& k) { return k.cycles.has_value(); })) return true;
-  for (const Kernel& k : ks)
-    if (!k.time_ns)
-      fail_input(src.source, k.line,
-                 "kernel '" + k.name + "' has no duration: expected gpc__cycles_elapsed.*, gpu__time_duration.sum, "
+  auto without = [&](auto duration) {
+    return std::find_if(ks.begin(), ks.end(), [&](const Kernel& k) { return !(k.*duration).has_value(); });
+  };
+  if (without(&Kernel::cycles) == ks.end()) return true;
+  // A file with no times lacks the cycles of a launch; name that one.
+  const bool any_time = std::any_of(ks.begin(), ks.end(), [](const Kernel& k) { return k.time_ns.has_value(); });
+  if (auto k = any_time ? without(&Kernel::time_ns) : without(&Kernel::cycles); k != ks.end())
+    fail_input(src.source, k->line,
+                 "kernel '" + k->name + "' has no duration: expected gpc__cycles_elapsed.*, gpu__time_duration.sum, "
                  "the Elapsed Cycles or Duration sections, a Duration column or a duration column");
   return false;
 }
@@ -105,10 +109,13 @@ void require_invocations(const Profile& p) {
 Profile from_export(const profile::Profile& src) {
   Profile p;
   p.source = src.source;
-  if (src.layout == Layout::NvprofSummary || src.layout == Layout::NsysKernSum)
+  const bool summary = src.layout == Layout::NvprofSummary || src.layout == Layout::NsysKernSum ||
+                       std::any_of(src.kernels.begin(), src.kernels.end(),
+                                   [](const profile::Kernel& k) { return k.launches > 1; });
+  if (summary)
     fail_input(src.source, std::string("this ") + profile::layout_name(src.layout) +
                                " export has one row per kernel name, not per launch: sampling needs a trace "
-                               "(nvprof --print-gpu-trace, nsys stats -r cuda_gpu_trace, ncu)");
+                               "(nvprof --print-gpu-trace, nsys stats -r cuda_gpu_trace, ncu, get_stats.py -K)");
   if (src.kernels.empty()) fail_input(src.source, "no kernel invocations found");
   const bool cycles = use_cycles(src);
   p.unit = cycles ? "cycles" : "ns";

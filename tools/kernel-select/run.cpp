@@ -86,9 +86,10 @@ void write_selection(const RunOptions& o, const CommonOptions& common, const Pro
 void run(const RunOptions& o, const CommonOptions& common) {
   check_options(o);
   if (o.input != "-" && profile::is_sqlite_file(o.input))
-    return write_selection(o, common, from_export(profile::read_nsys_sqlite(o.input)));
+    return write_selection(o, common, from_export(profile::load_profile(o.input, o.profile)));
   Input in(o.input);
   const bool stream_in = looks_like_stream(in.stream());
+  if (stream_in && !o.profile.config.empty()) fail_usage("--profile-config names a config of a get_stats.py CSV, not of a stream");
   if (stream_in && o.format == "stream" && !o.evaluate) return run_stream_pipeline(o, common, in);
 
   std::unique_ptr<stream::Reader> reader;
@@ -97,7 +98,7 @@ void run(const RunOptions& o, const CommonOptions& common) {
     reader = std::make_unique<stream::Reader>(in.stream(), in.name());
     p = read_stream_profile(*reader, [](const stream::Record&) {});
   } else {
-    p = from_export(profile::read_profile(in.stream(), in.name()));
+    p = from_export(profile::read_profile(in.stream(), in.name(), o.profile));
     in.check_read_error();
   }
   write_selection(o, common, p);

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "formats/profile.hpp"
 #include "libcommon/cli.hpp"
 #include "methods.hpp"
 
@@ -13,6 +14,7 @@ struct RunOptions {
   std::string input = "-";
   std::string output = "-";
   std::string format = "stream";  // stream, csv, json
+  profile::ReadOptions profile;   // --profile-config
   MethodOptions method;
   uint64_t seed = 1;
   unsigned repeat = 1;

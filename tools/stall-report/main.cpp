@@ -28,12 +28,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--reference", reference,
                  "Validate against FILE: Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV");
+  profile::ReadOptions reference_options;
+  app.add_option("--reference-config", reference_options.config,
+                 "With --reference: the config of an Accel-Sim get_stats.py CSV to validate against");
   app.add_option("--plot", plot, "Draw CPI stacks (per run with two inputs) into FILE (.svg or .png) with gnuplot");
   app.add_option("--pcs", pcs, "Write every static PC's instructions and stall cycles per type to FILE (CSV)");
   app.add_option("--top", gather.top_pcs, "Stalled PCs listed per kernel")->capture_default_str();
   return tool.run([&] {
     if (inputs.empty()) inputs.push_back("-");
     if (inputs.size() > 2) fail_usage("give one stream, or two streams to compare");
+    if (reference.empty() && !reference_options.config.empty()) fail_usage("--reference-config needs --reference");
     if (inputs.size() == 2 && (!reference.empty() || !pcs.empty()))
       fail_usage("--reference and --pcs take one input, not the two of a comparison");
     gather.all_pcs = !pcs.empty();
@@ -50,7 +54,7 @@ int main(int argc, char** argv) {
     }
     Report rep = load_report(inputs[0], gather);
     std::optional<Validation> validation;
-    if (!reference.empty()) validation = validate(rep, load_reference(reference), reference);
+    if (!reference.empty()) validation = validate(rep, load_reference(reference, reference_options), reference);
     if (!plot.empty()) write_plot(rep, validation ? &*validation : nullptr, plot);
     if (!pcs.empty()) {
       Output pc_out(pcs, OutputKind::Text);
