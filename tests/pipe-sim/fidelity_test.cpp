@@ -48,7 +48,7 @@ TEST(Fidelity, SlowUnitSaturates) {
   EXPECT_EQ(counters(s).units[size_t(UnitClass::Sfu)].busy_cycles, 400u);
 }
 
-TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
+TEST(Fidelity, ColdInstructionLinesComeFromDram) {
   GpuConfig g = test_gpu();
   g.l0i = CacheGeometry{1024, 128, 128, 4, 1};
   g.l1i = CacheGeometry{8192, 128, 128, 4, 10};
@@ -58,8 +58,8 @@ TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
   auto cold = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, straight)})});
   EXPECT_EQ(counters(cold).l1i.misses, 8u);
   EXPECT_EQ(counters(cold).l0i.misses, 8u);
-  // Each line: L1 miss = L1 latency + L2 latency, nothing to hide it (10%).
-  double expected = 8.0 * (g.l1i.latency + g.l2.latency);
+  // Each line: L1 miss = L1 latency + L2 latency + DRAM, nothing to hide it (10%).
+  double expected = 8.0 * (g.l1i.latency + g.l2.latency + g.dram_latency);
   EXPECT_NEAR(double(cold.result.cycles), expected, expected * 0.1);
   EXPECT_GT(counters(cold).stall_type[size_t(StallType::Ctrl)], uint64_t(expected * 0.9));
 
@@ -69,6 +69,15 @@ TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
   auto warm = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, twice)})});
   EXPECT_EQ(counters(warm).l0i.misses, 8u);
   EXPECT_LT(warm.result.cycles, cold.result.cycles + 100);
+
+  // With room for one line in each instruction cache the second pass misses
+  // again, but the lines are in L2 now: an L2 round trip each, no DRAM.
+  g.l0i = CacheGeometry{128, 128, 128, 1, 1};
+  g.l1i = CacheGeometry{128, 128, 128, 1, 10};
+  auto evicted = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, twice)})});
+  EXPECT_EQ(counters(evicted).l1i.misses, 16u);
+  double second_pass = 8.0 * (g.l1i.latency + g.l2.latency);
+  EXPECT_NEAR(double(evicted.result.cycles), expected + second_pass, (expected + second_pass) * 0.1);
 }
 
 TEST(Fidelity, InstructionPrefetchHidesStraightLineFetch) {

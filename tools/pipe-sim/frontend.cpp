@@ -107,9 +107,19 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
 // instruction cache one per cycle, a miss there costs an L2 round trip.
 void SmSim::prefetch_lines(SubCore& sc, unsigned line_bytes) {
   sc.prefetch.top_up([&](uint64_t line_no, unsigned k) {
-    bool hit = l1i_.access(line_no * line_bytes);
-    return now_ + k + (hit ? gpu().l1i.latency : gpu().l1i.latency + gpu().l2.latency);
+    uint64_t address = line_no * line_bytes;
+    return now_ + k + l1i_latency(address, l1i_.access(address));
   });
+}
+
+// A kernel's code is written to device memory before it runs and is not in
+// L2: an SM's first miss on an instruction line reads DRAM (the SMs of the
+// first wave miss together and share that read in L2's MSHRs); a line
+// evicted from the L1 instruction cache and missed again is an L2 hit.
+unsigned SmSim::l1i_latency(uint64_t address, bool hit) {
+  if (hit) return gpu().l1i.latency;
+  bool first = code_lines_read_.insert(address / std::max(1u, gpu().l1i.line_bytes)).second;
+  return gpu().l1i.latency + gpu().l2.latency + (first ? gpu().dram_latency : 0);
 }
 
 void SmSim::l1i_arbiter() {
@@ -118,8 +128,7 @@ void SmSim::l1i_arbiter() {
   for (size_t k = 0; k < n; ++k) {
     SubCore& sc = subcores_[(l1i_rr_ + k) % n];
     if (!sc.fetch_busy || !sc.fetch_waits_l1) continue;
-    bool hit = l1i_.access(sc.fetch_addr);
-    unsigned latency = hit ? gpu().l1i.latency : gpu().l1i.latency + gpu().l2.latency;
+    unsigned latency = l1i_latency(sc.fetch_addr, l1i_.access(sc.fetch_addr));
     sc.fetch_waits_l1 = false;
     --l1i_waiting_;
     sc.fetch_done = now_ + std::max(1u, latency);
