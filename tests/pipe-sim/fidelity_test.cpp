@@ -80,6 +80,24 @@ TEST(Fidelity, ColdInstructionLinesComeFromDram) {
   EXPECT_NEAR(double(evicted.result.cycles), expected + second_pass, (expected + second_pass) * 0.1);
 }
 
+TEST(Fidelity, ALineInFlightMakesEverySubCoreWait) {
+  GpuConfig g = test_gpu();
+  g.l0i = CacheGeometry{1024, 128, 128, 4, 1};
+  g.l1i = CacheGeometry{8192, 128, 128, 4, 10};
+  TableBuilder t;
+  std::vector<uint32_t> one_line;  // 8 independent instructions = one line
+  for (uint16_t r = 0; r < 8; ++r) one_line.push_back(t.add("IADD3", {uint16_t(10 + r)}, {0}));
+  // Four warps on four sub-cores fetch the same cold line: the first misses
+  // in L1, the others find it there while it is still coming from DRAM and
+  // must wait for it too, so every sub-core idles about one fill.
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 4; ++w) warps.push_back(make_warp(w, t.insts, one_line));
+  auto run = simulate(g, t.insts, {make_cta(std::move(warps))});
+  EXPECT_EQ(counters(run).l1i.misses, 1u);
+  double fill = g.l1i.latency + g.l2.latency + g.dram_latency;
+  EXPECT_GT(counters(run).stall_type[size_t(StallType::Ctrl)], uint64_t(4 * fill * 0.95));
+}
+
 TEST(Fidelity, InstructionPrefetchHidesStraightLineFetch) {
   GpuConfig g = test_gpu();
   g.l0i = CacheGeometry{16384, 128, 128, 4, 1};

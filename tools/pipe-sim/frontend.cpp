@@ -107,19 +107,26 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
 // instruction cache one per cycle, a miss there costs an L2 round trip.
 void SmSim::prefetch_lines(SubCore& sc, unsigned line_bytes) {
   sc.prefetch.top_up([&](uint64_t line_no, unsigned k) {
-    uint64_t address = line_no * line_bytes;
-    return now_ + k + l1i_latency(address, l1i_.access(address));
+    return l1i_fetch(line_no * line_bytes, now_ + k);
   });
 }
 
-// A kernel's code is written to device memory before it runs and is not in
-// L2: an SM's first miss on an instruction line reads DRAM (the SMs of the
-// first wave miss together and share that read in L2's MSHRs); a line
-// evicted from the L1 instruction cache and missed again is an L2 hit.
-unsigned SmSim::l1i_latency(uint64_t address, bool hit) {
-  if (hit) return gpu().l1i.latency;
-  bool first = code_lines_read_.insert(address / std::max(1u, gpu().l1i.line_bytes)).second;
-  return gpu().l1i.latency + gpu().l2.latency + (first ? gpu().dram_latency : 0);
+// Looks an instruction line up in the L1 instruction cache at cycle `at` and
+// returns when it is there. A kernel's code is written to device memory
+// before it runs and is not in L2: an SM's first miss on a line reads DRAM
+// (the SMs of the first wave miss together and share that read in L2's
+// MSHRs); a line evicted and missed again is an L2 hit. A hit on a line whose
+// fill is still on its way waits for it.
+uint64_t SmSim::l1i_fetch(uint64_t address, uint64_t at) {
+  const GpuConfig& g = gpu();
+  uint64_t line = address / std::max(1u, g.l1i.line_bytes);
+  if (l1i_.access(address)) {
+    auto it = code_line_ready_.find(line);
+    return std::max(at + g.l1i.latency, it == code_line_ready_.end() ? 0 : it->second);
+  }
+  auto [it, first] = code_line_ready_.try_emplace(line, 0);
+  it->second = at + g.l1i.latency + g.l2.latency + (first ? g.dram_latency : 0);
+  return it->second;
 }
 
 void SmSim::l1i_arbiter() {
@@ -128,10 +135,9 @@ void SmSim::l1i_arbiter() {
   for (size_t k = 0; k < n; ++k) {
     SubCore& sc = subcores_[(l1i_rr_ + k) % n];
     if (!sc.fetch_busy || !sc.fetch_waits_l1) continue;
-    unsigned latency = l1i_latency(sc.fetch_addr, l1i_.access(sc.fetch_addr));
     sc.fetch_waits_l1 = false;
     --l1i_waiting_;
-    sc.fetch_done = now_ + std::max(1u, latency);
+    sc.fetch_done = std::max(now_ + 1, l1i_fetch(sc.fetch_addr, now_));
     l1i_rr_ = static_cast<uint32_t>((l1i_rr_ + k + 1) % n);
     activity_ = true;
     return;
