@@ -48,7 +48,7 @@ TEST(Fidelity, SlowUnitSaturates) {
   EXPECT_EQ(counters(s).units[size_t(UnitClass::Sfu)].busy_cycles, 400u);
 }
 
-TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
+TEST(Fidelity, ColdInstructionLinesComeFromDram) {
   GpuConfig g = test_gpu();
   g.l0i = CacheGeometry{1024, 128, 128, 4, 1};
   g.l1i = CacheGeometry{8192, 128, 128, 4, 10};
@@ -58,8 +58,8 @@ TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
   auto cold = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, straight)})});
   EXPECT_EQ(counters(cold).l1i.misses, 8u);
   EXPECT_EQ(counters(cold).l0i.misses, 8u);
-  // Each line: L1 miss = L1 latency + L2 latency, nothing to hide it (10%).
-  double expected = 8.0 * (g.l1i.latency + g.l2.latency);
+  // Each line: L1 miss = L1 latency + L2 latency + DRAM, nothing to hide it (10%).
+  double expected = 8.0 * (g.l1i.latency + g.l2.latency + g.dram_latency);
   EXPECT_NEAR(double(cold.result.cycles), expected, expected * 0.1);
   EXPECT_GT(counters(cold).stall_type[size_t(StallType::Ctrl)], uint64_t(expected * 0.9));
 
@@ -69,6 +69,33 @@ TEST(Fidelity, InstructionCacheMissesCostTheL2Latency) {
   auto warm = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, twice)})});
   EXPECT_EQ(counters(warm).l0i.misses, 8u);
   EXPECT_LT(warm.result.cycles, cold.result.cycles + 100);
+
+  // With room for one line in each instruction cache the second pass misses
+  // again, but the lines are in L2 now: an L2 round trip each, no DRAM.
+  g.l0i = CacheGeometry{128, 128, 128, 1, 1};
+  g.l1i = CacheGeometry{128, 128, 128, 1, 10};
+  auto evicted = simulate(g, t.insts, {make_cta({make_warp(0, t.insts, twice)})});
+  EXPECT_EQ(counters(evicted).l1i.misses, 16u);
+  double second_pass = 8.0 * (g.l1i.latency + g.l2.latency);
+  EXPECT_NEAR(double(evicted.result.cycles), expected + second_pass, (expected + second_pass) * 0.1);
+}
+
+TEST(Fidelity, ALineInFlightMakesEverySubCoreWait) {
+  GpuConfig g = test_gpu();
+  g.l0i = CacheGeometry{1024, 128, 128, 4, 1};
+  g.l1i = CacheGeometry{8192, 128, 128, 4, 10};
+  TableBuilder t;
+  std::vector<uint32_t> one_line;  // 8 independent instructions = one line
+  for (uint16_t r = 0; r < 8; ++r) one_line.push_back(t.add("IADD3", {uint16_t(10 + r)}, {0}));
+  // Four warps on four sub-cores fetch the same cold line: the first misses
+  // in L1, the others find it there while it is still coming from DRAM and
+  // must wait for it too, so every sub-core idles about one fill.
+  std::vector<WarpTrace> warps;
+  for (uint32_t w = 0; w < 4; ++w) warps.push_back(make_warp(w, t.insts, one_line));
+  auto run = simulate(g, t.insts, {make_cta(std::move(warps))});
+  EXPECT_EQ(counters(run).l1i.misses, 1u);
+  double fill = g.l1i.latency + g.l2.latency + g.dram_latency;
+  EXPECT_GT(counters(run).stall_type[size_t(StallType::Ctrl)], uint64_t(4 * fill * 0.95));
 }
 
 TEST(Fidelity, InstructionPrefetchHidesStraightLineFetch) {

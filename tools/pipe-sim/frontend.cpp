@@ -107,9 +107,26 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
 // instruction cache one per cycle, a miss there costs an L2 round trip.
 void SmSim::prefetch_lines(SubCore& sc, unsigned line_bytes) {
   sc.prefetch.top_up([&](uint64_t line_no, unsigned k) {
-    bool hit = l1i_.access(line_no * line_bytes);
-    return now_ + k + (hit ? gpu().l1i.latency : gpu().l1i.latency + gpu().l2.latency);
+    return l1i_fetch(line_no * line_bytes, now_ + k);
   });
+}
+
+// Looks an instruction line up in the L1 instruction cache at cycle `at` and
+// returns when it is there. A kernel's code is written to device memory
+// before it runs and is not in L2: an SM's first miss on a line reads DRAM
+// (the SMs of the first wave miss together and share that read in L2's
+// MSHRs); a line evicted and missed again is an L2 hit. A hit on a line whose
+// fill is still on its way waits for it.
+uint64_t SmSim::l1i_fetch(uint64_t address, uint64_t at) {
+  const GpuConfig& g = gpu();
+  uint64_t line = address / std::max(1u, g.l1i.line_bytes);
+  if (l1i_.access(address)) {
+    auto it = code_line_ready_.find(line);
+    return std::max(at + g.l1i.latency, it == code_line_ready_.end() ? 0 : it->second);
+  }
+  auto [it, first] = code_line_ready_.try_emplace(line, 0);
+  it->second = at + g.l1i.latency + g.l2.latency + (first ? g.dram_latency : 0);
+  return it->second;
 }
 
 void SmSim::l1i_arbiter() {
@@ -118,11 +135,9 @@ void SmSim::l1i_arbiter() {
   for (size_t k = 0; k < n; ++k) {
     SubCore& sc = subcores_[(l1i_rr_ + k) % n];
     if (!sc.fetch_busy || !sc.fetch_waits_l1) continue;
-    bool hit = l1i_.access(sc.fetch_addr);
-    unsigned latency = hit ? gpu().l1i.latency : gpu().l1i.latency + gpu().l2.latency;
     sc.fetch_waits_l1 = false;
     --l1i_waiting_;
-    sc.fetch_done = now_ + std::max(1u, latency);
+    sc.fetch_done = std::max(now_ + 1, l1i_fetch(sc.fetch_addr, now_));
     l1i_rr_ = static_cast<uint32_t>((l1i_rr_ + k + 1) % n);
     activity_ = true;
     return;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "formats/stats_record.hpp"
@@ -211,6 +212,7 @@ class SmSim {
   void refresh_fetchable(uint32_t w);
   void l1i_arbiter();
   void prefetch_lines(SubCore& sc, unsigned line_bytes);
+  uint64_t l1i_fetch(uint64_t address, uint64_t at);
   // issue.cpp
   void issue(SubCore& sc);
   void refresh_head(uint32_t w);
@@ -272,6 +274,7 @@ class SmSim {
   TagCache l1i_;
   uint32_t l1i_rr_ = 0;
   uint32_t l1i_waiting_ = 0;  // sub-cores whose fetch waits for the L1 instruction cache
+  std::unordered_map<uint64_t, uint64_t> code_line_ready_;  // instruction line -> cycle its last fill arrives
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;
   uint64_t l1_data_free_ = 0;   // the SM's L1 data / shared-memory banks are free from then
   double noc_busy_until_ = 0;  // the SM's interconnect share is booked until then
