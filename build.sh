@@ -40,8 +40,11 @@ passed_failed() {
 }
 
 # The whole suite again, built with AddressSanitizer and UBSan; any report fails.
+# -O1: instrumented code compiles about 3 times faster than at -O3 and still
+# inlines enough for the suite to run quickly.
 sanitizer_leg() {
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DSASSKIT_SANITIZE=ON >/dev/null
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DSASSKIT_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$(nproc)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 1200
@@ -55,7 +58,8 @@ fuzz_leg() {
     echo "build.sh: fuzz smoke leg SKIPPED: clang++ is not installed and could not be installed"
     return 0
   fi
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSASSKIT_FUZZ=ON \
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DSASSKIT_FUZZ=ON \
     -DSASSKIT_ONLY=none -DSASSKIT_BENCH=OFF >/dev/null
   cmake --build build-fuzz -j"$(nproc)"
   local ok=0 bad=0 target name work
