@@ -19,7 +19,7 @@ std::vector<double> seed_centres(const std::vector<double>& x, size_t n, size_t 
   size_t first = rng.below(n);
   std::vector<double> centres(x.begin() + first * dims, x.begin() + (first + 1) * dims);
   std::vector<double> nearest(n);
-  for (size_t i = 0; i < n; ++i) nearest[i] = distance2(&x[i * dims], centres.data(), dims);
+  for (size_t i = 0; i < n; ++i) nearest[i] = distance2(x.data() + i * dims, centres.data(), dims);
   for (uint32_t c = 1; c < k; ++c) {
     double sum = 0;
     for (double d : nearest) sum += d;
@@ -30,7 +30,7 @@ std::vector<double> seed_centres(const std::vector<double>& x, size_t n, size_t 
     }
     centres.insert(centres.end(), x.begin() + pick * dims, x.begin() + (pick + 1) * dims);
     for (size_t i = 0; i < n; ++i)
-      nearest[i] = std::min(nearest[i], distance2(&x[i * dims], &centres[c * dims], dims));
+      nearest[i] = std::min(nearest[i], distance2(x.data() + i * dims, centres.data() + c * dims, dims));
   }
   return centres;
 }
@@ -50,7 +50,7 @@ std::vector<uint32_t> kmeans(const std::vector<double>& x, size_t n, size_t dims
       uint32_t best = 0;
       double best_d = std::numeric_limits<double>::infinity();
       for (uint32_t c = 0; c < k; ++c) {
-        double d = distance2(&x[i * dims], &centres[c * dims], dims);
+        double d = distance2(x.data() + i * dims, centres.data() + c * dims, dims);
         if (d < best_d) best = c, best_d = d;
       }
       if (assign[i] != best) assign[i] = best, changed = true;
@@ -80,7 +80,7 @@ double inertia(const std::vector<double>& x, size_t n, size_t dims, const std::v
   for (uint32_t c = 0; c < k; ++c)
     for (size_t j = 0; j < dims && counts[c] > 0; ++j) centres[c * dims + j] /= double(counts[c]);
   double sum = 0;
-  for (size_t i = 0; i < n; ++i) sum += distance2(&x[i * dims], &centres[cluster[i] * dims], dims);
+  for (size_t i = 0; i < n; ++i) sum += distance2(x.data() + i * dims, centres.data() + cluster[i] * dims, dims);
   return sum;
 }
 
