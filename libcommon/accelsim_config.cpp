@@ -116,7 +116,8 @@ namespace {
 CacheGeometry parse_cache(const AccelSimOptions& o, const std::string& name, uint64_t copies) {
   CacheGeometry c;
   const auto parts = o.fields(name, ',');
-  const auto geometry = split(parts.at(0), ':');
+  // An option given with no value has no fields at all.
+  const auto geometry = parts.empty() ? std::vector<std::string>{} : split(parts[0], ':');
   uint64_t sets = 0, line = 0, ways = 0;
   if (geometry.size() < 4 || !to_number(geometry[1], sets) || !to_number(geometry[2], line) ||
       !to_number(geometry[3], ways)) {

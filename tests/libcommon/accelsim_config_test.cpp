@@ -103,6 +103,18 @@ TEST(AccelSimImport, BadValueNamesFileAndLine) {
   }
 }
 
+TEST(AccelSimImport, CacheOptionWithoutValueIsBadInput) {
+  // Found by accelsim_config_fuzz: an empty value has no fields to index.
+  const fs::path dir = tiny_config("empty-cache", "-gpgpu_cache:dl1\n");
+  try {
+    import_accelsim(dir.string());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+    EXPECT_NE(std::string(e.what()).find("-gpgpu_cache:dl1"), std::string::npos) << e.what();
+  }
+}
+
 TEST(AccelSimImport, MissingOptionIsNamed) {
   const fs::path dir = scratch_dir("missing");
   std::ofstream(dir / "gpgpusim.config") << "-gpgpu_n_clusters 4\n";
