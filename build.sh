@@ -67,8 +67,7 @@ fuzz_leg() {
   for target in build-fuzz/bin/*_fuzz; do
     name=$(basename "$target" _fuzz)
     work=$(mktemp -d)
-    # -timeout_exitcode=0: a slow input is logged, not a failure (jsonl_roundtrip has a known one: issue 18).
-    if "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 -timeout_exitcode=0 -rss_limit_mb=2560 -print_final_stats=1 \
+    if "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
          -artifact_prefix="build-fuzz/$name-" "$work" "tests/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1; then
       ok=$((ok + 1))
       echo "fuzz $name: ok, $(sed -n 's/.*stat::number_of_executed_units: *//p' "build-fuzz/$name.log") runs"

@@ -2,18 +2,22 @@
 
 #include <sstream>
 
+#include "libcommon/diag.hpp"
+
 namespace sasskit {
 namespace {
-std::string key_text(const msgpack::object& k) {
+std::string key_text(const msgpack::object& k, const std::string& where) {
   if (k.type == msgpack::type::STR) return std::string(k.via.str.ptr, k.via.str.size);
+  if (k.type == msgpack::type::ARRAY || k.type == msgpack::type::MAP)
+    fail_input(where, "a map key is an array or a map, which JSON cannot hold");
   std::ostringstream s;
   JsonWriter inner(s);
-  write_json(inner, k);
+  write_json(inner, k, where);
   return s.str();
 }
 }  // namespace
 
-void write_json(JsonWriter& json, const msgpack::object& o) {
+void write_json(JsonWriter& json, const msgpack::object& o, const std::string& where) {
   switch (o.type) {
     case msgpack::type::NIL: json.null(); break;
     case msgpack::type::BOOLEAN: json.value(o.via.boolean); break;
@@ -24,14 +28,14 @@ void write_json(JsonWriter& json, const msgpack::object& o) {
     case msgpack::type::STR: json.value(std::string_view(o.via.str.ptr, o.via.str.size)); break;
     case msgpack::type::ARRAY:
       json.begin_array();
-      for (uint32_t i = 0; i < o.via.array.size; ++i) write_json(json, o.via.array.ptr[i]);
+      for (uint32_t i = 0; i < o.via.array.size; ++i) write_json(json, o.via.array.ptr[i], where);
       json.end_array();
       break;
     case msgpack::type::MAP:
       json.begin_object();
       for (uint32_t i = 0; i < o.via.map.size; ++i) {
-        json.key(key_text(o.via.map.ptr[i].key));
-        write_json(json, o.via.map.ptr[i].val);
+        json.key(key_text(o.via.map.ptr[i].key, where));
+        write_json(json, o.via.map.ptr[i].val, where);
       }
       json.end_object();
       break;

@@ -2,13 +2,17 @@
 #pragma once
 
 #include <msgpack.hpp>
+#include <string>
 
 #include "libcommon/json.hpp"
 
 namespace sasskit {
 
-// Maps with non-string keys get their keys written as JSON strings; binary
-// and extension objects, which the stream does not use, become null.
-void write_json(JsonWriter& json, const msgpack::object& o);
+// Map keys that are numbers, booleans or null are written as their JSON
+// text; a key that is an array or a map is bad input at `where` (written as
+// a string it would be escaped once per level of nesting, so its size would
+// double with each level). Binary and extension objects, which the stream
+// does not use, become null.
+void write_json(JsonWriter& json, const msgpack::object& o, const std::string& where);
 
 }  // namespace sasskit

@@ -5,6 +5,7 @@
 //   non-utf8-name  a kernel name that is not UTF-8
 //   cta-first      instruction table and CTA records before any kernel record
 //   deep N         a record nested N arrays deep
+//   map-key N      a record whose map key is a map whose key is a map ... N deep
 //   warpless       a CTA with no warps
 //   warps N        one CTA of N warps, all the same sequence
 #include <iostream>
@@ -66,6 +67,21 @@ void write_deep_record(std::ostream& out, uint64_t depth) {
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
+// A record {"t": "x", "v": {{{...}: 0}: 0}} whose map keys nest `depth`
+// maps deep: valid msgpack, but a JSON key can only be a string.
+void write_map_key_record(stream::Writer& w, uint64_t depth) {
+  msgpack::sbuffer buf;
+  stream::Packer pk(buf);
+  pk.pack_map(2);
+  pk.pack(std::string("t"));
+  pk.pack(std::string("x"));
+  pk.pack(std::string("v"));
+  for (uint64_t i = 0; i < depth; ++i) pk.pack_map(1);
+  pk.pack(std::string("k"));
+  for (uint64_t i = 0; i < depth; ++i) pk.pack(0);
+  w.write(stream::Record(std::string(buf.data(), buf.size()), "hostile"));
+}
+
 void write_kernel(stream::Writer& w, const KernelInfo& k, uint64_t warps) {
   w.write(k);
   w.write(table());
@@ -90,6 +106,8 @@ int main(int argc, char** argv) {
     w.write(cta(1));
   } else if (which == "deep") {
     write_deep_record(out, n);
+  } else if (which == "map-key") {
+    write_map_key_record(w, n);
   } else if (which == "warpless") {
     write_kernel(w, kernel(), 0);
   } else if (which == "warps") {

@@ -147,7 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     while (reader.next(r)) {
       std::ostringstream line;
       JsonWriter json(line);
-      write_json(json, r.object());
+      write_json(json, r.object(), r.where());
       std::string want;
       shape_of(r.object(), want);
       if (JsonShape(line.str()).read() != want) __builtin_trap();

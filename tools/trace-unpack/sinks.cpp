@@ -26,12 +26,12 @@ JsonlSink::JsonlSink(std::ostream& out, const stream::Header& header) : out_(out
 }
 
 void JsonlSink::other(const stream::Record& r) {
-  line(r.bytes().data(), r.bytes().size(), r.type());
+  line(r.bytes().data(), r.bytes().size(), r.type(), r.where());
 }
 
-void JsonlSink::line(const char* data, size_t size, const std::string& type) {
+void JsonlSink::line(const char* data, size_t size, const std::string& type, const std::string& where) {
   msgpack::object_handle h = msgpack::unpack(data, size);
-  write_json(json_, h.get());
+  write_json(json_, h.get(), where);
   out_ << '\n';
   ++counts_[type];
 }

@@ -44,7 +44,7 @@ class JsonlSink : public TraceHandler {
   void typed(const T& value);
 
  private:
-  void line(const char* data, size_t size, const std::string& type);
+  void line(const char* data, size_t size, const std::string& type, const std::string& where);
 
   std::ostream& out_;
   JsonWriter json_;
@@ -56,7 +56,8 @@ void JsonlSink::typed(const T& value) {
   msgpack::sbuffer buf;
   stream::Packer pk(buf);
   stream::RecordCodec<T>::pack(pk, value);
-  line(buf.data(), buf.size(), std::string(stream::RecordCodec<T>::type));
+  const std::string type(stream::RecordCodec<T>::type);
+  line(buf.data(), buf.size(), type, type + " record");
 }
 
 // Accel-Sim text into a directory (kernelslist.g + one file per kernel), or
