@@ -37,6 +37,17 @@ uint64_t count_column(sqlite3_stmt* s, int column, const std::string& path, cons
   return static_cast<uint64_t>(v);
 }
 
+// The product of three sizes (grid or block dimensions); bad input if it
+// does not fit in 64 bits rather than a wrapped count.
+uint64_t volume(sqlite3_stmt* s, int first_column, const std::string& path, const char* const names[3]) {
+  uint64_t v = 1;
+  for (int i = 0; i < 3; ++i)
+    if (__builtin_mul_overflow(v, count_column(s, first_column + i, path, names[i]), &v))
+      fail_input(path, std::string("a kernel's ") + names[0] + " x " + names[1] + " x " + names[2] +
+                           " does not fit in 64 bits");
+  return v;
+}
+
 }  // namespace
 
 bool is_sqlite_file(const std::string& path) {
@@ -68,9 +79,10 @@ Profile read_nsys_sqlite(const std::string& path) {
     const uint64_t start = count_column(s, 0, path, "start"), end = count_column(s, 1, path, "end");
     if (end < start) fail_input(path, "kernel " + std::to_string(*k.id) + " ends before it starts");
     k.time_ns = static_cast<double>(end - start);
-    k.ctas = count_column(s, 2, path, "gridX") * count_column(s, 3, path, "gridY") * count_column(s, 4, path, "gridZ");
-    k.threads_per_cta =
-        count_column(s, 5, path, "blockX") * count_column(s, 6, path, "blockY") * count_column(s, 7, path, "blockZ");
+    static const char* const grid[3] = {"gridX", "gridY", "gridZ"};
+    static const char* const block[3] = {"blockX", "blockY", "blockZ"};
+    k.ctas = volume(s, 2, path, grid);
+    k.threads_per_cta = volume(s, 5, path, block);
     const unsigned char* name = sqlite3_column_text(s, 8);
     if (!name) fail_input(path, "kernel " + std::to_string(*k.id) + " has no name in StringIds");
     k.name = reinterpret_cast<const char*>(name);
