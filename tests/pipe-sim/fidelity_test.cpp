@@ -119,6 +119,26 @@ TEST(Fidelity, InstructionPrefetchHidesStraightLineFetch) {
   EXPECT_EQ(counters(streamed).l1i.misses, 64u + 16);  // the stream runs 16 lines past the end
 }
 
+TEST(Fidelity, WithoutL0TheL1InstructionCachePrefetchesTheNextLine) {
+  GpuConfig g = test_gpu();  // Pascal-like front end: one instruction cache per SM
+  g.has_l0i = false;
+  g.l1i = CacheGeometry{8192, 128, 128, 4, 1};  // each fetch reads L1: a 1-cycle hit
+  TableBuilder t;
+  std::vector<uint32_t> two_lines;  // 16 independent instructions = two lines, run once
+  for (uint16_t r = 0; r < 16; ++r) two_lines.push_back(t.add("IADD3", {uint16_t(10 + r)}, {0}));
+  auto run = [&](unsigned lines) {
+    g.inst_prefetch_lines = lines;
+    return simulate(g, t.insts, {make_cta({make_warp(0, t.insts, two_lines)})});
+  };
+  auto demand = run(0), next_line = run(1);
+  double fill = g.l1i.latency + g.l2.latency + g.dram_latency;
+  // On demand the second line is requested when the first has run: two fills
+  // in turn. Requested with the first, it is there when the first has run.
+  EXPECT_GT(double(demand.result.cycles), 2 * fill);
+  EXPECT_LT(double(next_line.result.cycles), 1.2 * fill);
+  EXPECT_EQ(counters(next_line).l1i.misses, 2u);
+}
+
 TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
   TableBuilder t;
   uint32_t lds = t.add("LDS", {4}, {4}, 4);
