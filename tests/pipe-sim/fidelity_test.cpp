@@ -139,6 +139,30 @@ TEST(Fidelity, WithoutL0TheL1InstructionCachePrefetchesTheNextLine) {
   EXPECT_EQ(counters(next_line).l1i.misses, 2u);
 }
 
+TEST(Fidelity, PascalEightByteInstructionsAreFetchedTogether) {
+  GpuConfig g = test_gpu();  // one L1 instruction cache per SM, no L0
+  g.has_l0i = false;
+  g.l1i = CacheGeometry{8192, 128, 128, 4, 0};  // as on gtx1080
+  TableBuilder t;
+  std::vector<uint32_t> body;  // 48 independent instructions
+  for (uint16_t r = 0; r < 48; ++r) body.push_back(t.add(r % 2 ? "FFMA" : "IADD3", {uint16_t(10 + r % 16)}, {0}));
+  // Pascal's encoding: 8-byte instructions, every fourth 8-byte slot a
+  // control word (PCs 8, 16, 24, 40, ...).
+  for (size_t i = 0; i < t.insts.size(); ++i) t.insts[i].pc = 8 * (i + i / 3 + 1);
+  auto run = [&](int passes) {
+    std::vector<uint32_t> seq;
+    for (int p = 0; p < passes; ++p) seq.insert(seq.end(), body.begin(), body.end());
+    std::vector<WarpTrace> warps;  // four warps on each of the four sub-cores
+    for (uint32_t w = 0; w < 16; ++w) warps.push_back(make_warp(w, t.insts, seq));
+    return double(simulate(g, t.insts, {make_cta(std::move(warps))}).result.cycles);
+  };
+  // Warm code: the SM's one instruction cache serves one fetch a cycle, of up
+  // to fetch_width (2) consecutive instructions, so the SM runs two
+  // instructions a cycle (10%); fetched one at a time, it would run one.
+  double per_cycle = 16 * 20.0 * 48 / (run(40) - run(20));
+  EXPECT_NEAR(per_cycle, 2.0, 0.2);
+}
+
 TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
   TableBuilder t;
   uint32_t lds = t.add("LDS", {4}, {4}, 4);

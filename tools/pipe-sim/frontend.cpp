@@ -12,7 +12,12 @@
 
 namespace sasskit::pipesim {
 namespace {
+// Volta and later encode an instruction in 16 bytes; Maxwell and Pascal in 8,
+// with a control word in every fourth 8-byte slot. The next instruction in
+// memory is therefore at most 16 bytes on.
 constexpr uint64_t kInstBytes = 16;
+
+bool follows(uint64_t previous, uint64_t next) { return next > previous && next - previous <= kInstBytes; }
 
 // Starts the fill of an instruction line that missed the L1 instruction cache
 // at cycle `at` and returns when it arrives. A kernel's code is written to
@@ -82,10 +87,10 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
   uint32_t count = 0;
   for (uint32_t pos = first; pos < trace.size() && count < std::min(room, opt_.fetch_width); ++pos) {
     const DecodedInst& d = inst_at(warp, pos);
-    if (count > 0 && (d.address != inst_at(warp, pos - 1).address + kInstBytes || d.address / line != addr / line))
+    if (count > 0 && (!follows(inst_at(warp, pos - 1).address, d.address) || d.address / line != addr / line))
       break;
     ++count;
-    bool taken = pos + 1 < trace.size() && inst_at(warp, pos + 1).address != d.address + kInstBytes;
+    bool taken = pos + 1 < trace.size() && !follows(d.address, inst_at(warp, pos + 1).address);
     if (d.op.is_branch && taken) {
       warp.branch_wait = true;
       warp.branch_pos = pos;
