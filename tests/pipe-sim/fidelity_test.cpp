@@ -29,12 +29,19 @@ TEST(Fidelity, ConsecutiveIssuesToOneUnitAreExcluded) {
     a.insert(a.end(), same.begin(), same.end());
     b.insert(b.end(), mixed.begin(), mixed.end());
   }
-  auto one_unit = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, a)})});
-  auto two_units = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, b)})});
+  GpuConfig two_pipes = test_gpu();  // INT and FP32: two 16-lane pipelines each (Volta)
+  for (UnitClass u : {UnitClass::Int, UnitClass::Sp}) two_pipes.units[size_t(u)] = ExecUnit{2, 4, 2};
+  auto one_unit = simulate(two_pipes, t.insts, {make_cta({make_warp(0, t.insts, a)})});
+  auto two_units = simulate(two_pipes, t.insts, {make_cta({make_warp(0, t.insts, b)})});
   // 400 instructions: every other cycle on one unit, every cycle on two (5%).
   EXPECT_NEAR(double(one_unit.result.cycles), 800, 40);
   EXPECT_NEAR(double(two_units.result.cycles), 400, 20);
   EXPECT_GT(event(one_unit, StallEvent::IssueExclusion), 350u);
+  // A unit as wide as the warp (interval 1: Pascal's FP32/INT32) takes one
+  // instruction every cycle.
+  auto warp_wide = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, a)})});
+  EXPECT_NEAR(double(warp_wide.result.cycles), 400, 20);
+  EXPECT_EQ(event(warp_wide, StallEvent::IssueExclusion), 0u);
 }
 
 TEST(Fidelity, SlowUnitSaturates) {
