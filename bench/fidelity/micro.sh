@@ -54,11 +54,11 @@ cycles() {
 # latency: cycles per chain step; else work per cycle).
 printf '%-11s %-10s %10s %10s %8s\n' benchmark unit silicon sasskit gap
 row() {
-  local kind=$1 n1=$2 n2=$3 unit=$4 work=$5 section=$6 pattern=$7
+  local kind=$1 n1=$2 n2=$3 unit=$4 per_n=$5 section=$6 pattern=$7
   local c1 c2 sil
   c1=$(cycles "$kind" "$n1"); c2=$(cycles "$kind" "$n2")
   sil=$(measured "$section" "$pattern")
-  awk -v k="$kind" -v u="$unit" -v n1="$n1" -v n2="$n2" -v c1="$c1" -v c2="$c2" -v w="$work" -v s="$sil" 'BEGIN {
+  awk -v k="$kind" -v u="$unit" -v n1="$n1" -v n2="$n2" -v c1="$c1" -v c2="$c2" -v w="$per_n" -v s="$sil" 'BEGIN {
     v = u == "clk" ? (c2 - c1) / (n2 - n1) : w * (n2 - n1) / (c2 - c1)
     printf "%-11s %-10s %10.1f %10.1f %+7.1f%%\n", k, u, s, v, 100 * (v - s) / s }'
 }

@@ -29,12 +29,19 @@ TEST(Fidelity, ConsecutiveIssuesToOneUnitAreExcluded) {
     a.insert(a.end(), same.begin(), same.end());
     b.insert(b.end(), mixed.begin(), mixed.end());
   }
-  auto one_unit = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, a)})});
-  auto two_units = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, b)})});
+  GpuConfig two_pipes = test_gpu();  // INT and FP32: two 16-lane pipelines each (Volta)
+  for (UnitClass u : {UnitClass::Int, UnitClass::Sp}) two_pipes.units[size_t(u)] = ExecUnit{2, 4, 2};
+  auto one_unit = simulate(two_pipes, t.insts, {make_cta({make_warp(0, t.insts, a)})});
+  auto two_units = simulate(two_pipes, t.insts, {make_cta({make_warp(0, t.insts, b)})});
   // 400 instructions: every other cycle on one unit, every cycle on two (5%).
   EXPECT_NEAR(double(one_unit.result.cycles), 800, 40);
   EXPECT_NEAR(double(two_units.result.cycles), 400, 20);
   EXPECT_GT(event(one_unit, StallEvent::IssueExclusion), 350u);
+  // A unit as wide as the warp (interval 1: Pascal's FP32/INT32) takes one
+  // instruction every cycle.
+  auto warp_wide = simulate(test_gpu(), t.insts, {make_cta({make_warp(0, t.insts, a)})});
+  EXPECT_NEAR(double(warp_wide.result.cycles), 400, 20);
+  EXPECT_EQ(event(warp_wide, StallEvent::IssueExclusion), 0u);
 }
 
 TEST(Fidelity, SlowUnitSaturates) {
@@ -117,6 +124,50 @@ TEST(Fidelity, InstructionPrefetchHidesStraightLineFetch) {
   EXPECT_GT(double(demand.result.cycles), 64 * round_trip);
   EXPECT_LT(double(streamed.result.cycles), chain_cycles + 2 * round_trip);
   EXPECT_EQ(counters(streamed).l1i.misses, 64u + 16);  // the stream runs 16 lines past the end
+}
+
+TEST(Fidelity, WithoutL0TheL1InstructionCachePrefetchesTheNextLine) {
+  GpuConfig g = test_gpu();  // Pascal-like front end: one instruction cache per SM
+  g.has_l0i = false;
+  g.l1i = CacheGeometry{8192, 128, 128, 4, 1};  // each fetch reads L1: a 1-cycle hit
+  TableBuilder t;
+  std::vector<uint32_t> two_lines;  // 16 independent instructions = two lines, run once
+  for (uint16_t r = 0; r < 16; ++r) two_lines.push_back(t.add("IADD3", {uint16_t(10 + r)}, {0}));
+  auto run = [&](unsigned lines) {
+    g.inst_prefetch_lines = lines;
+    return simulate(g, t.insts, {make_cta({make_warp(0, t.insts, two_lines)})});
+  };
+  auto demand = run(0), next_line = run(1);
+  double fill = g.l1i.latency + g.l2.latency + g.dram_latency;
+  // On demand the second line is requested when the first has run: two fills
+  // in turn. Requested with the first, it is there when the first has run.
+  EXPECT_GT(double(demand.result.cycles), 2 * fill);
+  EXPECT_LT(double(next_line.result.cycles), 1.2 * fill);
+  EXPECT_EQ(counters(next_line).l1i.misses, 2u);
+}
+
+TEST(Fidelity, PascalEightByteInstructionsAreFetchedTogether) {
+  GpuConfig g = test_gpu();  // one L1 instruction cache per SM, no L0
+  g.has_l0i = false;
+  g.l1i = CacheGeometry{8192, 128, 128, 4, 0};  // as on gtx1080
+  TableBuilder t;
+  std::vector<uint32_t> body;  // 48 independent instructions
+  for (uint16_t r = 0; r < 48; ++r) body.push_back(t.add(r % 2 ? "FFMA" : "IADD3", {uint16_t(10 + r % 16)}, {0}));
+  // Pascal's encoding: 8-byte instructions, every fourth 8-byte slot a
+  // control word (PCs 8, 16, 24, 40, ...).
+  for (size_t i = 0; i < t.insts.size(); ++i) t.insts[i].pc = 8 * (i + i / 3 + 1);
+  auto run = [&](int passes) {
+    std::vector<uint32_t> seq;
+    for (int p = 0; p < passes; ++p) seq.insert(seq.end(), body.begin(), body.end());
+    std::vector<WarpTrace> warps;  // four warps on each of the four sub-cores
+    for (uint32_t w = 0; w < 16; ++w) warps.push_back(make_warp(w, t.insts, seq));
+    return double(simulate(g, t.insts, {make_cta(std::move(warps))}).result.cycles);
+  };
+  // Warm code: the SM's one instruction cache serves one fetch a cycle, of up
+  // to fetch_width (2) consecutive instructions, so the SM runs two
+  // instructions a cycle (10%); fetched one at a time, it would run one.
+  double per_cycle = 16 * 20.0 * 48 / (run(40) - run(20));
+  EXPECT_NEAR(per_cycle, 2.0, 0.2);
 }
 
 TEST(Fidelity, SharedMemoryBankConflictsSerialise) {

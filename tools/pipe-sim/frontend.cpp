@@ -2,16 +2,35 @@
 // round-robin fetch unit reads up to fetch_width consecutive instructions of
 // one cache line from the sub-core's L0 instruction cache; misses go to the
 // SM's L1 instruction cache through a round-robin arbiter (one per cycle),
-// and a stream buffer per sub-core prefetches the lines after a miss.
+// and a stream buffer per sub-core prefetches the lines after a miss (on
+// models without L0, the L1 instruction cache requests them itself).
 // Decoded instructions enter the warp's instruction buffer a cycle later.
 #include "sm.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace sasskit::pipesim {
 namespace {
+// Volta and later encode an instruction in 16 bytes; Maxwell and Pascal in 8,
+// with a control word in every fourth 8-byte slot. The next instruction in
+// memory is therefore at most 16 bytes on.
 constexpr uint64_t kInstBytes = 16;
+
+bool follows(uint64_t previous, uint64_t next) { return next > previous && next - previous <= kInstBytes; }
+
+// Starts the fill of an instruction line that missed the L1 instruction cache
+// at cycle `at` and returns when it arrives. A kernel's code is written to
+// device memory before it runs and is not in L2: an SM's first miss on a line
+// reads DRAM (the SMs of the first wave miss together and share that read in
+// L2's MSHRs); a line evicted and missed again is an L2 hit.
+uint64_t fill_code_line(std::unordered_map<uint64_t, uint64_t>& ready, const GpuConfig& g, uint64_t line,
+                        uint64_t at) {
+  auto [it, first] = ready.try_emplace(line, 0);
+  it->second = at + g.l1i.latency + g.l2.latency + (first ? g.dram_latency : 0);
+  return it->second;
 }
+}  // namespace
 
 void SmSim::fetch(SubCore& sc) {
   if (sc.fetch_busy) {
@@ -68,10 +87,10 @@ void SmSim::start_fetch(SubCore& sc, uint32_t w) {
   uint32_t count = 0;
   for (uint32_t pos = first; pos < trace.size() && count < std::min(room, opt_.fetch_width); ++pos) {
     const DecodedInst& d = inst_at(warp, pos);
-    if (count > 0 && (d.address != inst_at(warp, pos - 1).address + kInstBytes || d.address / line != addr / line))
+    if (count > 0 && (!follows(inst_at(warp, pos - 1).address, d.address) || d.address / line != addr / line))
       break;
     ++count;
-    bool taken = pos + 1 < trace.size() && inst_at(warp, pos + 1).address != d.address + kInstBytes;
+    bool taken = pos + 1 < trace.size() && !follows(d.address, inst_at(warp, pos + 1).address);
     if (d.op.is_branch && taken) {
       warp.branch_wait = true;
       warp.branch_pos = pos;
@@ -112,21 +131,23 @@ void SmSim::prefetch_lines(SubCore& sc, unsigned line_bytes) {
 }
 
 // Looks an instruction line up in the L1 instruction cache at cycle `at` and
-// returns when it is there. A kernel's code is written to device memory
-// before it runs and is not in L2: an SM's first miss on a line reads DRAM
-// (the SMs of the first wave miss together and share that read in L2's
-// MSHRs); a line evicted and missed again is an L2 hit. A hit on a line whose
-// fill is still on its way waits for it.
+// returns when it is there; a hit on a line whose fill is still on its way
+// waits for it. Without L0 caches (Pascal) there is no sub-core stream buffer:
+// the L1 instruction cache itself requests the inst_prefetch_lines lines after
+// a miss, one per cycle.
 uint64_t SmSim::l1i_fetch(uint64_t address, uint64_t at) {
   const GpuConfig& g = gpu();
-  uint64_t line = address / std::max(1u, g.l1i.line_bytes);
+  unsigned line_bytes = std::max(1u, g.l1i.line_bytes);
+  uint64_t line = address / line_bytes;
   if (l1i_.access(address)) {
     auto it = code_line_ready_.find(line);
     return std::max(at + g.l1i.latency, it == code_line_ready_.end() ? 0 : it->second);
   }
-  auto [it, first] = code_line_ready_.try_emplace(line, 0);
-  it->second = at + g.l1i.latency + g.l2.latency + (first ? g.dram_latency : 0);
-  return it->second;
+  uint64_t ready = fill_code_line(code_line_ready_, g, line, at);
+  unsigned ahead = g.has_l0i ? 0 : g.inst_prefetch_lines;
+  for (unsigned k = 1; k <= ahead; ++k)
+    if (!l1i_.access((line + k) * line_bytes)) fill_code_line(code_line_ready_, g, line + k, at + k);
+  return ready;
 }
 
 void SmSim::l1i_arbiter() {

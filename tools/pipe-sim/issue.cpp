@@ -22,7 +22,11 @@ void SmSim::issue(SubCore& sc) {
     return;
   }
   IssueScan scan;
-  if (sc.last_issue + 1 == now_) scan.excluded_unit = sc.last_unit;  // no two in a row to one unit
+  // Issue mutual exclusion: no two instructions in a row to one unit, whose
+  // 16 lanes take a warp over two cycles. A unit as wide as the warp
+  // (interval 1: Pascal's FP32/INT32, GA10x's FP32) takes one every cycle.
+  bool warp_wide = sc.last_unit < kUnitClasses && gpu().units[sc.last_unit].initiation_interval <= 1;
+  if (sc.last_issue + 1 == now_ && !warp_wide) scan.excluded_unit = sc.last_unit;
   bool issued = mask_scan_ && sc.masks.latest_ready <= now_
                     ? scan_lrr_masks(sc, static_cast<uint32_t>(&sc - subcores_.data()), scan)
                     : scan_for_issue(sc, scan);
