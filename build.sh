@@ -45,7 +45,7 @@ passed_failed() {
 sanitizer_leg() {
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
     -DSASSKIT_SANITIZE=ON >/dev/null
-  cmake --build build-asan -j"$(nproc)"
+  cmake --build build-asan -j"$(nproc)" || { echo "build.sh: the ASan+UBSan build FAILED"; return 1; }
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 1200
 }
@@ -62,7 +62,7 @@ fuzz_leg() {
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DSASSKIT_FUZZ=ON \
     -DSASSKIT_ONLY=kernel-select -DSASSKIT_BENCH=OFF >/dev/null
-  cmake --build build-fuzz -j"$(nproc)"
+  cmake --build build-fuzz -j"$(nproc)" || { echo "build.sh: the fuzz build FAILED"; return 1; }
   local ok=0 bad=0 target name work
   for target in build-fuzz/bin/*_fuzz; do
     name=$(basename "$target" _fuzz)
