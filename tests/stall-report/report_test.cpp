@@ -134,28 +134,30 @@ TEST(Validate, NoMatchingKernelFails) {
 }
 
 TEST(Compare, DeltasPerMetricAndStallType) {
-  Comparison c = compare(report({}), report({.variant_b = true}));
+  Comparison c = compare({report({}), report({.variant_b = true}), report({})});
   ASSERT_EQ(c.scopes.size(), 3u);  // two kernels and the application
+  ASSERT_EQ(c.runs.size(), 3u);
   const CompareRow& cycles = c.scopes[0].rows[0];
   EXPECT_EQ(cycles.metric, "cycles");
-  EXPECT_EQ(*cycles.delta(), -200);
-  EXPECT_DOUBLE_EQ(*cycles.change(), -20);
+  EXPECT_EQ(*cycles.delta(1), -200);
+  EXPECT_DOUBLE_EQ(*cycles.change(1), -20);
+  EXPECT_EQ(*cycles.delta(2), 0);  // the third run is the baseline again
   bool found = false;
   for (const CompareRow& row : c.scopes[0].rows)
     if (row.metric == "stall_MemData_frac") {
       found = true;
-      EXPECT_DOUBLE_EQ(*row.a, 0.6);
-      EXPECT_DOUBLE_EQ(*row.b, 0.5);
-      EXPECT_FALSE(row.change());  // fractions get a delta in points only
+      EXPECT_DOUBLE_EQ(*row.values[0], 0.6);
+      EXPECT_DOUBLE_EQ(*row.values[1], 0.5);
+      EXPECT_FALSE(row.change(1));  // fractions get a delta in points only
     }
   EXPECT_TRUE(found);
-  EXPECT_EQ(*c.scopes[2].rows[0].delta(), -700);
+  EXPECT_EQ(*c.scopes[2].rows[0].delta(1), -700);
 }
 
 TEST(Output, DeterministicAcrossRuns) {
   std::ostringstream a, b;
-  write_json(a, report({.plan = true}));
-  write_json(b, report({.plan = true}));
+  write_json(a, {report({.plan = true})});
+  write_json(b, {report({.plan = true})});
   EXPECT_EQ(a.str(), b.str());
   EXPECT_NE(a.str().find("\"stall_cycles\":{\"MemStruct\":0,\"MemData\":600"), std::string::npos) << a.str();
 }

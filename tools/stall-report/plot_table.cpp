@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "columns.hpp"
 #include "compare.hpp"
@@ -87,9 +86,7 @@ double thousands_scale(double largest, std::string& unit) {
   return scale;
 }
 
-std::string run_label(const Report& rep) {
-  return plot_label(std::filesystem::path(rep.source).filename().string(), 24);
-}
+std::string run_label(const Report& rep) { return plot_label(rep.run, 24); }
 
 }  // namespace
 
