@@ -207,3 +207,19 @@ TEST(Plot, LabelsFromInputsCannotReachGnuplotCommands) {
   EXPECT_THROW(plot_terminal("a.pdf"), Error);
   EXPECT_THROW(plot_terminal("a\n.svg"), Error);
 }
+
+TEST(Plot, PlanErrorBoundBecomesAnErrorBarOnTheApplication) {
+  Report r = report({.plan = true});
+  EXPECT_EQ(plot_script(r, nullptr, "svg", "a.svg").find("yerrorbars"), std::string::npos);  // no bound stated
+  r.plan_error_bound = 0.1;
+  PlotTable t = cycle_stack_table(r);
+  const PlotRow& app = t.groups[0].rows.back();
+  double height = 0;
+  for (double v : app.values) height += v;
+  ASSERT_TRUE(app.error);
+  EXPECT_DOUBLE_EQ(*app.error, 0.1 * height);
+  EXPECT_FALSE(t.groups[0].rows.front().error);  // kernels have none
+  EXPECT_TRUE(compare_cpi_table({r, report({})}).groups[0].rows[0].error);
+  EXPECT_FALSE(compare_cpi_table({r, report({})}).groups[0].rows[1].error);
+  EXPECT_NE(plot_script(r, nullptr, "svg", "a.svg").find("with yerrorbars"), std::string::npos);
+}

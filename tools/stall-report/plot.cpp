@@ -63,10 +63,29 @@ void data_blocks(std::ostream& out, const std::string& name, const PlotTable& t)
   }
 }
 
+// The error bars of the first group (bar i at x = i): x, stack height and
+// half-width per bar that has one; false when none has.
+bool error_block(std::ostream& out, const std::string& name, const PlotTable& t) {
+  if (t.groups.empty()) return false;
+  std::ostringstream rows;
+  const auto& bars = t.groups[0].rows;
+  for (size_t i = 0; i < bars.size(); ++i) {
+    if (!bars[i].error) continue;
+    double height = 0;
+    for (double v : bars[i].values) height += v;
+    rows << i << ' ' << height << ' ' << *bars[i].error << '\n';
+  }
+  if (rows.str().empty()) return false;
+  out << '$' << name << "err << EOD\n" << rows.str() << "EOD\n";
+  return true;
+}
+
 // A rowstacked bar chart of a table: each group a newhistogram, colours
-// restarting per group so a segment has one colour throughout.
+// restarting per group so a segment has one colour throughout; error bars
+// over the stacks that have one.
 void histogram(std::ostream& out, const std::string& name, const PlotTable& t, const Area& a) {
   data_blocks(out, name, t);
+  const bool errors = error_block(out, name, t);
   place(out, a);
   out << "set title " << single_quoted(t.title) << "\nset ylabel " << single_quoted(t.ylabel) << '\n'
       << "set style data histograms\nset style histogram rowstacked title offset 0,-1\n"
@@ -78,6 +97,7 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
     out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1, for [i=2:" << t.series.size() + 1 << "] $"
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
   }
+  if (errors) out << ", $" << name << "err using 1:2:3 with yerrorbars lt -1 lw 1.5 ps 0 title 'plan error bound'";
   out << '\n';
 }
 

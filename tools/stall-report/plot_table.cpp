@@ -42,6 +42,17 @@ std::vector<double> cpi_split(const Metrics& m) {
 
 double scheduler_cycles(const Metrics& m) { return m.instructions + m.stall_cycles(); }
 
+// `row` is a stack of `rep`'s application: the plan's error bound, when it
+// states one, becomes an error bar on the stack's height.
+PlotRow with_error_bound(PlotRow row, const Report& rep) {
+  if (rep.plan_error_bound) {
+    double height = 0;
+    for (double v : row.values) height += v;
+    row.error = *rep.plan_error_bound * height;
+  }
+  return row;
+}
+
 std::string short_name(const KernelReport& k) {
   return plot_label(std::to_string(k.id) + " " + base_kernel_name(demangle_kernel_name(k.name)));
 }
@@ -93,6 +104,7 @@ std::string run_label(const Report& rep) { return plot_label(rep.run, 24); }
 PlotTable cpi_stack_table(const Report& rep) {
   PlotTable t{"CPI stack per warp scheduler", "cycles per warp instruction", cycle_series(), {{}}};
   for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cpi_split(b.m)});
+  t.groups[0].rows.back() = with_error_bound(t.groups[0].rows.back(), rep);  // the application
   return t;
 }
 
@@ -102,6 +114,7 @@ PlotTable cycle_stack_table(const Report& rep) {
   PlotTable t{"Scheduler cycles of the application by kernel (plan weights applied)",
               "scheduler cycles" + unit, cycle_series(), {{}}};
   for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cycle_split(b.m, b.weight / scale)});
+  t.groups[0].rows.back() = with_error_bound(t.groups[0].rows.back(), rep);  // the application
   return t;
 }
 
@@ -121,7 +134,7 @@ PlotTable compare_cpi_table(const std::vector<Report>& runs) {
   PlotTable t{"CPI stack per warp scheduler, per run", "cycles per warp instruction", cycle_series(), {}};
   if (runs.empty()) return t;
   PlotGroup app{"application", {}};
-  for (const Report& r : runs) app.rows.push_back({run_label(r), cpi_split(r.totals)});
+  for (const Report& r : runs) app.rows.push_back(with_error_bound({run_label(r), cpi_split(r.totals)}, r));
   t.groups.push_back(std::move(app));
   for (const Bar& b : bars(runs[0])) {
     if (!b.kernel) continue;  // "other" and the application
@@ -141,7 +154,8 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
   for (const Report& r : runs) largest = std::max(largest, scheduler_cycles(r.totals));
   double scale = thousands_scale(largest, unit);
   PlotTable t{"Scheduler cycles of the application, per run", "scheduler cycles" + unit, cycle_series(), {{}}};
-  for (const Report& r : runs) t.groups[0].rows.push_back({run_label(r), cycle_split(r.totals, 1 / scale)});
+  for (const Report& r : runs)
+    t.groups[0].rows.push_back(with_error_bound({run_label(r), cycle_split(r.totals, 1 / scale)}, r));
   return t;
 }
 
