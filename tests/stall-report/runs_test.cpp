@@ -47,6 +47,7 @@ TEST(Runs, ConfigIsTheGpuStagesOptionsWithoutPlumbing) {
             "QV100")};
   EXPECT_EQ(run_config(p), "cta-sample --keep all; rd-cache; pipe-sim --pkp --pkp-s=0.1");
   EXPECT_EQ(run_config({}), "");
+  EXPECT_EQ(run_config({stage("pipe-sim", {"pipe-sim", "--pkp-s", "1\x1b[2J"}, "QV100")}), "pipe-sim --pkp-s 1?[2J");
 }
 
 TEST(Runs, LabelDefaultsToTheFileNameAndGpuToTheStatsRecords) {

@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
   std::string output = "-", format = "text", reference, plot, pcs;
   GatherOptions gather;
   app.add_option("inputs", inputs, "Streams with stats records (- = stdin); inputs with one label are shards of one run");
-  app.add_option("-l,--label", labels, "The run's label, once per input (default: the input's file name)");
+  app.add_option("-l,--label", labels, "The run's label, once per input (default: the input's file name)")
+      ->allow_extra_args(false);  // one value per -l, so the inputs after it stay inputs
   app.add_option("-o,--output", output, "Report file (- = stdout)")->capture_default_str();
   app.add_option("--format", format, "Output: text, csv or json")
       ->check(CLI::IsMember({"text", "csv", "json"}))

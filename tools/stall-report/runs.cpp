@@ -78,6 +78,8 @@ std::string run_config(const std::vector<stream::Stage>& provenance) {
   std::string out;
   for (const stream::Stage& s : provenance)
     if (!s.gpu.empty()) out += (out.empty() ? "" : "; ") + stage_options(s);
+  for (char& c : out)
+    if ((c >= 0 && c < ' ') || c == 0x7f) c = '?';  // from the input: no control characters reach a terminal
   return out;
 }
 

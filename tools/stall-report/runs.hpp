@@ -13,7 +13,7 @@ namespace sasskit::stallreport {
 // (cta-sample, rd-cache, pipe-sim: those whose provenance names a gpu), as
 // "tool opts; tool opts". Left out: the input, -o/--output, --config (the
 // gpu column says it), -j/--threads, -q, --no-provenance. A stage run with
-// --no-provenance shows as its name alone.
+// --no-provenance shows as its name alone. Control characters become '?'.
 std::string run_config(const std::vector<stream::Stage>& provenance);
 
 // Sets rep.run (`label`, else the input's file name), rep.gpu (the GPU
