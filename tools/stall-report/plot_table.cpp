@@ -97,7 +97,12 @@ double thousands_scale(double largest, std::string& unit) {
   return scale;
 }
 
-std::string run_label(const Report& rep) { return plot_label(rep.run, 24); }
+// Runs are numbered in the CPI groups, where bars are narrow, and named
+// after their number in the cycles chart, which holds the key.
+std::string run_number(size_t i) { return std::to_string(i + 1); }
+std::string run_label(const std::vector<Report>& runs, size_t i) {
+  return run_number(i) + " " + plot_label(runs[i].run, 32);
+}
 
 }  // namespace
 
@@ -131,17 +136,18 @@ PlotTable unit_busy_table(const Report& rep) {
 }
 
 PlotTable compare_cpi_table(const std::vector<Report>& runs) {
-  PlotTable t{"CPI stack per warp scheduler, per run", "cycles per warp instruction", cycle_series(), {}};
+  PlotTable t{"CPI stack per warp scheduler, per run (numbered as in the cycles chart)", "cycles per warp instruction", cycle_series(), {}};
   if (runs.empty()) return t;
   PlotGroup app{"application", {}};
-  for (const Report& r : runs) app.rows.push_back(with_error_bound({run_label(r), cpi_split(r.totals)}, r));
+  for (size_t i = 0; i < runs.size(); ++i)
+    app.rows.push_back(with_error_bound({run_number(i), cpi_split(runs[i].totals)}, runs[i]));
   t.groups.push_back(std::move(app));
   for (const Bar& b : bars(runs[0])) {
     if (!b.kernel) continue;  // "other" and the application
     PlotGroup g{b.label, {}};
-    for (const Report& r : runs) {
-      const KernelReport* k = find_kernel(r, *b.kernel);
-      g.rows.push_back({run_label(r), k ? cpi_split(k->m) : std::vector<double>(t.series.size(), 0)});
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const KernelReport* k = find_kernel(runs[i], *b.kernel);
+      g.rows.push_back({run_number(i), k ? cpi_split(k->m) : std::vector<double>(t.series.size(), 0)});
     }
     t.groups.push_back(std::move(g));
   }
@@ -154,8 +160,8 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
   for (const Report& r : runs) largest = std::max(largest, scheduler_cycles(r.totals));
   double scale = thousands_scale(largest, unit);
   PlotTable t{"Scheduler cycles of the application, per run", "scheduler cycles" + unit, cycle_series(), {{}}};
-  for (const Report& r : runs)
-    t.groups[0].rows.push_back(with_error_bound({run_label(r), cycle_split(r.totals, 1 / scale)}, r));
+  for (size_t i = 0; i < runs.size(); ++i)
+    t.groups[0].rows.push_back(with_error_bound({run_label(runs, i), cycle_split(runs[i].totals, 1 / scale)}, runs[i]));
   return t;
 }
 

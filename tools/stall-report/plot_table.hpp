@@ -55,9 +55,10 @@ PlotTable cycle_stack_table(const Report& rep);
 PlotTable unit_busy_table(const Report& rep);
 
 // N runs: per group (the application, then the first run's heaviest
-// kernels) one CPI-stack bar per run.
+// kernels) one CPI-stack bar per run, labelled with the run's number.
 PlotTable compare_cpi_table(const std::vector<Report>& runs);
-// N runs: the application's scheduler cycles split as above, one bar per run.
+// N runs: the application's scheduler cycles split as above, one bar per
+// run, labelled "number label".
 PlotTable compare_cycle_table(const std::vector<Report>& runs);
 
 // --reference: per metric the (reference, simulated) pairs of the kernels.
