@@ -32,6 +32,13 @@ done
 grep -q ',application,,(application),' report.csv || { echo "FAIL: no application row in the report"; cat report.csv; exit 1; }
 "$Q/bin/pipe-sim" --config "$Q/share/sasskit/configs/a100.cfg" --dump-config >/dev/null
 
+# The moved workflow kit finds the moved tools (bin/ beside its share/), with
+# no sasskit tool on PATH.
+mkdir apps && ln -s "$work/app" apps/vecadd
+PATH=/usr/bin:/bin make -s -f "$Q/share/sasskit/workflows/Makefile" APP_DIR=apps GPUS=qv100 VARIANTS=full PLOT= >/dev/null
+grep -q '^vecadd/qv100/full,QV100,.*,application,' results/summary.csv ||
+  { echo "FAIL: the installed workflow kit made no summary"; exit 1; }
+
 # No installed binary names the source or build tree.
 if grep -l -F -e "$src/configs" -e "$build" "$Q"/bin/* >/dev/null; then
   echo "FAIL: an installed binary names the source or build tree"; exit 1
