@@ -50,9 +50,9 @@ TEST(Runs, ConfigIsTheGpuStagesOptionsWithoutPlumbing) {
   EXPECT_EQ(run_config({stage("pipe-sim", {"pipe-sim", "--pkp-s", "1\x1b[2J"}, "QV100")}), "pipe-sim --pkp-s 1?[2J");
 }
 
-TEST(Runs, LabelDefaultsToTheFileNameAndGpuToTheStatsRecords) {
+TEST(Runs, LabelDefaultsToTheInputNameAndGpuToTheStatsRecords) {
   Report r = labelled({}, "");
-  EXPECT_EQ(r.run, "in.stream");
+  EXPECT_EQ(r.run, "dir/in.stream");
   EXPECT_EQ(r.gpu, "QV100");  // the fixture's only stage names no GPU
   EXPECT_EQ(labelled({}, "fast").run, "fast");
 }

@@ -14,7 +14,9 @@ using namespace sasskit::stallreport;
 
 namespace {
 
-// Each input loaded and labelled, shards of one run merged.
+// Each input loaded and labelled; with labels, the shards of one run
+// (inputs under one label) merged. Without labels every input is its own
+// run, whatever its name: nothing is merged unless asked.
 std::vector<Report> load_runs(const std::vector<std::string>& inputs, const std::vector<std::string>& labels,
                               const GatherOptions& gather) {
   std::vector<Report> reports;
@@ -22,7 +24,7 @@ std::vector<Report> load_runs(const std::vector<std::string>& inputs, const std:
     reports.push_back(load_report(inputs[i], gather));
     describe_run(reports.back(), labels.empty() ? "" : labels[i]);
   }
-  return merge_shards(std::move(reports));
+  return labels.empty() ? reports : merge_shards(std::move(reports));
 }
 
 void write_report(std::ostream& out, const std::string& format, const std::vector<Report>& runs,
@@ -52,7 +54,7 @@ int main(int argc, char** argv) {
   std::string output = "-", format = "text", reference, plot, pcs;
   GatherOptions gather;
   app.add_option("inputs", inputs, "Streams with stats records (- = stdin); inputs with one label are shards of one run");
-  app.add_option("-l,--label", labels, "The run's label, once per input (default: the input's file name)")
+  app.add_option("-l,--label", labels, "The run's label, once per input (default: the input's name; only labelled inputs are merged)")
       ->allow_extra_args(false);  // one value per -l, so the inputs after it stay inputs
   app.add_option("-o,--output", output, "Report file (- = stdout)")->capture_default_str();
   app.add_option("--format", format, "Output: text, csv or json")

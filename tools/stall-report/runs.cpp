@@ -1,7 +1,6 @@
 #include "runs.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include "libcommon/diag.hpp"
@@ -84,7 +83,7 @@ std::string run_config(const std::vector<stream::Stage>& provenance) {
 }
 
 void describe_run(Report& rep, const std::string& label) {
-  rep.run = label.empty() ? std::filesystem::path(rep.source).filename().string() : label;
+  rep.run = label.empty() ? rep.source : label;
   rep.gpu.clear();
   for (const stream::Stage& s : rep.provenance)
     if (!s.gpu.empty()) rep.gpu = s.gpu;

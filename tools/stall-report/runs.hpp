@@ -16,7 +16,7 @@ namespace sasskit::stallreport {
 // --no-provenance shows as its name alone. Control characters become '?'.
 std::string run_config(const std::vector<stream::Stage>& provenance);
 
-// Sets rep.run (`label`, else the input's file name), rep.gpu (the GPU
+// Sets rep.run (`label`, else the input's name as given), rep.gpu (the GPU
 // stages' model, else the stats records') and rep.config.
 void describe_run(Report& rep, const std::string& label);
 
