@@ -125,7 +125,7 @@ kit -q || fail "the resubmitted run did not complete the sweep"
 # Or make runs the sweep and srun each recipe (LAUNCH), all its stages on the node.
 kit -j2 LAUNCH="timeout 60 srun -n1 --quiet" OUT=srun-results VARIANTS=full runs >srun.log 2>&1 || fail "srun sweep: $(cat srun.log)"
 [ "$(find srun-results/runs -name '*.stream' | wc -l)" = 2 ] || fail "the srun sweep made $(find srun-results/runs -name '*.stream' | wc -l) of 2 runs"
-cmp <(stall-report --format csv results/runs/two/qv100/full.stream) \
-  <(stall-report --format csv srun-results/runs/two/qv100/full.stream) || fail "srun and sbatch runs differ"
+cmp <(stall-report --format csv -l run results/runs/two/qv100/full.stream) \
+  <(stall-report --format csv -l run srun-results/runs/two/qv100/full.stream) || fail "srun and sbatch runs differ"
 
 echo "ok: sweep through sbatch --array on a local Slurm ($(slurmctld -V)); a lost run resubmitted alone; srun recipes"

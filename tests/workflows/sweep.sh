@@ -56,6 +56,12 @@ kit -j2 >make2.log 2>&1
 grep -q "Nothing to be done" make2.log || { cat make2.log; fail "the second make did something"; }
 [ -z "$(find results -newer marker -type f)" ] || fail "the second make rewrote files"
 
+# A changed trace file redoes that application's 12 runs and its plan only.
+touch apps/three/kernel-1.traceg
+kit -j2 >make5.log 2>&1
+[ "$(grep -c '^  results/runs/three/' make5.log)" = 12 ] && [ "$(grep -c '^  results/runs/' make5.log)" = 12 ] &&
+  grep -q '^  results/plans/three.csv' make5.log || { cat make5.log; fail "a changed trace redid other runs"; }
+
 # A lost result is listed (for a Slurm array) and remade alone.
 rm results/runs/three/a100/pkp.stream
 [ "$(kit -s list-runs)" = "results/runs/three/a100/pkp.stream" ] || fail "list-runs: $(kit -s list-runs)"
