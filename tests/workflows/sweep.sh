@@ -77,4 +77,10 @@ grep -q "no bundled GPU model named 'nosuch'" make4.log || { cat make4.log; fail
 [ -z "$(find results -name '*.tmp*')" ] || fail "temporary files left: $(find results -name '*.tmp*')"
 [ -z "$(find results/runs -path '*nosuch*' -type f)" ] || fail "a failed run left a result"
 kit -q || fail "the failed sweep damaged the finished one"
-echo "ok: 24 runs, summary and plots in one make -j2; nothing to redo; one lost run remade alone; failures atomic"
+# Changed options redo what they affect: the pkp runs for PKP_FLAGS.
+kit -j2 PKP_FLAGS="--pkp --pkp-window 500" >make6.log 2>&1
+[ "$(grep -c '^  results/runs/.*/pkp.stream' make6.log)" = 6 ] && [ "$(grep -c '^  results/runs/' make6.log)" = 6 ] ||
+  { cat make6.log; fail "changed PKP_FLAGS did not redo exactly the 6 pkp runs"; }
+kit -q PKP_FLAGS="--pkp --pkp-window 500" || fail "not up to date after the PKP_FLAGS change"
+
+echo "ok: 24 runs, summary and plots in one make -j2; nothing to redo; changed trace or options redo only what they affect; one lost run remade alone; failures atomic"
