@@ -7,14 +7,6 @@ namespace sasskit::stallreport {
 
 namespace {
 
-std::vector<const Column*> all_columns() {
-  std::vector<const Column*> cols;
-  for (const auto* group : {&summary_columns(), &stall_type_columns(), &stall_event_columns(), &unit_busy_columns(),
-                            &unit_insts_columns()})
-    for (const Column& c : *group) cols.push_back(&c);
-  return cols;
-}
-
 // What a row describes besides its metrics.
 struct RowKey {
   const char* scope;  // "kernel" or "application"
@@ -27,7 +19,7 @@ struct RowKey {
 }  // namespace
 
 void write_csv(std::ostream& out, const std::vector<Report>& runs) {
-  const auto cols = all_columns();
+  const auto& cols = metric_columns();
   out << "run,gpu,config,scope,kernel_id,kernel_name,shards,weight,sample_scale,error_bound_frac";
   for (const Column* c : cols) out << ',' << c->key;
   out << '\n';

@@ -15,25 +15,12 @@ void number(JsonWriter& w, std::optional<double> v, Kind kind) {
   else w.value(*v);
 }
 
-// {"MemData": 12, ...} from a group of columns, keyed by their titles.
-void object_of(JsonWriter& w, std::string_view key, const std::vector<Column>& cols, const Metrics& m) {
-  w.key(key).begin_object();
-  for (const Column& c : cols) {
-    w.key(c.title);
-    number(w, c.get(m), c.kind);
-  }
-  w.end_object();
-}
-
+// The metrics under the CSV's column names (stall-report(1), COLUMNS).
 void metrics(JsonWriter& w, const Metrics& m) {
-  for (const Column& c : summary_columns()) {
-    w.key(c.key);
-    number(w, c.get(m), c.kind);
+  for (const Column* c : metric_columns()) {
+    w.key(c->key);
+    number(w, c->get(m), c->kind);
   }
-  object_of(w, "stall_cycles", stall_type_columns(), m);
-  object_of(w, "stall_event_cycles", stall_event_columns(), m);
-  object_of(w, "unit_busy_cycles", unit_busy_columns(), m);
-  object_of(w, "unit_warp_insts", unit_insts_columns(), m);
 }
 
 void top_pcs(JsonWriter& w, const std::vector<StalledPc>& pcs) {
