@@ -114,12 +114,14 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
   out << "EOD\n";
   place(out, a);
   bool log = lo > 0 && hi / lo > 100;
+  // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
+  out << (hi >= 1000 ? "set format xy '%.1s%c'\n" : "set format xy '%g'\n");
   out << "set title " << single_quoted(s.metric + ": simulated vs reference") << "\nset xlabel 'reference'\n"
       << "set ylabel 'simulated'\nset style data points\nset key inside top left\nset xtics norotate\n"
       << (log ? "set logscale xy\n" : "unset logscale\n") << "set xrange [" << (log ? lo / 2 : 0) << ':'
       << hi * 1.1 << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * 1.1 << "]\n"
       << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.3 title 'kernels', x with lines lt 8 dt 2 title 'y = x'\n"
-      << "unset xlabel\n";
+      << "unset xlabel\nset format xy '%g'\n";
 }
 
 // Nine distinguishable colours (grey first: the issue cycles of a CPI
