@@ -56,6 +56,17 @@ kit -j2 >make2.log 2>&1
 grep -q "Nothing to be done" make2.log || { cat make2.log; fail "the second make did something"; }
 [ -z "$(find results -newer marker -type f)" ] || fail "the second make rewrote files"
 
+# The sharded variant (rd-cache once, pipe-sim per kernel range) merges to
+# exactly the full run's rows.
+kit -j2 GPUS=qv100 VARIANTS="full sharded" KERNEL_SHARDS="1 2-99" KERNEL_SHARDS_twice="1-2 3 4" OUT=sharded \
+  >make7.log 2>&1 || { cat make7.log; fail "the sharded sweep failed"; }
+[ "$(find sharded/shards -name '*.stream' | wc -l)" = 5 ] || fail "$(find sharded/shards -name '*.stream' | wc -l) shards, expected 5"
+for app in twice three; do
+  grep -q "^$app/qv100/sharded,QV100,rd-cache; pipe-sim,kernel,2," sharded/summary.csv || fail "$app: no sharded rows"
+  cmp <(grep "^$app/qv100/full," sharded/summary.csv | cut -d, -f2-) \
+    <(grep "^$app/qv100/sharded," sharded/summary.csv | cut -d, -f2-) || fail "$app: sharded differs from full"
+done
+
 # A changed trace file redoes that application's 12 runs and its plan only.
 touch apps/three/kernel-1.traceg
 kit -j2 >make5.log 2>&1
