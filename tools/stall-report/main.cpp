@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> inputs, labels;
   std::string output = "-", format = "text", reference, plot, pcs;
   GatherOptions gather;
-  app.add_option("inputs", inputs, "Streams with stats records (- = stdin); inputs with one label are shards of one run");
+  app.add_option("inputs", inputs, "Streams with stats records (- = stdin); inputs under one --label are shards of one run");
   app.add_option("-l,--label", labels, "The run's label, once per input (default: the input's name; only labelled inputs are merged)")
       ->allow_extra_args(false);  // one value per -l, so the inputs after it stay inputs
   app.add_option("-o,--output", output, "Report file (- = stdout)")->capture_default_str();
