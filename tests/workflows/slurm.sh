@@ -21,9 +21,18 @@ done
 work=$(mktemp -d)
 chmod 700 "$work"
 pids=()
+# TERM to each daemon's timeout (which passes it on); what still runs after
+# 5 s, the timeouts and the daemons of the pid files, gets KILL.
 stop() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for i in $(seq 50); do
+    alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
+  for f in "$work"/d/*.pid; do [ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null; done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
   rm -rf "$work"
 }
 trap stop EXIT
@@ -41,7 +50,7 @@ life=170  # seconds any daemon may live
 mkdir -p "$work/d/state" "$work/d/spool"
 mungekey --create --keyfile="$work/d/munge.key" 2>/dev/null || dd if=/dev/urandom of="$work/d/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$work/d/munge.key"
-timeout $life munged -F --force --key-file="$work/d/munge.key" --socket="$work/d/munge.socket" \
+timeout -k 5 $life munged -F --force --key-file="$work/d/munge.key" --socket="$work/d/munge.socket" \
   --pid-file="$work/d/munged.pid" --log-file="$work/d/munged.log" --seed-file="$work/d/munged.seed" \
   >"$work/d/munged.out" 2>&1 &
 pids+=($!)
@@ -81,9 +90,9 @@ PartitionName=test Nodes=$host Default=YES MaxTime=10 State=UP
 CONF
 export SLURM_CONF=$work/d/slurm.conf
 for i in $(seq 50); do [ -S "$work/d/munge.socket" ] && break; sleep 0.1; done
-timeout $life slurmctld -D -i -f "$SLURM_CONF" >"$work/d/slurmctld.out" 2>&1 &
+timeout -k 5 $life slurmctld -D -i -f "$SLURM_CONF" >"$work/d/slurmctld.out" 2>&1 &
 pids+=($!)
-timeout $life slurmd -D -f "$SLURM_CONF" -N "$host" >"$work/d/slurmd.out" 2>&1 &
+timeout -k 5 $life slurmd -D -f "$SLURM_CONF" -N "$host" >"$work/d/slurmd.out" 2>&1 &
 pids+=($!)
 for i in $(seq 60); do
   timeout 5 sinfo -h -o %T 2>/dev/null | grep -qE '^idle' && break
