@@ -24,6 +24,7 @@ pids=()
 # TERM to each daemon's timeout (which passes it on); what still runs after
 # 5 s, the timeouts and the daemons of the pid files, gets KILL.
 stop() {
+  local status=$?
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for i in $(seq 50); do
     alive=0
@@ -31,9 +32,10 @@ stop() {
     [ $alive = 0 ] && break
     sleep 0.1
   done
-  for f in "$work"/d/*.pid; do [ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null; done
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  for f in "$work"/d/*.pid; do [ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
+  exit "$status"
 }
 trap stop EXIT
 fail() {
