@@ -3,7 +3,8 @@
 #   ./build.sh deps    install the Debian packages the build needs (idempotent)
 #   ./build.sh build   deps, then configure and build into build/
 #   ./build.sh demo    build, then run the pipeline on a generated example
-#   ./build.sh test    build, then run every test with ctest, the whole suite
+#   ./build.sh test    build and install the test packages (Slurm, munge), then
+#                      run every test with ctest, the whole suite
 #                      again under ASan+UBSan (build-asan/), and a ~30 s smoke
 #                      run of every fuzz target (build-fuzz/, needs clang)
 set -euo pipefail
@@ -12,6 +13,8 @@ cd "$(dirname "$0")"
 PACKAGES=(cmake make g++ libcli11-dev libmsgpack-cxx-dev libboost-iostreams-dev libgsl-dev
           zlib1g-dev liblzma-dev libgtest-dev libgmock-dev libbenchmark-dev xz-utils gzip
           gnuplot-nox libsqlite3-dev sqlite3)
+# For `./build.sh test` only: a single-node Slurm for tests/workflows/slurm.sh.
+TEST_PACKAGES=(slurmctld slurmd slurm-client munge)
 
 # Installs the Debian packages named that are missing (all of PACKAGES by default).
 deps() {
@@ -86,6 +89,7 @@ run_tests() {
   build
   local log=build/test-legs.log status=0 p=0 f=0 leg
   : >"$log"
+  deps "${TEST_PACKAGES[@]}" || echo "build.sh: could not install ${TEST_PACKAGES[*]}; workflows/slurm will skip"
   ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600 | tee -a "$log" || status=1
   sanitizer_leg | tee build/asan-leg.log || status=1
   cat build/asan-leg.log >>"$log"

@@ -61,7 +61,7 @@ sasskit_run() {
   dram=$(grep -o '"dram_sectors":[0-9]*' "$work/rd.json" | awk -F: '{ s += $2 } END { print s + 0 }')
   awk -F, -v dram="$dram" '
     NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-    $2 == "(application)" { print $col["cycles"], $col["l1_hit_frac"], $col["l2_hit_frac"], dram }' "$work/report.csv"
+    $col["scope"] == "application" { print $col["cycles"], $col["l1_hit_frac"], $col["l2_hit_frac"], dram }' "$work/report.csv"
 }
 
 results=$out/corpus.tsv

@@ -47,7 +47,7 @@ cycles() {
   { cat "$dir/memcpy"; echo kernel-1.traceg; } >"$dir/kernelslist.g"
   trace-unpack -q "$dir" | rd-cache -q "${model[@]}" | pipe-sim -q "${model[@]}" \
     | stall-report -q --format csv \
-    | awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next } $2 == "(application)" { print $col["cycles"] }'
+    | awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next } $col["scope"] == "application" { print $col["cycles"] }'
 }
 
 # KIND N1 N2 UNIT-WORK SECTION PATTERN [scale]: per-N work is UNIT-WORK (1 for a

@@ -29,8 +29,15 @@ done
 # The moved tree runs the pipeline with a bundled model by name.
 "$Q/bin/sasskit-gen" --kernel vecadd -o app/ >/dev/null
 "$Q/bin/trace-unpack" app/ | "$Q/bin/pipe-sim" --config qv100 -q | "$Q/bin/stall-report" --format csv >report.csv
-grep -q '^,(application),' report.csv || { echo "FAIL: no application row in the report"; cat report.csv; exit 1; }
+grep -q ',application,,(application),' report.csv || { echo "FAIL: no application row in the report"; cat report.csv; exit 1; }
 "$Q/bin/pipe-sim" --config "$Q/share/sasskit/configs/a100.cfg" --dump-config >/dev/null
+
+# The moved workflow kit finds the moved tools (bin/ beside its share/), with
+# no sasskit tool on PATH.
+mkdir apps && ln -s "$work/app" apps/vecadd
+PATH=/usr/bin:/bin make -s -f "$Q/share/sasskit/workflows/Makefile" APP_DIR=apps GPUS=qv100 VARIANTS=full PLOT= >/dev/null
+grep -q '^vecadd/qv100/full,QV100,.*,application,' results/summary.csv ||
+  { echo "FAIL: the installed workflow kit made no summary"; exit 1; }
 
 # No installed binary names the source or build tree.
 if grep -l -F -e "$src/configs" -e "$build" "$Q"/bin/* >/dev/null; then

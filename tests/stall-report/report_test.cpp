@@ -134,30 +134,33 @@ TEST(Validate, NoMatchingKernelFails) {
 }
 
 TEST(Compare, DeltasPerMetricAndStallType) {
-  Comparison c = compare(report({}), report({.variant_b = true}));
+  Comparison c = compare({report({}), report({.variant_b = true}), report({})});
   ASSERT_EQ(c.scopes.size(), 3u);  // two kernels and the application
+  ASSERT_EQ(c.runs.size(), 3u);
   const CompareRow& cycles = c.scopes[0].rows[0];
   EXPECT_EQ(cycles.metric, "cycles");
-  EXPECT_EQ(*cycles.delta(), -200);
-  EXPECT_DOUBLE_EQ(*cycles.change(), -20);
+  EXPECT_EQ(*cycles.delta(1), -200);
+  EXPECT_DOUBLE_EQ(*cycles.change(1), -20);
+  EXPECT_EQ(*cycles.delta(2), 0);  // the third run is the baseline again
   bool found = false;
   for (const CompareRow& row : c.scopes[0].rows)
     if (row.metric == "stall_MemData_frac") {
       found = true;
-      EXPECT_DOUBLE_EQ(*row.a, 0.6);
-      EXPECT_DOUBLE_EQ(*row.b, 0.5);
-      EXPECT_FALSE(row.change());  // fractions get a delta in points only
+      EXPECT_DOUBLE_EQ(*row.values[0], 0.6);
+      EXPECT_DOUBLE_EQ(*row.values[1], 0.5);
+      EXPECT_FALSE(row.change(1));  // fractions get a delta in points only
     }
   EXPECT_TRUE(found);
-  EXPECT_EQ(*c.scopes[2].rows[0].delta(), -700);
+  EXPECT_EQ(*c.scopes[2].rows[0].delta(1), -700);
 }
 
 TEST(Output, DeterministicAcrossRuns) {
   std::ostringstream a, b;
-  write_json(a, report({.plan = true}));
-  write_json(b, report({.plan = true}));
+  write_json(a, {report({.plan = true})});
+  write_json(b, {report({.plan = true})});
   EXPECT_EQ(a.str(), b.str());
-  EXPECT_NE(a.str().find("\"stall_cycles\":{\"MemStruct\":0,\"MemData\":600"), std::string::npos) << a.str();
+  // The CSV's column names: a stall type's cycles are stall_TYPE_cycles.
+  EXPECT_NE(a.str().find("\"stall_MemStruct_cycles\":0,\"stall_MemData_cycles\":600"), std::string::npos) << a.str();
 }
 
 TEST(Plot, CpiStackIsCyclesPerWarpInstructionHeaviestKernelFirst) {
@@ -204,4 +207,20 @@ TEST(Plot, LabelsFromInputsCannotReachGnuplotCommands) {
   EXPECT_EQ(plot_terminal("a.png"), "pngcairo");
   EXPECT_THROW(plot_terminal("a.pdf"), Error);
   EXPECT_THROW(plot_terminal("a\n.svg"), Error);
+}
+
+TEST(Plot, PlanErrorBoundBecomesAnErrorBarOnTheApplication) {
+  Report r = report({.plan = true});
+  EXPECT_EQ(plot_script(r, nullptr, "svg", "a.svg").find("yerrorbars"), std::string::npos);  // no bound stated
+  r.plan_error_bound = 0.1;
+  PlotTable t = cycle_stack_table(r);
+  const PlotRow& app = t.groups[0].rows.back();
+  double height = 0;
+  for (double v : app.values) height += v;
+  ASSERT_TRUE(app.error);
+  EXPECT_DOUBLE_EQ(*app.error, 0.1 * height);
+  EXPECT_FALSE(t.groups[0].rows.front().error);  // kernels have none
+  EXPECT_TRUE(compare_cpi_table({r, report({})}).groups[0].rows[0].error);
+  EXPECT_FALSE(compare_cpi_table({r, report({})}).groups[0].rows[1].error);
+  EXPECT_NE(plot_script(r, nullptr, "svg", "a.svg").find("with yerrorbars"), std::string::npos);
 }

@@ -79,6 +79,17 @@ const std::vector<Column>& unit_insts_columns() {
   return cols;
 }
 
+const std::vector<const Column*>& metric_columns() {
+  static const std::vector<const Column*> cols = [] {
+    std::vector<const Column*> all;
+    for (const auto* group : {&summary_columns(), &stall_type_columns(), &stall_event_columns(), &unit_busy_columns(),
+                              &unit_insts_columns()})
+      for (const Column& c : *group) all.push_back(&c);
+    return all;
+  }();
+  return cols;
+}
+
 namespace {
 
 template <size_t N>

@@ -32,6 +32,9 @@ const std::vector<Column>& stall_event_columns();
 const std::vector<Column>& unit_busy_columns();
 const std::vector<Column>& unit_insts_columns();
 
+// All of the above, in that order: the metric columns of the CSV and JSON.
+const std::vector<const Column*>& metric_columns();
+
 // A breakdown whose columns are read as shares of a whole.
 struct ShareGroup {
   std::string title;  // e.g. "Stall cycles by type"

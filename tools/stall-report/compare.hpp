@@ -1,6 +1,7 @@
-// `stall-report A B`: two runs side by side, the design-space-exploration
-// view of HyFiSS §VI-E: per kernel (matched by id, else name) and for the
-// application, each metric and each stall type's share with its delta.
+// `stall-report A B ...` in text: N runs side by side, the
+// design-space-exploration view of HyFiSS §VI-E: per kernel (matched by id,
+// else name) and for the application, each metric and each stall type's
+// share, with each run's delta from the first (the baseline).
 #pragma once
 
 #include <optional>
@@ -16,10 +17,12 @@ namespace sasskit::stallreport {
 struct CompareRow {
   std::string metric;
   Kind kind;
-  std::optional<double> a, b;
-  std::optional<double> delta() const { return a && b ? std::optional<double>(*b - *a) : std::nullopt; }
-  // Relative change in percent for counts and ratios; empty for fractions.
-  std::optional<double> change() const;
+  std::vector<std::optional<double>> values;  // one per run
+  // Run i minus the baseline (run 0).
+  std::optional<double> delta(size_t i) const;
+  // Relative change from the baseline in percent for counts and ratios;
+  // empty for fractions.
+  std::optional<double> change(size_t i) const;
 };
 
 struct CompareScope {
@@ -29,18 +32,16 @@ struct CompareScope {
 };
 
 struct Comparison {
-  std::string a, b;  // input names
-  std::vector<CompareScope> scopes;  // matched kernels, then the application
-  std::vector<std::string> unmatched;  // "A: 3 name" style notes
+  std::vector<std::string> runs;       // "label (gpu; config)" per run
+  std::vector<CompareScope> scopes;    // the baseline's kernels, then the application
+  std::vector<std::string> unmatched;  // "only in b: kernel 3 name" style notes
 };
 
 // `k`'s match in `r`: the same id and name, else the first of that name.
 const KernelReport* find_kernel(const Report& r, const KernelReport& k);
 
-Comparison compare(const Report& a, const Report& b);
+Comparison compare(const std::vector<Report>& runs);
 
 void write_compare_text(std::ostream& out, const Comparison& c);
-void write_compare_csv(std::ostream& out, const Comparison& c);
-void write_compare_json(std::ostream& out, const Comparison& c);
 
 }  // namespace sasskit::stallreport

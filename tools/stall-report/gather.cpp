@@ -122,7 +122,8 @@ Report gather_report(std::istream& in, const std::string& name, const GatherOpti
   if (c.plan) plan.emplace(*c.plan);
   Report rep;
   rep.source = name;
-  if (c.plan) rep.plan_method = c.plan->method;
+  rep.provenance = reader.header().provenance;
+  if (c.plan) rep.plan_method = c.plan->method, rep.plan_error_bound = c.plan->error_bound;
   for (const KernelStats& ks : c.stats) {
     KernelReport k;
     k.id = ks.kernel_id;

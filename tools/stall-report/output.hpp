@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ostream>
+#include <vector>
 
 #include "report.hpp"
 #include "validate.hpp"
@@ -9,13 +10,16 @@
 namespace sasskit::stallreport {
 
 void write_text(std::ostream& out, const Report& rep);
-// One row per kernel and a last row for the application (id "all").
-void write_csv(std::ostream& out, const Report& rep);
-// --pcs: one row per (kernel, static PC): kernel_id, kernel_name, pc (hex),
-// warp_insts, stall_cycles, stall_TYPE_cycles..., main_stall, sass.
-void write_pcs_csv(std::ostream& out, const Report& rep);
-// {"source", "projected", "kernels": [...], "totals": {...}} and, with a
-// reference, "validation".
-void write_json(std::ostream& out, const Report& rep, const Validation* validation = nullptr);
+// The tidy table: per run one row per kernel (scope "kernel", numeric
+// kernel_id) and one for the application (scope "application", no id);
+// columns run, gpu, config, ... as stall-report(1) COLUMNS lists them.
+void write_csv(std::ostream& out, const std::vector<Report>& runs);
+// --pcs: one row per (run, kernel, static PC): run, kernel_id, kernel_name,
+// pc (hex), warp_insts, stall_cycles, stall_TYPE_cycles..., main_stall, sass.
+void write_pcs_csv(std::ostream& out, const std::vector<Report>& runs);
+// {"runs": [{"run", "gpu", "config", "source", ..., "kernels": [...],
+// "application": {...}}]}, the same names as the CSV; with a reference (one
+// run) the run has "validation".
+void write_json(std::ostream& out, const std::vector<Report>& runs, const Validation* validation = nullptr);
 
 }  // namespace sasskit::stallreport

@@ -7,38 +7,37 @@ namespace sasskit::stallreport {
 
 namespace {
 
-std::vector<const Column*> all_columns() {
-  std::vector<const Column*> cols;
-  for (const auto* group : {&summary_columns(), &stall_type_columns(), &stall_event_columns(), &unit_busy_columns(),
-                            &unit_insts_columns()})
-    for (const Column& c : *group) cols.push_back(&c);
-  return cols;
-}
-
-// The kernels' GPU model when they all share one, else empty.
-std::string application_gpu(const Report& rep) {
-  for (const KernelReport& k : rep.kernels)
-    if (k.gpu != rep.kernels.front().gpu) return "";
-  return rep.kernels.empty() ? "" : rep.kernels.front().gpu;
-}
+// What a row describes besides its metrics.
+struct RowKey {
+  const char* scope;  // "kernel" or "application"
+  std::optional<uint32_t> id;
+  std::string name;
+  std::optional<uint32_t> shards;
+  std::optional<double> weight, sample_scale, error_bound;
+};
 
 }  // namespace
 
-void write_csv(std::ostream& out, const Report& rep) {
-  const auto cols = all_columns();
-  out << "kernel_id,kernel_name,gpu,weight,sample_scale";
+void write_csv(std::ostream& out, const std::vector<Report>& runs) {
+  const auto& cols = metric_columns();
+  out << "run,gpu,config,scope,kernel_id,kernel_name,shards,weight,sample_scale,error_bound_frac";
   for (const Column* c : cols) out << ',' << c->key;
   out << '\n';
-  auto row = [&](const std::string& id, const std::string& name, const std::string& gpu, std::optional<double> weight,
-                 std::optional<double> scale, const Metrics& m) {
-    out << id << ',' << csv_field(name) << ',' << csv_field(gpu) << ',' << format_csv(weight, Kind::Ratio) << ','
-        << format_csv(scale, Kind::Ratio);
-    for (const Column* c : cols) out << ',' << format_csv(c->get(m), c->kind);
-    out << '\n';
-  };
-  for (const KernelReport& k : rep.kernels)
-    row(std::to_string(k.id), k.name, k.gpu, k.weight, k.sample_scale, k.m);
-  row("", application_name(rep.projected), application_gpu(rep), std::nullopt, std::nullopt, rep.totals);
+  for (const Report& rep : runs) {
+    auto row = [&](const RowKey& key, const Metrics& m) {
+      out << csv_field(rep.run) << ',' << csv_field(rep.gpu) << ',' << csv_field(rep.config) << ',' << key.scope << ','
+          << (key.id ? std::to_string(*key.id) : "") << ',' << csv_field(key.name) << ','
+          << (key.shards ? std::to_string(*key.shards) : "") << ',' << format_csv(key.weight, Kind::Ratio) << ','
+          << format_csv(key.sample_scale, Kind::Ratio) << ',' << format_csv(key.error_bound, Kind::Ratio);
+      for (const Column* c : cols) out << ',' << format_csv(c->get(m), c->kind);
+      out << '\n';
+    };
+    for (const KernelReport& k : rep.kernels)
+      row({"kernel", k.id, k.name, k.shards, k.weight, k.sample_scale, std::nullopt}, k.m);
+    row({"application", std::nullopt, application_name(rep.projected), std::nullopt, std::nullopt, std::nullopt,
+         rep.plan_error_bound},
+        rep.totals);
+  }
 }
 
 }  // namespace sasskit::stallreport

@@ -2,6 +2,7 @@
 
 #include "columns.hpp"
 #include "libcommon/json.hpp"
+#include "metrics.hpp"
 #include "output.hpp"
 
 namespace sasskit::stallreport {
@@ -14,25 +15,12 @@ void number(JsonWriter& w, std::optional<double> v, Kind kind) {
   else w.value(*v);
 }
 
-// {"MemData": 12, ...} from a group of columns, keyed by their titles.
-void object_of(JsonWriter& w, std::string_view key, const std::vector<Column>& cols, const Metrics& m) {
-  w.key(key).begin_object();
-  for (const Column& c : cols) {
-    w.key(c.title);
-    number(w, c.get(m), c.kind);
-  }
-  w.end_object();
-}
-
+// The metrics under the CSV's column names (stall-report(1), COLUMNS).
 void metrics(JsonWriter& w, const Metrics& m) {
-  for (const Column& c : summary_columns()) {
-    w.key(c.key);
-    number(w, c.get(m), c.kind);
+  for (const Column* c : metric_columns()) {
+    w.key(c->key);
+    number(w, c->get(m), c->kind);
   }
-  object_of(w, "stall_cycles", stall_type_columns(), m);
-  object_of(w, "stall_event_cycles", stall_event_columns(), m);
-  object_of(w, "unit_busy_cycles", unit_busy_columns(), m);
-  object_of(w, "unit_warp_insts", unit_insts_columns(), m);
 }
 
 void top_pcs(JsonWriter& w, const std::vector<StalledPc>& pcs) {
@@ -49,41 +37,50 @@ void validation_json(JsonWriter& w, const Validation& v) {
   w.field("matched", uint64_t(v.matched)).key("metrics").begin_array();
   for (const MetricValidation& mv : v.metrics) {
     w.begin_object().field("metric", ref_metric_name(mv.metric)).field("error_kind", error_kind(mv.metric));
-    w.key("error");
+    w.key(error_key(mv.metric));
     number(w, mv.error, Kind::Ratio);
     w.key("corr");
     number(w, mv.corr, Kind::Ratio);
     w.key("kernels").begin_array();
     for (const MetricPair& p : mv.pairs)
-      w.begin_object().field("id", p.kernel_id).field("name", p.name).field("simulated", p.simulated).field(
+      w.begin_object().field("kernel_id", p.kernel_id).field("kernel_name", p.name).field("simulated", p.simulated).field(
           "reference", p.reference).end_object();
     w.end_array().end_object();
   }
   w.end_array().end_object();
 }
 
-}  // namespace
-
-void write_json(std::ostream& out, const Report& rep, const Validation* validation) {
-  JsonWriter w(out);
-  w.begin_object().field("source", rep.source).field("projected", rep.projected);
+void run_json(JsonWriter& w, const Report& rep, const Validation* validation) {
+  w.begin_object().field("run", rep.run).field("gpu", rep.gpu).field("config", rep.config);
+  w.field("source", rep.source).field("projected", rep.projected);
   w.key("plan_method");
   if (rep.plan_method.empty()) w.null();
   else w.value(rep.plan_method);
+  w.key("error_bound_frac");
+  number(w, rep.plan_error_bound, Kind::Ratio);
   w.key("kernels").begin_array();
   for (const KernelReport& k : rep.kernels) {
     w.begin_object().field("kernel_id", k.id).field("kernel_name", k.name).field("gpu", k.gpu);
-    w.field("weight", k.weight).field("sample_scale", k.sample_scale);
+    w.field("shards", uint64_t(k.shards)).field("weight", k.weight).field("sample_scale", k.sample_scale);
     metrics(w, k.m);
     top_pcs(w, k.top_pcs);
     w.end_object();
   }
   w.end_array();
-  w.key("totals").begin_object().field("projected", rep.projected);
+  w.key("application").begin_object().field("kernel_name", application_name(rep.projected));
   metrics(w, rep.totals);
   w.end_object();
   if (validation) validation_json(w, *validation);
   w.end_object();
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const std::vector<Report>& runs, const Validation* validation) {
+  JsonWriter w(out);
+  w.begin_object().key("runs").begin_array();
+  for (const Report& rep : runs) run_json(w, rep, validation);
+  w.end_array().end_object();
   out << '\n';
 }
 

@@ -63,10 +63,29 @@ void data_blocks(std::ostream& out, const std::string& name, const PlotTable& t)
   }
 }
 
+// The error bars of the first group (bar i at x = i): x, stack height and
+// half-width per bar that has one; false when none has.
+bool error_block(std::ostream& out, const std::string& name, const PlotTable& t) {
+  if (t.groups.empty()) return false;
+  std::ostringstream rows;
+  const auto& bars = t.groups[0].rows;
+  for (size_t i = 0; i < bars.size(); ++i) {
+    if (!bars[i].error) continue;
+    double height = 0;
+    for (double v : bars[i].values) height += v;
+    rows << i << ' ' << height << ' ' << *bars[i].error << '\n';
+  }
+  if (rows.str().empty()) return false;
+  out << '$' << name << "err << EOD\n" << rows.str() << "EOD\n";
+  return true;
+}
+
 // A rowstacked bar chart of a table: each group a newhistogram, colours
-// restarting per group so a segment has one colour throughout.
+// restarting per group so a segment has one colour throughout; error bars
+// over the stacks that have one.
 void histogram(std::ostream& out, const std::string& name, const PlotTable& t, const Area& a) {
   data_blocks(out, name, t);
+  const bool errors = error_block(out, name, t);
   place(out, a);
   out << "set title " << single_quoted(t.title) << "\nset ylabel " << single_quoted(t.ylabel) << '\n'
       << "set style data histograms\nset style histogram rowstacked title offset 0,-1\n"
@@ -78,6 +97,7 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
     out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1, for [i=2:" << t.series.size() + 1 << "] $"
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
   }
+  if (errors) out << ", $" << name << "err using 1:2:3 with yerrorbars lt -1 lw 1.5 ps 0 title 'plan error bound'";
   out << '\n';
 }
 
@@ -94,12 +114,14 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
   out << "EOD\n";
   place(out, a);
   bool log = lo > 0 && hi / lo > 100;
+  // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
+  out << (hi >= 1000 ? "set format xy '%.1s%c'\n" : "set format xy '%g'\n");
   out << "set title " << single_quoted(s.metric + ": simulated vs reference") << "\nset xlabel 'reference'\n"
       << "set ylabel 'simulated'\nset style data points\nset key inside top left\nset xtics norotate\n"
       << (log ? "set logscale xy\n" : "unset logscale\n") << "set xrange [" << (log ? lo / 2 : 0) << ':'
       << hi * 1.1 << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * 1.1 << "]\n"
       << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.3 title 'kernels', x with lines lt 8 dt 2 title 'y = x'\n"
-      << "unset xlabel\n";
+      << "unset xlabel\nset format xy '%g'\n";
 }
 
 // Nine distinguishable colours (grey first: the issue cycles of a CPI

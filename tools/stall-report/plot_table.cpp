@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "columns.hpp"
 #include "compare.hpp"
@@ -42,6 +41,17 @@ std::vector<double> cpi_split(const Metrics& m) {
 }
 
 double scheduler_cycles(const Metrics& m) { return m.instructions + m.stall_cycles(); }
+
+// `row` is a stack of `rep`'s application: the plan's error bound, when it
+// states one, becomes an error bar on the stack's height.
+PlotRow with_error_bound(PlotRow row, const Report& rep) {
+  if (rep.plan_error_bound) {
+    double height = 0;
+    for (double v : row.values) height += v;
+    row.error = *rep.plan_error_bound * height;
+  }
+  return row;
+}
 
 std::string short_name(const KernelReport& k) {
   return plot_label(std::to_string(k.id) + " " + base_kernel_name(demangle_kernel_name(k.name)));
@@ -87,8 +97,11 @@ double thousands_scale(double largest, std::string& unit) {
   return scale;
 }
 
-std::string run_label(const Report& rep) {
-  return plot_label(std::filesystem::path(rep.source).filename().string(), 24);
+// Runs are numbered in the CPI groups, where bars are narrow, and named
+// after their number in the cycles chart, which holds the key.
+std::string run_number(size_t i) { return std::to_string(i + 1); }
+std::string run_label(const std::vector<Report>& runs, size_t i) {
+  return run_number(i) + " " + plot_label(runs[i].run, 32);
 }
 
 }  // namespace
@@ -96,6 +109,7 @@ std::string run_label(const Report& rep) {
 PlotTable cpi_stack_table(const Report& rep) {
   PlotTable t{"CPI stack per warp scheduler", "cycles per warp instruction", cycle_series(), {{}}};
   for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cpi_split(b.m)});
+  t.groups[0].rows.back() = with_error_bound(t.groups[0].rows.back(), rep);  // the application
   return t;
 }
 
@@ -105,6 +119,7 @@ PlotTable cycle_stack_table(const Report& rep) {
   PlotTable t{"Scheduler cycles of the application by kernel (plan weights applied)",
               "scheduler cycles" + unit, cycle_series(), {{}}};
   for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cycle_split(b.m, b.weight / scale)});
+  t.groups[0].rows.back() = with_error_bound(t.groups[0].rows.back(), rep);  // the application
   return t;
 }
 
@@ -121,17 +136,18 @@ PlotTable unit_busy_table(const Report& rep) {
 }
 
 PlotTable compare_cpi_table(const std::vector<Report>& runs) {
-  PlotTable t{"CPI stack per warp scheduler, per run", "cycles per warp instruction", cycle_series(), {}};
+  PlotTable t{"CPI stack per warp scheduler, per run (numbered as in the cycles chart)", "cycles per warp instruction", cycle_series(), {}};
   if (runs.empty()) return t;
   PlotGroup app{"application", {}};
-  for (const Report& r : runs) app.rows.push_back({run_label(r), cpi_split(r.totals)});
+  for (size_t i = 0; i < runs.size(); ++i)
+    app.rows.push_back(with_error_bound({run_number(i), cpi_split(runs[i].totals)}, runs[i]));
   t.groups.push_back(std::move(app));
   for (const Bar& b : bars(runs[0])) {
     if (!b.kernel) continue;  // "other" and the application
     PlotGroup g{b.label, {}};
-    for (const Report& r : runs) {
-      const KernelReport* k = find_kernel(r, *b.kernel);
-      g.rows.push_back({run_label(r), k ? cpi_split(k->m) : std::vector<double>(t.series.size(), 0)});
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const KernelReport* k = find_kernel(runs[i], *b.kernel);
+      g.rows.push_back({run_number(i), k ? cpi_split(k->m) : std::vector<double>(t.series.size(), 0)});
     }
     t.groups.push_back(std::move(g));
   }
@@ -144,7 +160,8 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
   for (const Report& r : runs) largest = std::max(largest, scheduler_cycles(r.totals));
   double scale = thousands_scale(largest, unit);
   PlotTable t{"Scheduler cycles of the application, per run", "scheduler cycles" + unit, cycle_series(), {{}}};
-  for (const Report& r : runs) t.groups[0].rows.push_back({run_label(r), cycle_split(r.totals, 1 / scale)});
+  for (size_t i = 0; i < runs.size(); ++i)
+    t.groups[0].rows.push_back(with_error_bound({run_label(runs, i), cycle_split(runs[i].totals, 1 / scale)}, runs[i]));
   return t;
 }
 

@@ -3,6 +3,7 @@
 // numbers can be tested without gnuplot.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,10 @@ namespace sasskit::stallreport {
 struct PlotRow {
   std::string label;  // already reduced by plot_label()
   std::vector<double> values;
+  // The +- half-width of an error bar on the stack's height, where one is
+  // known: the plan's relative error bound times the height (application
+  // bars of a plan-weighted run). Drawn for the first group only.
+  std::optional<double> error = std::nullopt;
 };
 
 // Bars drawn side by side under one group title (a kernel in a comparison);
@@ -50,9 +55,10 @@ PlotTable cycle_stack_table(const Report& rep);
 PlotTable unit_busy_table(const Report& rep);
 
 // N runs: per group (the application, then the first run's heaviest
-// kernels) one CPI-stack bar per run.
+// kernels) one CPI-stack bar per run, labelled with the run's number.
 PlotTable compare_cpi_table(const std::vector<Report>& runs);
-// N runs: the application's scheduler cycles split as above, one bar per run.
+// N runs: the application's scheduler cycles split as above, one bar per
+// run, labelled "number label".
 PlotTable compare_cycle_table(const std::vector<Report>& runs);
 
 // --reference: per metric the (reference, simulated) pairs of the kernels.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/stats_record.hpp"
+#include "formats/stream.hpp"
 
 namespace sasskit::stallreport {
 
@@ -52,6 +53,7 @@ struct KernelReport {
   std::string gpu;
   double weight = 1;        // plan weight (invocations this one stands for)
   double sample_scale = 1;  // kernel / sampled instructions
+  uint32_t shards = 1;      // CTA-range shards merged into this row (runs.hpp)
   Metrics m;                // this invocation, sample scale applied
   std::vector<StalledPc> top_pcs;  // the most stalled, most first
   std::vector<StalledPc> pcs;      // every PC with activity, by PC (GatherOptions::all_pcs)
@@ -59,10 +61,15 @@ struct KernelReport {
 
 struct Report {
   std::string source;  // input name
+  std::string run;     // the run's label (--label, else the input's file name)
+  std::string gpu;     // GPU model of the simulating stages (provenance, else the stats records)
+  std::string config;  // their options (runs.hpp)
+  std::vector<stream::Stage> provenance;  // the stream header's, first stage first
   std::vector<KernelReport> kernels;
   Metrics totals;         // the application, weights applied
   bool projected = false; // plan weights or sample scales were applied
   std::string plan_method;
+  std::optional<double> plan_error_bound;  // the plan's relative error bound, when it states one
 };
 
 }  // namespace sasskit::stallreport

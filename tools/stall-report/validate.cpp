@@ -92,6 +92,8 @@ std::string value_text(double v, RefMetric m) {
 }  // namespace
 
 const char* error_kind(RefMetric m) { return ref_metric_is_fraction(m) ? "MAE" : "MAPE"; }
+const char* error_key(RefMetric m) { return ref_metric_is_fraction(m) ? "error_pp" : "error_pct"; }
+const char* error_unit(RefMetric m) { return ref_metric_is_fraction(m) ? " pp" : "%"; }
 
 Validation validate(const Report& rep, const Reference& ref, const std::string& ref_name) {
   auto pairs = match(rep, ref);
@@ -130,29 +132,32 @@ void write_validation_text(std::ostream& out, const Validation& v) {
   TextTable summary({"metric", "kernels", "error", "corr"});
   for (const MetricValidation& mv : v.metrics)
     summary.add({ref_metric_name(mv.metric), std::to_string(mv.pairs.size()),
-                 std::string(error_kind(mv.metric)) + " " + (mv.error ? fixed(*mv.error, 2) + "%" : "-"),
+                 std::string(error_kind(mv.metric)) + " " + (mv.error ? fixed(*mv.error, 2) + error_unit(mv.metric) : "-"),
                  mv.corr ? fixed(*mv.corr, 3) : "-"});
   summary.print(out);
   for (const MetricValidation& mv : v.metrics) {
     out << '\n' << ref_metric_name(mv.metric) << '\n';
     TextTable t({"kernel", "name", "simulated", "reference", ref_metric_is_fraction(mv.metric) ? "abs error" : "rel error"});
+    const char* unit = error_unit(mv.metric);
     for (const MetricPair& p : mv.pairs) {
       double e = pair_error(p, mv.metric);
       t.add({std::to_string(p.kernel_id), p.name, value_text(p.simulated, mv.metric),
-             value_text(p.reference, mv.metric), std::isnan(e) ? "-" : fixed(e, 2) + "%"});
+             value_text(p.reference, mv.metric), std::isnan(e) ? "-" : fixed(e, 2) + unit});
     }
     t.print(out, {1});
   }
 }
 
 void write_validation_csv(std::ostream& out, const Validation& v) {
-  out << "metric,kernel,name,simulated,reference,error\n";
+  out << "metric,kernel_id,kernel_name,simulated,reference,rel_error_pct,abs_error_pp\n";
   for (const MetricValidation& mv : v.metrics)
     for (const MetricPair& p : mv.pairs) {
       double e = pair_error(p, mv.metric);
+      std::string error = std::isnan(e) ? "" : format_csv(e, Kind::Ratio);
+      bool fraction = ref_metric_is_fraction(mv.metric);
       out << ref_metric_name(mv.metric) << ',' << p.kernel_id << ',' << csv_field(p.name) << ','
           << format_csv(p.simulated, Kind::Ratio) << ',' << format_csv(p.reference, Kind::Ratio) << ','
-          << (std::isnan(e) ? "" : format_csv(e, Kind::Ratio)) << '\n';
+          << (fraction ? "" : error) << ',' << (fraction ? error : "") << '\n';
     }
 }
 

@@ -40,9 +40,13 @@ struct Validation {
 Validation validate(const Report& rep, const Reference& ref, const std::string& ref_name);
 
 const char* error_kind(RefMetric m);  // "MAPE" or "MAE"
+const char* error_key(RefMetric m);   // its JSON key: "error_pct" (MAPE) or "error_pp" (MAE)
+const char* error_unit(RefMetric m);  // "%" or " pp"
 
 void write_validation_text(std::ostream& out, const Validation& v);
-// metric,kernel,name,simulated,reference,error rows.
+// metric,kernel_id,kernel_name,simulated,reference,rel_error_pct,abs_error_pp
+// rows: counts and ratios have a relative error in percent, fractions an
+// absolute one in percentage points.
 void write_validation_csv(std::ostream& out, const Validation& v);
 
 }  // namespace sasskit::stallreport

@@ -36,7 +36,11 @@ class Source {
   }
   const stream::Header& upstream() const { return upstream_; }
 
-  void feed(TraceHandler& handler) {
+  void feed(TraceHandler& handler, const std::optional<CtaRange>& ctas) {
+    if (ctas) {
+      CtaRangeFilter filter(handler, *ctas);
+      return feed(filter, std::nullopt);
+    }
     switch (format_) {
       case TraceFormat::AccelsimDir:
         read_accelsim(path_, kernels_, handler);
@@ -81,7 +85,7 @@ void run(const Options& options, const CommonOptions& common) {
       stream::Writer writer(out.stream(), out.name(), source.upstream(), self);
       if (plan) writer.write(*plan);
       StreamSink sink(writer);
-      source.feed(sink);
+      source.feed(sink, options.ctas);
       writer.finish();
       out.commit();
       break;
@@ -93,14 +97,14 @@ void run(const Options& options, const CommonOptions& common) {
       header.provenance.push_back(self);
       JsonlSink sink(out.stream(), header);
       if (plan) sink.typed(*plan);
-      source.feed(sink);
+      source.feed(sink, options.ctas);
       sink.finish();
       out.commit();
       break;
     }
     case Target::Accelsim: {
       AccelsimSink sink(options.output, options.output == "-");
-      source.feed(sink);
+      source.feed(sink, options.ctas);
       sink.finish();
       break;
     }

@@ -2,8 +2,10 @@
 // text or JSON Lines.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "cta_range.hpp"
 #include "formats/trace_source.hpp"
 #include "libcommon/cli.hpp"
 
@@ -17,6 +19,7 @@ struct Options {
   Target target = Target::Stream;
   KernelSelection kernels;
   std::string plan;  // optional plan file: keep only its kernels
+  std::optional<CtaRange> ctas;  // --ctas: only these CTAs of each kernel
 };
 
 // Runs the conversion; throws sasskit::Error on bad input or failed output.

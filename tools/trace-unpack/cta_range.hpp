@@ -1,0 +1,40 @@
+// --ctas A-B: only the thread blocks whose linear index (x + y*gx +
+// z*gx*gy, launch order) lies in [A, B], in every kernel kept, so that one
+// large kernel can be simulated as CTA-range shards (merged back by
+// stall-report, stall-report(1) DESCRIPTION).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "formats/trace_source.hpp"
+
+namespace sasskit::unpack {
+
+struct CtaRange {
+  uint64_t first = 0, last = 0;
+  // "A-B" or "A"; a usage error otherwise or when B < A.
+  static CtaRange parse(const std::string& text);
+  bool contains(uint64_t index) const { return index >= first && index <= last; }
+};
+
+// Passes everything to `next` except the CTAs outside the range. A stream
+// already CTA-sampled (a sample record) is bad input: its sample would no
+// longer describe the CTAs kept.
+class CtaRangeFilter : public TraceHandler {
+ public:
+  CtaRangeFilter(TraceHandler& next, CtaRange range) : next_(next), range_(range) {}
+  void memcpy(const Memcpy& m) override { next_.memcpy(m); }
+  void kernel(const KernelInfo& k) override;
+  void insts(const InstTable& t) override { next_.insts(t); }
+  void cta(const CtaTrace& c) override;
+  void other(const stream::Record& r) override;
+
+ private:
+  TraceHandler& next_;
+  CtaRange range_;
+  std::map<uint32_t, Dim3> grids_;  // kernel id -> grid
+};
+
+}  // namespace sasskit::unpack
