@@ -67,7 +67,9 @@ class KernelAssembler {
 
   Kernel& open_kernel(uint32_t id, const Record& r) {
     if (open_ && open_->id() == id) return *open_;
-    const std::string what = "a " + r.type() + " record for kernel " + std::to_string(id);
+    const bool vowel = !r.type().empty() && std::string_view("aeiou").find(r.type()[0]) != std::string_view::npos;
+    const std::string article = vowel ? "an " : "a ";
+    const std::string what = article + r.type() + " record for kernel " + std::to_string(id);
     if (seen_.count(id))
       fail_input(r.where(), what + " after a later kernel's or an unrelated record: every record about a kernel "
                                    "comes before the next one starts (formats/STREAM.md, Order)");
