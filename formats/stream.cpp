@@ -1,5 +1,7 @@
 #include "formats/stream.hpp"
 
+#include "formats/records.hpp"
+
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
 #include "formats/msgpack_raw.hpp"
@@ -113,7 +115,7 @@ void Reader::read_header(const std::string& bytes) {
   header_ = Header{};
   header_.major = m.get<uint32_t>("major");
   header_.minor = m.get<uint32_t>("minor");
-  if (header_.major != kMajor)
+  if (header_.major < kOldestMajor || header_.major > kMajor)
     fail_input(name_, "stream format version " + std::to_string(header_.major) + "." +
                           std::to_string(header_.minor) + " is not supported (this is " +
                           std::to_string(kMajor) + "." + std::to_string(kMinor) +
@@ -262,6 +264,7 @@ void Writer::emit(std::string_view type) {
 }
 
 void Writer::write(const Record& record) {
+  if (record.type() == "insts") note_table(decode<InstTable>(record));
   ++counts_[record.type()];
   out_.write(record.bytes().data(), static_cast<std::streamsize>(record.bytes().size()));
 }

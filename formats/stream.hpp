@@ -15,10 +15,18 @@
 #include <string_view>
 #include <vector>
 
+namespace sasskit {
+struct CtaTrace;
+struct InstTable;
+}  // namespace sasskit
+
 namespace sasskit::stream {
 
-inline constexpr uint32_t kMajor = 1;
-inline constexpr uint32_t kMinor = 2;
+inline constexpr uint32_t kMajor = 2;
+inline constexpr uint32_t kMinor = 0;
+// The oldest major version still read: 1.x differs only in how cta records
+// are written, and its layout remains the expanded form of a cta record.
+inline constexpr uint32_t kOldestMajor = 1;
 inline constexpr std::string_view kMagic = "sasskit-stream";
 
 using Packer = msgpack::packer<msgpack::sbuffer>;
@@ -127,6 +135,12 @@ class Writer {
   // Write a typed record (any T with a RecordCodec<T>).
   template <class T>
   void write(const T& value);
+  // An insts slice; the writer keeps the open kernel's table to write cta
+  // records compactly.
+  void write(const InstTable& slice);
+  // A cta record in the compact form when it agrees with the table written
+  // before it (validate_cta), else in the expanded form (formats/STREAM.md).
+  void write(const CtaTrace& cta);
   // Writes the end record and flushes; a failed write is an Io error.
   void finish();
   // Ends the current member (as finish()) and starts a new one: a header
@@ -136,6 +150,11 @@ class Writer {
  private:
   void emit(std::string_view type);
   void write_header(const Header& upstream);
+  // Keeps the open kernel's instruction table from an insts slice.
+  void note_table(const InstTable& slice);
+
+  struct KernelTable;
+  std::shared_ptr<KernelTable> table_;  // of the kernel whose insts were written last
 
   std::ostream& out_;
   Stage self_;
