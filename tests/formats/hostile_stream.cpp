@@ -7,6 +7,7 @@
 //   deep N         a record nested N arrays deep
 //   warpless       a CTA with no warps
 //   warps N        one CTA of N warps, all the same sequence
+//   huge-grid      a kernel declaring 2^26 CTAs that holds one
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -95,6 +96,10 @@ int main(int argc, char** argv) {
     write_kernel(w, kernel(), 0);
   } else if (which == "warps") {
     write_kernel(w, kernel(), n);
+  } else if (which == "huge-grid") {
+    KernelInfo k = kernel();
+    k.grid = {1u << 26, 1, 1};
+    write_kernel(w, k, 1);
   } else {
     std::cerr << "hostile-stream: unknown case '" << which << "'\n";
     return 2;
