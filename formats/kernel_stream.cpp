@@ -1,5 +1,6 @@
 #include "formats/kernel_stream.hpp"
 
+#include "formats/msgpack_raw.hpp"
 #include "libcommon/diag.hpp"
 
 namespace sasskit::stream {
@@ -86,14 +87,10 @@ class KernelAssembler {
   void cta(Kernel& k, const Record& r) {
     const auto raw = r.raw("cta");
     if (!raw) fail_input(r.where(), "field 'cta' is missing");
-    Dim3 where_in_grid;
-    try {
-      const auto v = msgpack::unpack(raw->data(), raw->size()).get().as<std::vector<uint32_t>>();
-      if (v.size() != 3) throw std::length_error("cta");
-      where_in_grid = Dim3{v[0], v[1], v[2]};
-    } catch (const std::exception&) {
+    const auto v = raw_uint3(*raw);
+    if (!v || (*v)[0] > UINT32_MAX || (*v)[1] > UINT32_MAX || (*v)[2] > UINT32_MAX)
       fail_input(r.where(), "field 'cta' needs 3 values");
-    }
+    const Dim3 where_in_grid{uint32_t((*v)[0]), uint32_t((*v)[1]), uint32_t((*v)[2])};
     const uint64_t index = k.linear_index(where_in_grid, r.where());
     ++k.ctas_seen_;
     handler_.cta(k, CtaRecord(r, k, where_in_grid, index));

@@ -36,7 +36,56 @@ size_t object_size(std::string_view bytes, const std::string& where) {
   return off;
 }
 
+// The big-endian body of `n` bytes after `value`'s tag byte, or nullopt if
+// `value` is too short.
+std::optional<uint64_t> sized_uint(std::string_view value, size_t n) {
+  if (value.size() < 1 + n) return std::nullopt;
+  return big_endian(reinterpret_cast<const unsigned char*>(value.data()) + 1, n);
+}
+
 }  // namespace
+
+std::optional<uint64_t> raw_uint(std::string_view value) {
+  if (value.empty()) return std::nullopt;
+  const auto tag = static_cast<unsigned char>(value[0]);
+  if (tag < 0x80) return tag;
+  if (tag >= 0xcc && tag <= 0xcf) return sized_uint(value, size_t(1) << (tag - 0xcc));
+  return std::nullopt;
+}
+
+std::optional<std::string_view> raw_str(std::string_view value) {
+  if (value.empty()) return std::nullopt;
+  const auto tag = static_cast<unsigned char>(value[0]);
+  size_t head = 0, length = 0;
+  if ((tag & 0xe0) == 0xa0) {
+    head = 1;
+    length = tag & 0x1f;
+  } else if (tag >= 0xd9 && tag <= 0xdb) {
+    const size_t n = size_t(1) << (tag - 0xd9);
+    const auto l = sized_uint(value, n);
+    if (!l) return std::nullopt;
+    head = 1 + n;
+    length = *l;
+  } else {
+    return std::nullopt;
+  }
+  if (value.size() < head + length) return std::nullopt;
+  return value.substr(head, length);
+}
+
+std::optional<std::array<uint64_t, 3>> raw_uint3(std::string_view value) {
+  if (value.empty() || static_cast<unsigned char>(value[0]) != 0x93) return std::nullopt;
+  std::array<uint64_t, 3> out{};
+  std::string_view rest = value.substr(1);
+  for (auto& v : out) {
+    const auto u = raw_uint(rest);
+    if (!u) return std::nullopt;
+    v = *u;
+    const auto tag = static_cast<unsigned char>(rest[0]);
+    rest.remove_prefix(tag < 0x80 ? 1 : 1 + (size_t(1) << (tag - 0xcc)));
+  }
+  return out;
+}
 
 bool is_raw_map(std::string_view bytes) { return map_header(bytes).has_value(); }
 

@@ -3,6 +3,8 @@
 // learned when the rest of the record is only passed through.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,5 +19,12 @@ std::optional<std::string_view> raw_field(std::string_view bytes, std::string_vi
 
 // Whether `bytes` starts with a msgpack map.
 bool is_raw_map(std::string_view bytes);
+
+// An encoded non-negative integer's value; nullopt for any other object.
+std::optional<uint64_t> raw_uint(std::string_view value);
+// An encoded string's body; nullopt for any other object.
+std::optional<std::string_view> raw_str(std::string_view value);
+// An encoded array of three non-negative integers; nullopt otherwise.
+std::optional<std::array<uint64_t, 3>> raw_uint3(std::string_view value);
 
 }  // namespace sasskit::stream

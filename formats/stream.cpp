@@ -63,7 +63,8 @@ Record::Record(std::string bytes, std::string where)
     : bytes_(std::move(bytes)), where_(std::move(where)) {
   const auto t = raw_field(bytes_, "t", where_);
   if (!t) fail_input(where_, "field 't' is missing");
-  type_ = raw_as<std::string>(*t, "t", where_);
+  const auto name = raw_str(*t);
+  type_ = name ? std::string(*name) : raw_as<std::string>(*t, "t", where_);
 }
 
 const msgpack::object& Record::object() const {
@@ -89,6 +90,7 @@ std::optional<uint32_t> Record::kernel_id() const {
   const std::string_view key = type_ == "kernel" ? "id" : "kernel";
   const auto v = raw(key);
   if (!v) return std::nullopt;
+  if (const auto u = raw_uint(*v); u && *u <= UINT32_MAX) return static_cast<uint32_t>(*u);
   return raw_as<uint32_t>(*v, key, where_);
 }
 
