@@ -51,16 +51,30 @@ T raw_as(std::string_view raw, std::string_view key, const std::string& where) {
   }
 }
 
-// "file: record N", or "file: member M, record N" past the first member.
+// "file: record N", or "file: member M, record N" past the first member,
+// into `out` (whose buffer is reused: the reader fills one per record).
+void record_where(std::string& out, const std::string& name, size_t member, uint64_t index) {
+  out.assign(name);
+  out += ": ";
+  if (member > 0) out.append("member ").append(std::to_string(member + 1)).append(", ");
+  out.append("record ").append(std::to_string(index));
+}
+
 std::string record_where(const std::string& name, size_t member, uint64_t index) {
-  const std::string in_member = member == 0 ? "" : "member " + std::to_string(member + 1) + ", ";
-  return name + ": " + in_member + "record " + std::to_string(index);
+  std::string where;
+  record_where(where, name, member, index);
+  return where;
 }
 
 }  // namespace
 
 Record::Record(std::string bytes, std::string where)
     : bytes_(std::move(bytes)), where_(std::move(where)) {
+  read_type();
+}
+
+void Record::read_type() {
+  handle_.reset();
   const auto t = raw_field(bytes_, "t", where_);
   if (!t) fail_input(where_, "field 't' is missing");
   const auto name = raw_str(*t);
@@ -173,11 +187,11 @@ bool Reader::read_object(std::string& bytes) {
 }
 
 bool Reader::next(Record& out) {
-  std::string bytes;
-  if (pending_ || !read_object(bytes))
+  if (pending_ || !read_object(out.bytes_))
     fail_input(name_, "truncated stream: no end record after " + std::to_string(index_ - 1) +
                           " records");
-  out = Record(std::move(bytes), record_where(name_, member_, index_ - 1));
+  record_where(out.where_, name_, member_, index_ - 1);
+  out.read_type();
   if (out.type() == "end") {
     check_end(out);
     look_past_end();

@@ -67,6 +67,9 @@ class Record {
   std::optional<uint32_t> kernel_id() const;
 
  private:
+  friend class Reader;  // refills a Record in place, reusing its buffers
+  void read_type();
+
   std::string bytes_;
   std::string type_;
   std::string where_;
