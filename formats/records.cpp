@@ -173,11 +173,9 @@ std::vector<StaticInst> unpack_inst_columns(const MapView& m) {
 
 InstTable RecordCodec<InstTable>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
-  InstTable t;
-  t.kernel_id = m.get<uint32_t>("kernel");
-  t.first = m.get<uint32_t>("first");
-  t.insts = m.has("insts") ? unpack_inst_maps(m, r.where()) : unpack_inst_columns(m);
-  return t;
+  // 1.x wrote one map per entry under "insts"; 2.0 writes columns.
+  std::vector<StaticInst> insts = m.has("insts") ? unpack_inst_maps(m, r.where()) : unpack_inst_columns(m);
+  return InstTable{m.get<uint32_t>("kernel"), m.get<uint32_t>("first"), std::move(insts)};
 }
 
 void RecordCodec<CtaTrace>::pack(Packer& pk, const CtaTrace& c) {
