@@ -8,23 +8,8 @@
 set -euo pipefail
 regular_n=${1:-5M}
 gather_n=${2:-4M}
-bin=${SASSKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
-export PATH="$bin:$PATH"
-for tool in sasskit-gen trace-compress trace-unpack xz gzip /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "compress-bench: $tool not found" >&2; exit 1; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-# "cpu_seconds peak_kib" of a command (user + system time, so that other
-# work on a shared machine does not distort the ratios), its stdout to $out.
-timed() {
-  local out=$1; shift
-  /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" >"$out"
-  awk '{ printf "%.2f %d\n", $1 + $2, $3 }' "$work/time"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-size() { stat -c %s "$1"; }
+source "$(dirname "$0")/bench-lib.sh"
+bench_setup compress-bench sasskit-gen trace-compress trace-unpack xz gzip
 
 run_case() {
   local name=$1 kind=$2 n=$3
@@ -32,12 +17,12 @@ run_case() {
   sasskit-gen -k "$kind" -n "$n" -o "$dir" >/dev/null
   local text="$dir/kernel-1.traceg"
   local text_size; text_size=$(size "$text")
-  read -r xz_s _ < <(timed "$work/t.xz" xz -9 -T1 -c "$text")
-  read -r gz_s _ < <(timed "$work/t.gz" gzip -9 -c "$text")
-  read -r ar_s ar_kib < <(timed /dev/null trace-compress "$dir" -o "$work/t.sass.z")
-  read -r xzd_s _ < <(timed /dev/null xz -dc "$work/t.xz")
-  read -r un_s un_kib < <(timed /dev/null trace-unpack "$work/t.sass.z")
-  read -r txt_s _ < <(timed /dev/null trace-unpack "$work/t.sass.z" --to accelsim -o "$work/$name.out")
+  read -r xz_s _ _ < <(timed "$work/t.xz" xz -9 -T1 -c "$text")
+  read -r gz_s _ _ < <(timed "$work/t.gz" gzip -9 -c "$text")
+  read -r ar_s _ ar_kib < <(timed /dev/null trace-compress "$dir" -o "$work/t.sass.z")
+  read -r xzd_s _ _ < <(timed /dev/null xz -dc "$work/t.xz")
+  read -r un_s _ un_kib < <(timed /dev/null trace-unpack "$work/t.sass.z")
+  read -r txt_s _ _ < <(timed /dev/null trace-unpack "$work/t.sass.z" --to accelsim -o "$work/$name.out")
   local ar xz gz; ar=$(size "$work/t.sass.z"); xz=$(size "$work/t.xz"); gz=$(size "$work/t.gz")
   printf '%s (%s, -n %s): text %d bytes\n' "$name" "$kind" "$n" "$text_size"
   printf '  archive %d bytes  xz -9 %d  gzip -9 %d\n' "$ar" "$xz" "$gz"

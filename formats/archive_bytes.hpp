@@ -45,8 +45,10 @@ class ByteSink {
 
 class ByteSource {
  public:
-  // `where` names the data in messages, e.g. "a.sass.z: kernel 3 block at offset 812".
-  ByteSource(std::string_view data, std::string where) : data_(data), where_(std::move(where)) {}
+  // `where` names the data in messages, e.g. "a.sass.z: kernel 3 block at offset 812";
+  // `damage` starts every message about bad data.
+  ByteSource(std::string_view data, std::string where, std::string damage = "damaged archive")
+      : data_(data), where_(std::move(where)), damage_(std::move(damage)) {}
 
   uint8_t u8() {
     need(1);
@@ -85,7 +87,7 @@ class ByteSource {
   bool done() const { return pos_ == data_.size(); }
   const std::string& where() const { return where_; }
   [[noreturn]] void damaged(const std::string& what) const {
-    fail_input(where_, "damaged archive: " + what);
+    fail_input(where_, damage_ + ": " + what);
   }
 
  private:
@@ -96,6 +98,7 @@ class ByteSource {
   std::string_view data_;
   size_t pos_ = 0;
   std::string where_;
+  std::string damage_;
 };
 
 }  // namespace sasskit::archive

@@ -1,5 +1,8 @@
 #include "formats/records.hpp"
 
+#include <algorithm>
+
+#include "formats/cta_payload.hpp"
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
 
@@ -76,33 +79,55 @@ KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
   return k;
 }
 
-void RecordCodec<InstTable>::pack(Packer& pk, const InstTable& t) {
-  pk.pack_map(4);
-  pack_type(pk, type);
-  pack_key(pk, "kernel"); pk.pack(t.kernel_id);
-  pack_key(pk, "first"); pk.pack(t.first);
-  pack_key(pk, "insts");
-  pk.pack_array(static_cast<uint32_t>(t.insts.size()));
-  for (const auto& i : t.insts) {
-    uint32_t n = 5 + (i.line ? 1 : 0) + (i.imm ? 1 : 0);
-    pk.pack_map(n);
-    pack_key(pk, "pc"); pk.pack(i.pc);
-    pack_key(pk, "op"); pk.pack(i.opcode);
-    pack_key(pk, "dst"); pk.pack(i.dst);
-    pack_key(pk, "src"); pk.pack(i.src);
-    pack_key(pk, "width"); pk.pack(i.mem_width);
-    if (i.line) { pack_key(pk, "line"); pk.pack(*i.line); }
-    if (i.imm) { pack_key(pk, "imm"); pk.pack(*i.imm); }
+namespace {
+
+// An optional per-entry column: absent when no entry has the value, else
+// one entry each, nil where that entry has none.
+template <class T, class Get>
+void pack_optional_column(Packer& pk, std::string_view key, const std::vector<StaticInst>& insts, Get get) {
+  if (std::none_of(insts.begin(), insts.end(), [&](const StaticInst& i) { return get(i).has_value(); })) return;
+  pack_key(pk, key);
+  pk.pack_array(static_cast<uint32_t>(insts.size()));
+  for (const auto& i : insts) {
+    const std::optional<T>& v = get(i);
+    if (v) pk.pack(*v);
+    else pk.pack_nil();
   }
 }
 
-InstTable RecordCodec<InstTable>::unpack(const Record& r) {
-  MapView m(r.object(), r.where());
-  InstTable t;
-  t.kernel_id = m.get<uint32_t>("kernel");
-  t.first = m.get<uint32_t>("first");
+template <class Get>
+void pack_column(Packer& pk, std::string_view key, const std::vector<StaticInst>& insts, Get get) {
+  pack_key(pk, key);
+  pk.pack_array(static_cast<uint32_t>(insts.size()));
+  for (const auto& i : insts) pk.pack(get(i));
+}
+
+}  // namespace
+
+void RecordCodec<InstTable>::pack(Packer& pk, const InstTable& t) {
+  const auto& in = t.insts;
+  const bool lines = std::any_of(in.begin(), in.end(), [](const StaticInst& i) { return i.line.has_value(); });
+  const bool imms = std::any_of(in.begin(), in.end(), [](const StaticInst& i) { return i.imm.has_value(); });
+  pk.pack_map(8 + (lines ? 1 : 0) + (imms ? 1 : 0));
+  pack_type(pk, type);
+  pack_key(pk, "kernel"); pk.pack(t.kernel_id);
+  pack_key(pk, "first"); pk.pack(t.first);
+  pack_column(pk, "pc", in, [](const StaticInst& i) { return i.pc; });
+  pack_column(pk, "op", in, [](const StaticInst& i) -> const std::string& { return i.opcode; });
+  pack_column(pk, "dst", in, [](const StaticInst& i) -> const std::vector<uint16_t>& { return i.dst; });
+  pack_column(pk, "src", in, [](const StaticInst& i) -> const std::vector<uint16_t>& { return i.src; });
+  pack_column(pk, "width", in, [](const StaticInst& i) { return i.mem_width; });
+  pack_optional_column<uint32_t>(pk, "line", in, [](const StaticInst& i) -> const std::optional<uint32_t>& { return i.line; });
+  pack_optional_column<std::string>(pk, "imm", in, [](const StaticInst& i) -> const std::optional<std::string>& { return i.imm; });
+}
+
+namespace {
+
+// Format 1.x: one map per entry.
+std::vector<StaticInst> unpack_inst_maps(const MapView& m, const std::string& where) {
+  std::vector<StaticInst> out;
   for (const auto& o : m.array("insts")) {
-    MapView im(o, r.where() + " (insts)");
+    MapView im(o, where + " (insts)");
     StaticInst i;
     i.pc = im.get<uint64_t>("pc");
     i.opcode = im.get<std::string>("op");
@@ -111,9 +136,46 @@ InstTable RecordCodec<InstTable>::unpack(const Record& r) {
     i.mem_width = im.get<uint32_t>("width");
     if (im.has("line")) i.line = im.get<uint32_t>("line");
     if (im.has("imm")) i.imm = im.get<std::string>("imm");
-    t.insts.push_back(std::move(i));
+    out.push_back(std::move(i));
   }
-  return t;
+  return out;
+}
+
+template <class T>
+std::vector<std::optional<T>> optional_column(const MapView& m, std::string_view key, size_t n) {
+  std::vector<std::optional<T>> out(n);
+  if (!m.has(key)) return out;
+  const auto values = m.array(key);
+  if (values.size() != n) fail_input(m.where(), "insts column '" + std::string(key) + "' has the wrong length");
+  for (size_t i = 0; i < n; ++i)
+    if (!values[i].is_nil()) out[i] = m.convert<T>(values[i], key);
+  return out;
+}
+
+// Format 2.0: one array per field, an entry per instruction.
+std::vector<StaticInst> unpack_inst_columns(const MapView& m) {
+  const auto pc = m.get<std::vector<uint64_t>>("pc");
+  const auto op = m.get<std::vector<std::string>>("op");
+  const auto dst = m.get<std::vector<std::vector<uint16_t>>>("dst");
+  const auto src = m.get<std::vector<std::vector<uint16_t>>>("src");
+  const auto width = m.get<std::vector<uint32_t>>("width");
+  const size_t n = pc.size();
+  if (op.size() != n || dst.size() != n || src.size() != n || width.size() != n)
+    fail_input(m.where(), "insts columns differ in length");
+  const auto line = optional_column<uint32_t>(m, "line", n);
+  const auto imm = optional_column<std::string>(m, "imm", n);
+  std::vector<StaticInst> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = StaticInst{pc[i], line[i], op[i], dst[i], src[i], width[i], imm[i]};
+  return out;
+}
+
+}  // namespace
+
+InstTable RecordCodec<InstTable>::unpack(const Record& r) {
+  MapView m(r.object(), r.where());
+  // 1.x wrote one map per entry under "insts"; 2.0 writes columns.
+  std::vector<StaticInst> insts = m.has("insts") ? unpack_inst_maps(m, r.where()) : unpack_inst_columns(m);
+  return InstTable{m.get<uint32_t>("kernel"), m.get<uint32_t>("first"), std::move(insts)};
 }
 
 void RecordCodec<CtaTrace>::pack(Packer& pk, const CtaTrace& c) {
@@ -140,6 +202,11 @@ CtaTrace RecordCodec<CtaTrace>::unpack(const Record& r) {
   CtaTrace c;
   c.kernel_id = m.get<uint32_t>("kernel");
   c.cta = unpack_dim(m, "cta");
+  if (const msgpack::object* data = m.find("data")) {
+    if (data->type != msgpack::type::BIN) fail_input(r.where(), "field 'data' is not binary");
+    c.warps = decode_warps(std::string_view(data->via.bin.ptr, data->via.bin.size), r.where());
+    return c;
+  }
   for (const auto& o : m.array("warps")) {
     MapView wm(o, r.where());
     WarpTrace w;
@@ -155,6 +222,52 @@ CtaTrace RecordCodec<CtaTrace>::unpack(const Record& r) {
     c.warps.push_back(std::move(w));
   }
   return c;
+}
+
+struct Writer::KernelTable {
+  uint32_t kernel_id = 0;
+  std::vector<StaticInst> insts;
+};
+
+void Writer::note_table(const InstTable& slice) {
+  if (slice.first == 0) table_ = std::make_shared<KernelTable>(KernelTable{slice.kernel_id, {}});
+  if (!table_ || table_->kernel_id != slice.kernel_id || table_->insts.size() != slice.first) return;
+  table_->insts.insert(table_->insts.end(), slice.insts.begin(), slice.insts.end());
+}
+
+void Writer::write(const InstTable& slice) {
+  note_table(slice);
+  Packer pk(buf_);
+  RecordCodec<InstTable>::pack(pk, slice);
+  emit(RecordCodec<InstTable>::type);
+}
+
+namespace {
+bool agrees_with(const CtaTrace& cta, const std::vector<StaticInst>& table) {
+  try {
+    validate_cta(cta, table, "");
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+void Writer::write(const CtaTrace& cta) {
+  Packer pk(buf_);
+  if (table_ && table_->kernel_id == cta.kernel_id && agrees_with(cta, table_->insts)) {
+    const std::string data = encode_warps(cta.warps, table_->insts);
+    pk.pack_map(4);
+    pack_type(pk, "cta");
+    pack_key(pk, "kernel"); pk.pack(cta.kernel_id);
+    pack_key(pk, "cta"); pack_dim(pk, cta.cta);
+    pack_key(pk, "data");
+    pk.pack_bin(static_cast<uint32_t>(data.size()));
+    pk.pack_bin_body(data.data(), static_cast<uint32_t>(data.size()));
+  } else {
+    RecordCodec<CtaTrace>::pack(pk, cta);
+  }
+  emit(RecordCodec<CtaTrace>::type);
 }
 
 void validate_cta(const CtaTrace& cta, const std::vector<StaticInst>& table,

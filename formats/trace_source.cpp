@@ -6,7 +6,6 @@
 
 #include "formats/accelsim.hpp"
 #include "formats/archive.hpp"
-#include "formats/msgpack_map.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
 
@@ -155,27 +154,40 @@ void read_accelsim(const std::string& path, const KernelSelection& selection,
   }
 }
 
-void read_stream(stream::Reader& reader, const KernelSelection& selection, TraceHandler& handler) {
-  stream::Record r;
-  while (reader.next(r)) {
-    const std::string& t = r.type();
-    if (t == "memcpy") {
-      handler.memcpy(stream::decode<Memcpy>(r));
-      continue;
-    }
-    // Every per-kernel record names its kernel: "id" in kernel, "kernel" elsewhere.
-    MapView m(r.object(), r.where());
-    const char* id_key = t == "kernel" ? "id" : "kernel";
-    if (m.has(id_key) && !selection.contains(m.get<uint32_t>(id_key))) continue;
-    if (t == "kernel")
-      handler.kernel(stream::decode<KernelInfo>(r));
-    else if (t == "insts")
-      handler.insts(stream::decode<InstTable>(r));
-    else if (t == "cta")
-      handler.cta(stream::decode<CtaTrace>(r));
-    else
-      handler.other(r);
+namespace {
+
+// The kernel layer's events as a TraceHandler's, for the selected kernels.
+class SelectedKernels : public stream::KernelHandler {
+ public:
+  SelectedKernels(const KernelSelection& selection, TraceHandler& handler) : sel_(selection), h_(handler) {}
+  void begin_member(const stream::Header& header, size_t member) override {
+    if (member > 0) h_.next_member(header);
   }
+  void begin_kernel(const stream::Kernel& k, const stream::Record&) override {
+    if (sel_.contains(k.id())) h_.kernel(k.info());
+  }
+  void insts(const stream::Kernel& k, const InstTable& slice, const stream::Record&) override {
+    if (sel_.contains(k.id())) h_.insts(slice);
+  }
+  void cta(const stream::Kernel& k, const stream::CtaRecord& c) override {
+    if (sel_.contains(k.id())) h_.cta_record(c);
+  }
+  void attached(const stream::Kernel& k, const stream::Record& r) override {
+    if (sel_.contains(k.id())) h_.other(r);
+  }
+  void memcpy(const stream::Record& r) override { h_.memcpy(stream::decode<Memcpy>(r)); }
+  void other(const stream::Record& r) override { h_.other(r); }
+
+ private:
+  const KernelSelection& sel_;
+  TraceHandler& h_;
+};
+
+}  // namespace
+
+void read_stream(stream::Reader& reader, const KernelSelection& selection, TraceHandler& handler) {
+  SelectedKernels selected(selection, handler);
+  stream::read_kernels(reader, selected);
 }
 
 }  // namespace sasskit

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "formats/stream.hpp"
 #include "libcommon/io.hpp"
@@ -22,7 +23,14 @@ class TraceHandler {
   virtual void kernel(const KernelInfo&) = 0;
   virtual void insts(const InstTable&) = 0;
   virtual void cta(const CtaTrace&) = 0;
+  // A stream's cta record, as read; by default decoded (and checked against
+  // the kernel's table) for cta(). A handler that copies records passes the
+  // bytes on instead.
+  virtual void cta_record(const stream::CtaRecord& c) { cta(c.decode()); }
   virtual void other(const stream::Record&) {}
+  // A stream member other than the first starts (formats/STREAM.md,
+  // Members); member 0's header is the source's upstream header.
+  virtual void next_member(const stream::Header&) {}
 };
 
 // Kernel ids chosen with a list such as "1,3-5"; empty = every kernel.
@@ -58,7 +66,8 @@ TraceFormat detect_trace_format(Input& in, std::string& head);
 void read_accelsim(const std::string& path, const KernelSelection& selection,
                    TraceHandler& handler);
 
-// Reads a stream's records after its header; `reader` is already open.
+// Reads a stream's records after its header, every member of it, through
+// the kernel layer (formats/kernel_stream.hpp); `reader` is already open.
 void read_stream(stream::Reader& reader, const KernelSelection& selection,
                  TraceHandler& handler);
 

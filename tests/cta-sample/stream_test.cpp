@@ -68,9 +68,7 @@ Output run_stream(const std::string& input, const Options& options, unsigned num
   {
     stream::Writer writer(out, "out", reader.header(), stream::Stage{"cta-sample", "0", {}});
     CtaSampleStream sampler(gpu, options, &writer, nullptr);
-    stream::Record r;
-    while (reader.next(r)) sampler.feed(r);
-    sampler.finish();
+    sampler.read(reader);
     writer.finish();
   }
   Output o;
@@ -146,9 +144,7 @@ TEST(CtaSampleStream, OutputIsDeterministic) {
     stream::Writer writer(out, "out", reader.header(), stream::Stage{"cta-sample", "0", {}});
     const GpuConfig gpu = tiny_gpu();
     CtaSampleStream sampler(gpu, Options{}, &writer, nullptr);
-    stream::Record r;
-    while (reader.next(r)) sampler.feed(r);
-    sampler.finish();
+    sampler.read(reader);
     writer.finish();
     return out.str();
   };
@@ -163,9 +159,7 @@ TEST(CtaSampleStream, JsonSummary) {
   json.begin_array();
   const GpuConfig gpu = tiny_gpu();
   CtaSampleStream sampler(gpu, Options{}, nullptr, &json);
-  stream::Record r;
-  while (reader.next(r)) sampler.feed(r);
-  sampler.finish();
+  sampler.read(reader);
   json.end_array();
   const std::string s = out.str();
   for (const char* key : {"\"id\":1", "\"sampled_sm\":1", "\"ctas_total\":8", "\"ctas_kept\":2",

@@ -8,6 +8,7 @@
 //   map-key N      a record whose map key is a map whose key is a map ... N deep
 //   warpless       a CTA with no warps
 //   warps N        one CTA of N warps, all the same sequence
+//   huge-grid      a kernel declaring 2^26 CTAs that holds one
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -43,6 +44,7 @@ InstTable table() {
 CtaTrace cta(uint64_t warps) {
   CtaTrace c;
   c.kernel_id = 1;
+  c.cta = {0, 0, 0};
   for (uint64_t w = 0; w < warps; ++w) {
     WarpTrace t;
     t.warp_id = static_cast<uint32_t>(w);
@@ -112,6 +114,10 @@ int main(int argc, char** argv) {
     write_kernel(w, kernel(), 0);
   } else if (which == "warps") {
     write_kernel(w, kernel(), n);
+  } else if (which == "huge-grid") {
+    KernelInfo k = kernel();
+    k.grid = {1u << 26, 1, 1};
+    write_kernel(w, k, 1);
   } else {
     std::cerr << "hostile-stream: unknown case '" << which << "'\n";
     return 2;

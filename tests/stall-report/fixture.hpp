@@ -149,15 +149,25 @@ inline KernelSample fixture_sample() {
   return s;
 }
 
+// The kernel record that every record about kernel `id` follows.
+inline KernelInfo fixture_kernel(uint32_t id, std::string name) {
+  KernelInfo k;
+  k.id = id;
+  k.name = std::move(name);
+  return k;
+}
+
 inline void write_fixture(std::ostream& out, const FixtureOptions& o) {
   stream::Writer w(out, "fixture", stream::Header{}, stream::this_stage("stallreport-mkstream", {}, true));
   if (o.plan) w.write(fixture_plan());
+  w.write(fixture_kernel(1, o.vecadd_name));
   w.write(fixture_insts());
   if (o.stats) {
     KernelStats vecadd = fixture_vecadd(o.variant_b);
     vecadd.name = o.vecadd_name;
     w.write(vecadd);
   }
+  w.write(fixture_kernel(2, "_Z4gemmPKfS0_Pf"));
   if (o.sample) w.write(fixture_sample());
   w.write(fixture_cache());
   if (o.stats) w.write(fixture_gemm(o.variant_b));

@@ -29,9 +29,9 @@ class CtaSampleStream {
   CtaSampleStream(const GpuConfig& gpu, const Options& options, stream::Writer* writer,
                   JsonWriter* json);
   ~CtaSampleStream();
-  void feed(const stream::Record& record);
-  // Completes the last kernel; call after the input's end record.
-  void finish();
+  // Reads every member of the stream through the kernel layer, writing one
+  // output member per input member.
+  void read(stream::Reader& reader);
 
  private:
   struct Impl;

@@ -6,16 +6,6 @@
 #include "libcommon/io.hpp"
 
 namespace sasskit::ctasample {
-namespace {
-
-void process(stream::Reader& reader, CtaSampleStream& sampler) {
-  stream::Record record;
-  while (reader.next(record)) sampler.feed(record);
-  sampler.finish();
-}
-
-}  // namespace
-
 void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common) {
   Options options;
   options.policy = parse_policy(o.policy);
@@ -34,14 +24,14 @@ void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common)
     JsonWriter writer(summary);
     writer.begin_array();
     CtaSampleStream sampler(gpu, options, nullptr, &writer);
-    process(reader, sampler);
+    sampler.read(reader);
     writer.end_array();
     out.stream() << summary.str() << "\n";
   } else {
     stream::Writer writer(out.stream(), out.name(), reader.header(),
                           stream::this_stage("cta-sample", common.argv, common.no_provenance, gpu.name));
     CtaSampleStream sampler(gpu, options, &writer, nullptr);
-    process(reader, sampler);
+    sampler.read(reader);
     writer.finish();
   }
   in.check_read_error();

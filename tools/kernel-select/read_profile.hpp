@@ -22,11 +22,16 @@ bool looks_like_stream(std::istream& in);
 // than two launches are BadInput.
 Profile from_export(const profile::Profile& src);
 
-// Reads the kernel and cta records of a stream, handing every record to
-// `pass` as it is read. Durations are warp instructions counted from the
-// cta records (the kernel record carries no time).
-Profile read_stream_profile(stream::Reader& reader,
-                            const std::function<void(const stream::Record&)>& pass);
+using RecordPass = std::function<void(const stream::Record&)>;
+using MemberPass = std::function<void(const stream::Header&)>;
+
+// Reads the kernel and cta records of a stream, every member of it, handing
+// every record to `pass` as it is read and each member's header after the
+// first to `next_member`. Durations are warp instructions counted from the
+// cta records (the kernel record carries no time). Kernel ids must differ
+// across members: a plan names kernels by id.
+Profile read_stream_profile(stream::Reader& reader, const RecordPass& pass,
+                            const MemberPass& next_member = [](const stream::Header&) {});
 
 // Fails unless `p` holds at least two invocations to sample from.
 void require_invocations(const Profile& p);

@@ -8,6 +8,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
 #include "read_profile.hpp"
@@ -67,51 +68,65 @@ struct KernelAccumulator {
   }
 };
 
-KernelAccumulator& accumulator(std::map<uint32_t, KernelAccumulator>& kernels, uint32_t id,
-                               const std::string& where) {
-  auto it = kernels.find(id);
-  if (it == kernels.end()) fail_input(where, "record refers to a kernel not announced before it");
-  return it->second;
-}
+// The layer's events as profile rows; every record goes to `pass` first.
+class ProfileBuilder : public stream::KernelHandler {
+ public:
+  ProfileBuilder(Profile& p, const RecordPass& pass, const MemberPass& next_member)
+      : p_(p), pass_(pass), next_member_(next_member) {}
+
+  void begin_member(const stream::Header& header, size_t member) override {
+    if (member > 0) next_member_(header);
+  }
+  void begin_kernel(const stream::Kernel& k, const stream::Record& r) override {
+    pass_(r);
+    const KernelInfo& info = k.info();
+    // Plans name kernels by id, so ids stay distinct across members too.
+    if (kernels_.count(info.id)) fail_input(r.where(), "kernel " + std::to_string(info.id) + " appears twice");
+    kernels_[info.id].row = p_.size();
+    p_.add(info.id, info.name, 0);
+    p_.insts.push_back(0);
+    p_.ctas.push_back(info.grid.volume());
+    p_.warps.push_back(info.grid.volume() * ((info.block.volume() + 31) / 32));
+  }
+  void insts(const stream::Kernel& k, const InstTable& slice, const stream::Record& r) override {
+    pass_(r);
+    kernels_[k.id()].add_table(slice);
+  }
+  void cta(const stream::Kernel& k, const stream::CtaRecord& c) override {
+    pass_(c.record());
+    KernelAccumulator& acc = kernels_[k.id()];
+    for (const auto& w : c.decode().warps) {
+      acc.add_warp(w);
+      p_.insts[acc.row] += static_cast<double>(w.inst.size());
+    }
+  }
+  void attached(const stream::Kernel&, const stream::Record& r) override { pass_(r); }
+  void memcpy(const stream::Record& r) override { pass_(r); }
+  void other(const stream::Record& r) override { pass_(r); }
+
+  // Durations and basic-block vectors, once every record was read.
+  void finish() {
+    p_.duration = p_.insts;
+    p_.bbv.resize(p_.size());
+    for (const auto& [id, acc] : kernels_) p_.bbv[acc.row] = acc.bbv();
+  }
+
+ private:
+  Profile& p_;
+  const RecordPass& pass_;
+  const MemberPass& next_member_;
+  std::map<uint32_t, KernelAccumulator> kernels_;
+};
 
 }  // namespace
 
-Profile read_stream_profile(stream::Reader& reader,
-                            const std::function<void(const stream::Record&)>& pass) {
+Profile read_stream_profile(stream::Reader& reader, const RecordPass& pass, const MemberPass& next_member) {
   Profile p;
   p.source = reader.name();
   p.unit = "warp-insts";
-  std::map<uint32_t, KernelAccumulator> kernels;
-  stream::Record r;
-  while (reader.next(r)) {
-    pass(r);
-    if (r.type() == "kernel") {
-      KernelInfo k = stream::decode<KernelInfo>(r);
-      if (kernels.count(k.id)) fail_input(r.where(), "kernel " + std::to_string(k.id) + " appears twice");
-      kernels[k.id].row = p.size();
-      p.add(k.id, k.name, 0);
-      p.insts.push_back(0);
-      p.ctas.push_back(k.grid.volume());
-      p.warps.push_back(k.grid.volume() * ((k.block.volume() + 31) / 32));
-    } else if (r.type() == "insts") {
-      InstTable t = stream::decode<InstTable>(r);
-      KernelAccumulator& acc = accumulator(kernels, t.kernel_id, r.where());
-      if (t.first != acc.pcs.size()) fail_input(r.where(), "insts slice does not continue the table");
-      acc.add_table(t);
-    } else if (r.type() == "cta") {
-      CtaTrace c = stream::decode<CtaTrace>(r);
-      KernelAccumulator& acc = accumulator(kernels, c.kernel_id, r.where());
-      for (const auto& w : c.warps) {
-        for (uint32_t i : w.inst)
-          if (i >= acc.pcs.size()) fail_input(r.where(), "instruction index out of the kernel's table");
-        acc.add_warp(w);
-        p.insts[acc.row] += static_cast<double>(w.inst.size());
-      }
-    }
-  }
-  p.duration = p.insts;
-  p.bbv.resize(p.size());
-  for (const auto& [id, acc] : kernels) p.bbv[acc.row] = acc.bbv();
+  ProfileBuilder builder(p, pass, next_member);
+  stream::read_kernels(reader, builder);
+  builder.finish();
   require_invocations(p);
   return p;
 }

@@ -56,9 +56,9 @@ void run_stream_pipeline(const RunOptions& o, const CommonOptions& common, Input
   Output out(o.output, OutputKind::Binary, common.force);
   stream::Writer writer(out.stream(), out.name(), reader.header(),
                         stream::this_stage(program_name(), common.argv, common.no_provenance));
-  Profile p = read_stream_profile(reader, [&](const stream::Record& r) {
-    if (r.type() != stream::RecordCodec<Plan>::type) writer.write(r);
-  });
+  Profile p = read_stream_profile(
+      reader, [&](const stream::Record& r) { if (r.type() != stream::RecordCodec<Plan>::type) writer.write(r); },
+      [&](const stream::Header& member) { writer.next_member(member); });
   Selection s = make_selector(p, o.method)(o.seed);
   writer.write(s.plan);
   writer.finish();

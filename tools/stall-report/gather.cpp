@@ -4,6 +4,7 @@
 #include <map>
 
 #include "formats/cache_record.hpp"
+#include "formats/kernel_stream.hpp"
 #include "formats/plan_record.hpp"
 #include "formats/records.hpp"
 #include "formats/sample_record.hpp"
@@ -24,10 +25,21 @@ struct Collected {
   std::optional<Plan> plan;
 };
 
-Collected collect(stream::Reader& reader) {
-  Collected c;
-  stream::Record r;
-  while (reader.next(r)) {
+// The records of one member that the report joins; cta records pass by.
+struct Collector : stream::KernelHandler {
+  std::vector<Collected> members;
+  std::vector<std::vector<stream::Stage>> provenance;
+
+  void begin_member(const stream::Header& header, size_t) override {
+    members.emplace_back();
+    provenance.push_back(header.provenance);
+  }
+  void insts(const stream::Kernel& k, const InstTable& slice, const stream::Record&) override {
+    auto& texts = members.back().sass[k.id()];
+    for (const StaticInst& inst : slice.insts) texts[inst.pc] = sass_text(inst);
+  }
+  void attached(const stream::Kernel&, const stream::Record& r) override {
+    Collected& c = members.back();
     const std::string& t = r.type();
     if (t == "stats") {
       c.stats.push_back(stream::decode<KernelStats>(r));
@@ -37,16 +49,13 @@ Collected collect(stream::Reader& reader) {
     } else if (t == "sample") {
       auto s = stream::decode<KernelSample>(r);
       c.sample[s.kernel_id] = std::move(s);
-    } else if (t == "insts") {
-      auto table = stream::decode<InstTable>(r);
-      auto& texts = c.sass[table.kernel_id];
-      for (const StaticInst& inst : table.insts) texts[inst.pc] = sass_text(inst);
-    } else if (t == "plan" && !c.plan) {
-      c.plan = stream::decode<Plan>(r);
     }
   }
-  return c;
-}
+  void other(const stream::Record& r) override {
+    Collected& c = members.back();
+    if (r.type() == "plan" && !c.plan) c.plan = stream::decode<Plan>(r);
+  }
+};
 
 template <size_t N>
 void add_scaled(std::array<double, N>& to, const std::array<uint64_t, N>& from, double s) {
@@ -111,13 +120,7 @@ std::vector<StalledPc> top_stalled_pcs(std::vector<StalledPc> all, size_t n) {
   return all;
 }
 
-}  // namespace
-
-Report gather_report(std::istream& in, const std::string& name, const GatherOptions& opt) {
-  stream::Reader reader(in, name);
-  Collected c = collect(reader);
-  if (c.stats.empty())
-    fail_input(name, "no stats records in the stream; run pipe-sim before stall-report");
+Report member_report(const Collected& c, const std::string& name, const GatherOptions& opt) {
   std::optional<PlanSelection> plan;
   if (c.plan) plan.emplace(*c.plan);
   Report rep;
@@ -143,6 +146,36 @@ Report gather_report(std::istream& in, const std::string& name, const GatherOpti
     if (opt.all_pcs) k.pcs = std::move(pcs);
     rep.projected = rep.projected || k.weight != 1 || k.sample_scale != 1;
     rep.kernels.push_back(std::move(k));
+  }
+  rep.totals = application_totals(rep.kernels);
+  return rep;
+}
+
+}  // namespace
+
+std::vector<MemberReport> gather_members(std::istream& in, const std::string& name, const GatherOptions& opt) {
+  stream::Reader reader(in, name);
+  Collector collector;
+  stream::read_kernels(reader, collector);
+  std::vector<MemberReport> out;
+  for (size_t m = 0; m < collector.members.size(); ++m) {
+    const std::string where = m == 0 ? name : name + ": member " + std::to_string(m + 1);
+    if (collector.members[m].stats.empty())
+      fail_input(where, "no stats records in the stream; run pipe-sim before stall-report");
+    out.push_back(MemberReport{m, collector.provenance[m], member_report(collector.members[m], where, opt)});
+  }
+  return out;
+}
+
+Report gather_report(std::istream& in, const std::string& name, const GatherOptions& opt) {
+  std::vector<MemberReport> members = gather_members(in, name, opt);
+  Report rep = std::move(members.front().report);
+  rep.source = name;
+  for (size_t m = 1; m < members.size(); ++m) {
+    Report& more = members[m].report;
+    rep.kernels.insert(rep.kernels.end(), more.kernels.begin(), more.kernels.end());
+    rep.projected = rep.projected || more.projected;
+    if (rep.plan_method.empty()) rep.plan_method = more.plan_method;
   }
   rep.totals = application_totals(rep.kernels);
   return rep;

@@ -1,10 +1,14 @@
 // Reads a stream to the end and builds the report: stats records joined
-// with kernel, insts, cache, sample and plan records by kernel id.
+// with kernel, insts, cache, sample and plan records by kernel id. cta
+// records are never decoded, so a stream's stats are read in time
+// proportional to the stats, not the trace. A concatenated stream gives
+// one report per member.
 #pragma once
 
 #include <istream>
 #include <string>
 
+#include "formats/stream.hpp"
 #include "report.hpp"
 
 namespace sasskit::stallreport {
@@ -14,7 +18,16 @@ struct GatherOptions {
   bool all_pcs = false;  // also keep every PC (KernelReport::pcs), for --pcs
 };
 
-// BadInput when the stream has no stats record.
+// One member of a (possibly concatenated) stream and its report.
+struct MemberReport {
+  size_t member = 0;                      // 0 for the first
+  std::vector<stream::Stage> provenance;  // the member's header
+  Report report;
+};
+
+// Every member's report, in order. BadInput when a member has no stats record.
+std::vector<MemberReport> gather_members(std::istream& in, const std::string& name, const GatherOptions& opt);
+// Every member's kernels in one report (members in order, totals over all).
 Report gather_report(std::istream& in, const std::string& name, const GatherOptions& opt);
 Report load_report(const std::string& path, const GatherOptions& opt);
 

@@ -27,6 +27,10 @@ class ArchiveHandler : public TraceHandler {
       progress_.update("kernel " + std::to_string(kernel_) + ", " + std::to_string(ctas_) + " CTAs, " +
                        std::to_string(writer_.bytes_written() >> 20) + " MiB written");
   }
+  void next_member(const stream::Header&) override {
+    fail_input("input", "a concatenated stream (a second member follows): an archive holds one trace; "
+                        "compress each member on its own");
+  }
   void other(const stream::Record& r) override {
     if (dropped_.insert(r.type()).second)
       warn(r.where(), "'" + r.type() + "' records are not kept in the archive");

@@ -12,7 +12,21 @@
 namespace sasskit::unpack {
 namespace fs = std::filesystem;
 
-JsonlSink::JsonlSink(std::ostream& out, const stream::Header& header) : out_(out), json_(out) {
+JsonlSink::JsonlSink(std::ostream& out, const stream::Header& upstream, stream::Stage self)
+    : out_(out), self_(std::move(self)), json_(out) {
+  header(upstream);
+}
+
+void JsonlSink::next_member(const stream::Header& upstream) {
+  finish();
+  counts_.clear();
+  header(upstream);
+}
+
+void JsonlSink::header(const stream::Header& upstream) {
+  stream::Header header;  // the version of what this run writes
+  header.provenance = upstream.provenance;
+  header.provenance.push_back(self_);
   json_.begin_object().field("t", "header").field("magic", stream::kMagic);
   json_.field("major", header.major).field("minor", header.minor).key("provenance").begin_array();
   for (const auto& s : header.provenance) {
@@ -90,6 +104,11 @@ AccelsimSink::~AccelsimSink() {
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
+}
+
+void AccelsimSink::next_member(const stream::Header&) {
+  fail_input("input", "a concatenated stream (a second member follows): Accel-Sim text holds one trace; "
+                      "unpack each member on its own");
 }
 
 accelsim::KernelTraceWriter& AccelsimSink::writer(const std::string& record) {

@@ -23,21 +23,26 @@ class StreamSink : public TraceHandler {
   void kernel(const KernelInfo& k) override { w_.write(k); }
   void insts(const InstTable& t) override { w_.write(t); }
   void cta(const CtaTrace& c) override { w_.write(c); }
+  // A stream's cta records are copied undecoded.
+  void cta_record(const stream::CtaRecord& c) override { w_.write(c.record()); }
   void other(const stream::Record& r) override { w_.write(r); }
+  void next_member(const stream::Header& upstream) override { w_.next_member(upstream); }
 
  private:
   stream::Writer& w_;
 };
 
-// One JSON object per line: the header, each record, the end record.
+// One JSON object per line: the header, each record, the end record; a
+// header and an end line per member of a concatenated stream.
 class JsonlSink : public TraceHandler {
  public:
-  JsonlSink(std::ostream& out, const stream::Header& header);
+  JsonlSink(std::ostream& out, const stream::Header& upstream, stream::Stage self);
   void memcpy(const Memcpy& m) override { typed(m); }
   void kernel(const KernelInfo& k) override { typed(k); }
   void insts(const InstTable& t) override { typed(t); }
   void cta(const CtaTrace& c) override { typed(c); }
   void other(const stream::Record& r) override;
+  void next_member(const stream::Header& upstream) override;
   void finish();
   // Any record with a RecordCodec, as one line.
   template <class T>
@@ -45,8 +50,10 @@ class JsonlSink : public TraceHandler {
 
  private:
   void line(const char* data, size_t size, const std::string& type, const std::string& where);
+  void header(const stream::Header& upstream);
 
   std::ostream& out_;
+  stream::Stage self_;
   JsonWriter json_;
   std::map<std::string, uint64_t> counts_;
 };
@@ -70,6 +77,8 @@ class AccelsimSink : public TraceHandler {
   void kernel(const KernelInfo& k) override;
   void insts(const InstTable& t) override { writer("insts").insts(t); }
   void cta(const CtaTrace& c) override { writer("cta").cta(c); }
+  // A directory holds one trace: a concatenated stream is refused.
+  void next_member(const stream::Header&) override;
   // Commits the last kernel file and kernelslist.g, then moves the files
   // into place: nothing is written to the output until every file is whole.
   void finish();

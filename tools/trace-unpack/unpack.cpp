@@ -92,10 +92,7 @@ void run(const Options& options, const CommonOptions& common) {
     }
     case Target::Jsonl: {
       Output out(options.output, OutputKind::Text);
-      stream::Header header;  // the version of what this run writes
-      header.provenance = source.upstream().provenance;
-      header.provenance.push_back(self);
-      JsonlSink sink(out.stream(), header);
+      JsonlSink sink(out.stream(), source.upstream(), self);
       if (plan) sink.typed(*plan);
       source.feed(sink, options.ctas);
       sink.finish();

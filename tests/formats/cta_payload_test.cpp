@@ -1,0 +1,138 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include "formats/cta_payload.hpp"
+#include "formats/records.hpp"
+#include "libcommon/diag.hpp"
+
+using namespace sasskit;
+using namespace sasskit::stream;
+
+namespace {
+
+// Entry 0: an ALU instruction; 1: a 4-byte load; 2: an 8-byte store.
+std::vector<StaticInst> table() {
+  return {StaticInst{0x00, std::nullopt, "IADD3", {1}, {2}, 0, std::nullopt},
+          StaticInst{0x10, std::nullopt, "LDG.E", {4}, {2}, 4, std::nullopt},
+          StaticInst{0x20, std::nullopt, "STG.E", {}, {2, 4}, 8, std::nullopt}};
+}
+
+// One warp holding every lane rule: coalesced, divergent with a lane
+// stride, irregular small deltas, random wide gathers, no active lane
+// (base and stride kept as extras), one active lane (stride kept).
+WarpTrace every_lane_kind() {
+  WarpTrace w;
+  w.warp_id = 3;
+  auto mem = [&](uint32_t inst, uint32_t mask, uint8_t mode, std::vector<uint64_t> addrs,
+                 std::vector<uint64_t> extra = {}) {
+    w.inst.push_back(inst);
+    w.mask.push_back(mask);
+    w.addr_mode.push_back(mode);
+    w.addrs.insert(w.addrs.end(), addrs.begin(), addrs.end());
+    w.addr_extra.insert(w.addr_extra.end(), extra.begin(), extra.end());
+  };
+  std::mt19937_64 rng(7);
+  for (int loop = 0; loop < 3; ++loop) {
+    w.inst.push_back(0);
+    w.mask.push_back(0xffffffff);
+    std::vector<uint64_t> coalesced, random;
+    for (uint64_t j = 0; j < 32; ++j) coalesced.push_back(0x7f0000001000 + 0x80 * loop + 4 * j);
+    for (uint64_t j = 0; j < 32; ++j) random.push_back(rng());
+    mem(1, 0xffffffff, 1, coalesced);
+    mem(2, 0xffffffff, 0, random);
+  }
+  mem(1, 0x0000000a, 1, {0x1000, 0x1010});               // lanes 1 and 3: lane stride 8
+  mem(1, 0x00000007, 2, {0x2000, 0x2004, 0x1ff0});       // irregular
+  mem(2, 0x00000000, 1, {}, {0x5000, uint64_t(-8)});     // no lane: base, stride
+  mem(2, 0x00000100, 1, {0x6000}, {16});                 // one lane: stride
+  mem(1, 0x00000000, 2, {}, {0x7000});                   // no lane, base+delta: base
+  return w;
+}
+
+std::string record_bytes(const CtaTrace& c, bool with_table) {
+  std::ostringstream out;
+  Writer w(out, "t", Header{}, Stage{"t", "0", {}});
+  KernelInfo k;
+  k.id = c.kernel_id;
+  w.write(k);
+  if (with_table) w.write(InstTable{c.kernel_id, 0, table()});
+  w.write(c);
+  w.finish();
+  return out.str();
+}
+
+CtaTrace read_cta(const std::string& bytes, std::string* cta_record = nullptr) {
+  std::istringstream in(bytes);
+  Reader r(in, "t");
+  Record rec;
+  while (r.next(rec))
+    if (rec.type() == "cta") {
+      if (cta_record) *cta_record = rec.bytes();
+      return decode<CtaTrace>(rec);
+    }
+  ADD_FAILURE() << "no cta record";
+  return {};
+}
+
+}  // namespace
+
+TEST(CtaPayload, EveryLaneRuleRoundTrips) {
+  CtaTrace c;
+  c.kernel_id = 1;
+  c.cta = {2, 0, 0};
+  c.warps = {every_lane_kind(), every_lane_kind()};
+  c.warps[1].warp_id = 9;
+  validate_cta(c, table(), "test");
+  EXPECT_EQ(decode_warps(encode_warps(c.warps, table()), "t"), c.warps);
+  EXPECT_EQ(read_cta(record_bytes(c, true)), c);
+}
+
+TEST(CtaPayload, CompactRecordIsFarSmallerThanTheExpandedOne) {
+  CtaTrace c;
+  c.kernel_id = 1;
+  c.cta = {0, 0, 0};
+  for (uint32_t i = 0; i < 8; ++i) {
+    WarpTrace w = every_lane_kind();
+    w.warp_id = i;
+    c.warps.push_back(w);
+  }
+  std::string compact, expanded;
+  EXPECT_EQ(read_cta(record_bytes(c, true), &compact), c);
+  EXPECT_EQ(read_cta(record_bytes(c, false), &expanded), c);  // no table: expanded form
+  EXPECT_NE(compact.find("data"), std::string::npos);
+  EXPECT_NE(expanded.find("warps"), std::string::npos);
+  EXPECT_LT(compact.size() * 2, expanded.size()) << compact.size() << " vs " << expanded.size();
+}
+
+TEST(CtaPayload, ACtaThatDisagreesWithTheTableIsWrittenExpandedAndRefusedByValidation) {
+  CtaTrace c;
+  c.kernel_id = 1;
+  c.cta = {0, 0, 0};
+  WarpTrace w;
+  w.inst = {1};
+  w.mask = {0x3};
+  w.addr_mode = {0};
+  w.addrs = {0x10};  // two lanes active, one address
+  c.warps = {w};
+  std::string bytes;
+  EXPECT_EQ(read_cta(record_bytes(c, true), &bytes), c);
+  EXPECT_NE(bytes.find("warps"), std::string::npos);
+  EXPECT_THROW(validate_cta(c, table(), "t"), Error);
+}
+
+TEST(CtaPayload, DamagedPayloadsAreRefusedWithoutAllocatingAhead) {
+  const std::string good = encode_warps({every_lane_kind()}, table());
+  for (size_t cut = 0; cut < good.size(); ++cut)
+    EXPECT_THROW(decode_warps(good.substr(0, cut), "t"), Error) << "cut at " << cut;
+  EXPECT_THROW(decode_warps(good + "x", "t"), Error);
+  // A warp count or an instruction count larger than the bytes that follow.
+  EXPECT_THROW(decode_warps(std::string("\xff\xff\xff\x0f", 4), "t"), Error);
+  EXPECT_THROW(decode_warps(std::string("\x01\x00\xff\xff\xff\xff\x0f", 7), "t"), Error);
+  try {
+    decode_warps(std::string("\x01\x00\xff\xff\xff\xff\x0f", 7), "here");
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("damaged cta record"), std::string::npos) << e.what();
+  }
+}
