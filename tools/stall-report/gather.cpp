@@ -120,12 +120,13 @@ std::vector<StalledPc> top_stalled_pcs(std::vector<StalledPc> all, size_t n) {
   return all;
 }
 
-Report member_report(const Collected& c, const std::string& name, const GatherOptions& opt) {
+Report member_report(const Collected& c, const std::vector<stream::Stage>& provenance, const std::string& name,
+                     const GatherOptions& opt) {
   std::optional<PlanSelection> plan;
   if (c.plan) plan.emplace(*c.plan);
   Report rep;
   rep.source = name;
-  rep.provenance = reader.header().provenance;
+  rep.provenance = provenance;
   if (c.plan) rep.plan_method = c.plan->method, rep.plan_error_bound = c.plan->error_bound;
   for (const KernelStats& ks : c.stats) {
     KernelReport k;
@@ -162,7 +163,7 @@ std::vector<MemberReport> gather_members(std::istream& in, const std::string& na
     const std::string where = m == 0 ? name : name + ": member " + std::to_string(m + 1);
     if (collector.members[m].stats.empty())
       fail_input(where, "no stats records in the stream; run pipe-sim before stall-report");
-    out.push_back(MemberReport{m, collector.provenance[m], member_report(collector.members[m], where, opt)});
+    out.push_back(MemberReport{m, collector.provenance[m], member_report(collector.members[m], collector.provenance[m], where, opt)});
   }
   return out;
 }
@@ -181,11 +182,13 @@ Report gather_report(std::istream& in, const std::string& name, const GatherOpti
   return rep;
 }
 
-Report load_report(const std::string& path, const GatherOptions& opt) {
+std::vector<Report> load_member_reports(const std::string& path, const GatherOptions& opt) {
   Input in(path);
-  Report rep = gather_report(in.stream(), in.name(), opt);
+  std::vector<MemberReport> members = gather_members(in.stream(), in.name(), opt);
   in.check_read_error();
-  return rep;
+  std::vector<Report> reports;
+  for (MemberReport& m : members) reports.push_back(std::move(m.report));
+  return reports;
 }
 
 }  // namespace sasskit::stallreport

@@ -14,15 +14,18 @@ using namespace sasskit::stallreport;
 
 namespace {
 
-// Each input loaded and labelled; with labels, the shards of one run
-// (inputs under one label) merged. Without labels every input is its own
+// Each input loaded and labelled, each member of a concatenated input a
+// run of its own; with labels, the shards of one run (inputs or members
+// under one label) merged. Without labels every input and member is its own
 // run, whatever its name: nothing is merged unless asked.
 std::vector<Report> load_runs(const std::vector<std::string>& inputs, const std::vector<std::string>& labels,
                               const GatherOptions& gather) {
   std::vector<Report> reports;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    reports.push_back(load_report(inputs[i], gather));
-    describe_run(reports.back(), labels.empty() ? "" : labels[i]);
+    for (Report& member : load_member_reports(inputs[i], gather)) {
+      describe_run(member, labels.empty() ? "" : labels[i]);
+      reports.push_back(std::move(member));
+    }
   }
   return labels.empty() ? reports : merge_shards(std::move(reports));
 }
