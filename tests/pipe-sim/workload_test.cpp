@@ -1,7 +1,7 @@
 // Reading the stream in batches of complete kernels: the batches follow the
 // memory budget, records stay in order, a record about a kernel that is
 // already complete is refused, and the simulated output does not depend on
-// the batching.
+// the batching, nor on whether the CTAs are spilled or held.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -57,19 +57,20 @@ std::string three_kernels() {
   });
 }
 
-std::vector<Workload> read_batches(const std::string& bytes, size_t batch_bytes) {
+std::vector<Workload> read_batches(const std::string& bytes, size_t batch_bytes,
+                                   CtaIntake intake = CtaIntake::Spill) {
   std::istringstream in(bytes);
   stream::Reader reader(in, "test");
-  WorkloadReader batches(reader, batch_bytes);
+  WorkloadReader batches(reader, batch_bytes, intake);
   std::vector<Workload> out;
   for (Workload w; batches.next(w);) out.push_back(std::move(w));
   return out;
 }
 
-std::string simulated(const std::string& bytes, size_t batch_bytes) {
+std::string simulated(const std::string& bytes, size_t batch_bytes, CtaIntake intake = CtaIntake::Spill) {
   std::istringstream in(bytes);
   stream::Reader reader(in, "test");
-  WorkloadReader batches(reader, batch_bytes);
+  WorkloadReader batches(reader, batch_bytes, intake);
   RunOptions opt;
   opt.sim.gpu = test_gpu();
   opt.sim.gpu.kernel_launch_latency = 100;
@@ -84,7 +85,7 @@ std::string simulated(const std::string& bytes, size_t batch_bytes) {
 
 TEST(WorkloadReader, BatchesFollowTheBudget) {
   const std::string bytes = three_kernels();
-  auto one_each = read_batches(bytes, 1);
+  auto one_each = read_batches(bytes, 1, CtaIntake::Hold);
   ASSERT_EQ(one_each.size(), 3u);
   for (uint32_t i = 0; i < 3; ++i) {
     ASSERT_EQ(one_each[i].kernels.size(), 1u);
@@ -93,11 +94,37 @@ TEST(WorkloadReader, BatchesFollowTheBudget) {
     EXPECT_EQ(one_each[i].records.size(), 4u);  // kernel, insts, 2 cta
     EXPECT_EQ(one_each[i].kernels[0].last_record, 3u);
   }
-  auto together = read_batches(bytes, size_t(1) << 30);
+  auto together = read_batches(bytes, size_t(1) << 30, CtaIntake::Hold);
   ASSERT_EQ(together.size(), 1u);
   EXPECT_EQ(together[0].kernels.size(), 3u);
   EXPECT_EQ(together[0].records.size(), 12u);
   EXPECT_EQ(together[0].kernels[2].last_record, 11u);
+}
+
+TEST(WorkloadReader, SpilledCtasLeaveOnlyTheirSummary) {
+  auto batches = read_batches(three_kernels(), size_t(1) << 30);
+  ASSERT_EQ(batches.size(), 1u);
+  const Workload& w = batches[0];
+  ASSERT_EQ(w.records.size(), 9u);  // per kernel: kernel, insts, one run of 2 spilled cta records
+  ASSERT_TRUE(w.spill);
+  EXPECT_EQ(w.spill->size(), 6u);
+  for (size_t k = 0; k < 3; ++k) {
+    const KernelInput& in = w.kernels[k];
+    EXPECT_TRUE(in.ctas.empty());
+    ASSERT_EQ(in.spilled.size(), 2u);
+    EXPECT_EQ(in.last_record, 3 * k + 2);
+    EXPECT_EQ(w.records[in.last_record].spilled_begin, 2 * k);
+    EXPECT_EQ(w.records[in.last_record].spilled_end, 2 * k + 2);
+    EXPECT_EQ(in.spilled[1].cta.x, 1u);
+    EXPECT_EQ(in.spilled[0].insts, 7u);  // warps of 4 and 3 instructions
+    EXPECT_EQ(in.spilled[0].units[size_t(UnitClass::Ldst)], 2u);
+  }
+}
+
+TEST(WorkloadReader, OutputDoesNotDependOnSpilling) {
+  const std::string bytes = three_kernels();
+  EXPECT_EQ(simulated(bytes, size_t(1) << 30, CtaIntake::Hold), simulated(bytes, size_t(1) << 30));
+  EXPECT_EQ(simulated(bytes, 1, CtaIntake::Hold), simulated(bytes, 1));
 }
 
 TEST(WorkloadReader, OutputDoesNotDependOnTheBatching) {
@@ -125,4 +152,36 @@ TEST(WorkloadReader, StreamWithoutKernelsIsRefused) {
   const std::string bytes = stream_bytes([](stream::Writer&) {});
   std::string error = sasskit::test::error_of([&] { read_batches(bytes, 1); });
   EXPECT_NE(error.find("holds no kernel records"), std::string::npos) << error;
+}
+
+// rd-cache writes the cache record before the CTAs (format 1.3); a 1.2
+// stream has it after them. pipe-sim reads the whole kernel before it
+// simulates, so both give the same stats, whatever the kernel's size.
+TEST(WorkloadReader, CacheRecordBeforeOrAfterTheCtasGivesTheSameStats) {
+  const MiniKernel k = mini_kernel(1);
+  KernelCacheModel cache;
+  cache.kernel_id = 1;
+  cache.l1_hit_rate = 1.0;  // every load hits: far from the defaults
+  cache.l2_hit_rate = 1.0;
+  auto stats_of = [&](bool cache_first) {
+    const std::string bytes = stream_bytes([&](stream::Writer& w) {
+      w.write(k.info);
+      w.write(k.table);
+      if (cache_first) w.write(cache);
+      for (const auto& c : k.ctas) w.write(c);
+      if (!cache_first) w.write(cache);
+    });
+    std::istringstream in(bytes);
+    stream::Reader reader(in, "test");
+    WorkloadReader batches(reader, 1);
+    RunOptions opt;
+    opt.sim.gpu = test_gpu();
+    auto results = simulate_stream(batches, opt, nullptr);
+    EXPECT_EQ(results.at(0).stats.memory, "cache-record");
+    return results.at(0).stats;
+  };
+  const KernelStats before = stats_of(true), after = stats_of(false);
+  EXPECT_EQ(before.cycles, after.cycles);
+  EXPECT_EQ(before.total.insts, after.total.insts);
+  EXPECT_EQ(before.total.stall_type, after.total.stall_type);
 }

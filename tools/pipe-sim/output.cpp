@@ -8,21 +8,40 @@
 
 namespace sasskit::pipesim {
 
-void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results) {
+namespace {
+
+void write_passed(stream::Writer& out, const Passed& p, const SpillFile* spill, bool with_ctas) {
+  if (p.spilled_end == p.spilled_begin) {
+    const std::string& type = p.record.type();
+    if (type != stream::RecordCodec<KernelStats>::type && (with_ctas || type != "cta")) out.write(p.record);
+    return;
+  }
+  if (!with_ctas) return;
+  std::string bytes;
+  for (size_t i = p.spilled_begin; i < p.spilled_end; ++i) {
+    spill->read(i, bytes);
+    out.write(stream::Record(bytes, "spilled cta record"));
+  }
+}
+
+}  // namespace
+
+void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results, bool with_ctas) {
   std::vector<std::vector<size_t>> after(w.records.size());
   for (size_t k = 0; k < w.kernels.size(); ++k) after[w.kernels[k].last_record].push_back(k);
   for (size_t i = 0; i < w.records.size(); ++i) {
-    if (w.records[i].type() != stream::RecordCodec<KernelStats>::type) out.write(w.records[i]);
+    write_passed(out, w.records[i], w.spill.get(), with_ctas);
     for (size_t k : after[i]) out.write(results[k].stats);
   }
 }
 
-std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out) {
+std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out,
+                                          bool with_ctas) {
   std::vector<KernelResult> results;
   RunState state;
   for (Workload batch; batches.next(batch);) {
     auto done = simulate_workload(batch, opt, opcode_table_classifier, state);
-    if (out) write_stream(*out, batch, done);
+    if (out) write_stream(*out, batch, done, with_ctas);
     results.insert(results.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
   }
   return results;

@@ -9,14 +9,17 @@
 
 namespace sasskit::pipesim {
 
-// Passes every record through in order (earlier stats records are replaced)
-// and adds each kernel's stats record after that kernel's last record.
-void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results);
+// Passes every record through in order (earlier stats records are replaced;
+// cta records only `with_ctas`) and adds each kernel's stats record after
+// that kernel's last record.
+void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results,
+                  bool with_ctas = true);
 
 // Simulates the stream batch by batch (opcode tables from configs/opcodes)
 // and, with `out`, writes each batch as write_stream does once it is done.
 // Returns every kernel's result: stats, and the SMs' stall traces when tracing.
-std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out);
+std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out,
+                                          bool with_ctas = true);
 
 // {"gpu", "kernels": [{id, name, cycles, instructions, ipc, stall shares...}], totals}.
 void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results);

@@ -28,8 +28,14 @@ struct KernelPlan {
   size_t lead = 0;
 };
 
-uint64_t linear_index(const Dim3& cta, const Dim3& grid) {
-  return cta.x + uint64_t(cta.y) * grid.x + uint64_t(cta.z) * grid.x * grid.y;
+// The CTA's launch-order index; BadInput for a CTA outside the grid.
+uint64_t linear_index(const Dim3& cta, const KernelInfo& k) {
+  const Dim3& grid = k.grid;
+  uint64_t i = cta.x + uint64_t(cta.y) * grid.x + uint64_t(cta.z) * grid.x * grid.y;
+  if (i >= grid.volume())
+    fail_input("kernel " + std::to_string(k.id), "CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) +
+                                                     "," + std::to_string(cta.z) + ") lies outside the grid");
+  return i;
 }
 
 unsigned resident_ctas(const GpuConfig& gpu, const KernelInfo& k) {
@@ -43,48 +49,60 @@ unsigned resident_ctas(const GpuConfig& gpu, const KernelInfo& k) {
   return occ.ctas_per_sm;
 }
 
+// A CTA of the stream as placement sees it: where it lies in the grid, its
+// HyFiSS non-stall time (Eq. 2) and how the SM reaches its trace.
+struct PlacedCta {
+  uint64_t linear = 0;
+  uint64_t cycles = 0;
+  CtaRef ref;
+};
+
+// Every CTA of the kernel, held or spilled, in stream order. The non-stall
+// time lets the modelled schedule give an SM with longer CTAs fewer of
+// them, as cta-sample's schedule does.
+std::vector<PlacedCta> stream_ctas(const KernelInput& k, const KernelProgram& program, const GpuConfig& gpu) {
+  const NonStallModel model(gpu);
+  auto cycles = [&](const UnitCounts& counts) { return static_cast<uint64_t>(std::ceil(model.cycles(counts))); };
+  std::vector<PlacedCta> out;
+  for (const CtaTrace& c : k.ctas) {
+    UnitCounts counts = count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; });
+    out.push_back(PlacedCta{linear_index(c.cta, k.info), cycles(counts), CtaRef(&c)});
+  }
+  for (const SpilledCta& c : k.spilled)
+    out.push_back(PlacedCta{linear_index(c.cta, k.info), cycles(c.units), CtaRef(c.record, c.insts)});
+  return out;
+}
+
+std::vector<uint64_t> cta_cycles(const KernelInput& k, const std::vector<PlacedCta>& ctas) {
+  std::vector<uint64_t> cycles(k.info.grid.volume(), 0);
+  for (const PlacedCta& c : ctas) cycles[c.linear] = c.cycles;
+  return cycles;
+}
+
 // Which SM runs each CTA present in the stream, in launch order per SM.
-std::vector<SmWork> place_ctas(const KernelInput& k, const KernelSchedule& sched, const GpuConfig& gpu) {
+std::vector<SmWork> place_ctas(const KernelInput& k, const std::vector<PlacedCta>& ctas, const KernelSchedule& sched,
+                               const GpuConfig& gpu, const SpillFile* spill) {
   uint64_t grid = k.info.grid.volume();
   if (sched.sm.size() != grid)
     fail_input("sched record of kernel " + std::to_string(k.info.id),
                "places " + std::to_string(sched.sm.size()) + " CTAs; the grid has " + std::to_string(grid));
-  std::map<uint32_t, std::vector<std::pair<std::pair<uint64_t, uint64_t>, const CtaTrace*>>> by_sm;
-  for (const CtaTrace& c : k.ctas) {
-    uint64_t i = linear_index(c.cta, k.info.grid);
-    if (i >= grid)
-      fail_input("kernel " + std::to_string(k.info.id), "CTA (" + std::to_string(c.cta.x) + "," +
-                                                            std::to_string(c.cta.y) + "," + std::to_string(c.cta.z) +
-                                                            ") lies outside the grid");
-    uint32_t sm = sched.sm[i];
+  std::map<uint32_t, std::vector<std::pair<std::pair<uint64_t, uint64_t>, CtaRef>>> by_sm;
+  for (const PlacedCta& c : ctas) {
+    uint32_t sm = sched.sm[c.linear];
     if (sm >= gpu.num_sms)
       fail_input("sched record of kernel " + std::to_string(k.info.id),
                  "SM " + std::to_string(sm) + " does not exist in GPU model '" + gpu.name + "'");
-    uint64_t start = i < sched.start.size() ? sched.start[i] : 0;
-    by_sm[sm].push_back({{start, i}, &c});
+    uint64_t start = c.linear < sched.start.size() ? sched.start[c.linear] : 0;
+    by_sm[sm].push_back({{start, c.linear}, c.ref});
   }
   std::vector<SmWork> out;
   for (auto& [sm, list] : by_sm) {
-    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    SmWork w{sm, {}};
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    SmWork w{sm, {}, spill};
     for (const auto& e : list) w.ctas.push_back(e.second);
     out.push_back(std::move(w));
   }
   return out;
-}
-
-// Each CTA's HyFiSS non-stall time (Eq. 2), so that the modelled schedule
-// gives an SM with longer CTAs fewer of them, as cta-sample's schedule does.
-std::vector<uint64_t> cta_cycles(const KernelInput& k, const KernelProgram& program, const GpuConfig& gpu) {
-  const NonStallModel model(gpu);
-  std::vector<uint64_t> cycles(k.info.grid.volume(), 0);
-  for (const CtaTrace& c : k.ctas) {
-    uint64_t i = linear_index(c.cta, k.info.grid);
-    if (i >= cycles.size()) continue;  // place_ctas reports it
-    UnitCounts counts = count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; });
-    cycles[i] = static_cast<uint64_t>(std::ceil(model.cycles(counts)));
-  }
-  return cycles;
 }
 
 // With cta-sample's predicted time per SM (HyFiSS Eq. 2), an SM left out
@@ -107,7 +125,7 @@ void plan_absent_sms(const KernelInput& k, const std::set<uint32_t>& busy_sms, K
   }
 }
 
-KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOptions& opt,
+KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t code_base, const RunOptions& opt,
                        const ClassifierFor& classify) {
   KernelPlan p;
   p.sim = opt.sim;
@@ -116,11 +134,12 @@ KernelPlan plan_kernel(const KernelInput& k, uint64_t code_base, const RunOption
   MemoryDefaults mem = opt.memory;
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);
+  std::vector<PlacedCta> ctas = stream_ctas(k, p.program, opt.sim.gpu);
   KernelSchedule sched = k.sched ? *k.sched
                                  : model_schedule(opt.sim.gpu, k.info.id, static_cast<uint32_t>(k.info.grid.volume()),
-                                                  p.sim.ctas_per_sm, opt.policy, cta_cycles(k, p.program, opt.sim.gpu));
+                                                  p.sim.ctas_per_sm, opt.policy, cta_cycles(k, ctas));
   p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
-  p.sms = place_ctas(k, sched, opt.sim.gpu);
+  p.sms = place_ctas(k, ctas, sched, opt.sim.gpu, spill);
   // Bandwidth is shared by every SM the whole grid runs on, also those whose
   // CTAs cta-sample left out of the stream.
   std::set<uint32_t> busy_sms(sched.sm.begin(), sched.sm.end());
@@ -185,11 +204,6 @@ std::vector<SmResult> run_in_windows(const std::vector<KernelPlan>& plans,
 
 }  // namespace
 
-Classifier opcode_table_classifier(uint32_t binary_version) {
-  const OpcodeTable& table = OpcodeTable::for_version(binary_version);
-  return [&table](std::string_view op) { return table.classify(op); };
-}
-
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
                                             const ClassifierFor& classify) {
   RunState fresh;
@@ -201,7 +215,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
   std::vector<KernelPlan> plans;
   unsigned line = std::max(1u, opt.sim.gpu.l1i.line_bytes);
   for (const KernelInput& k : w.kernels) {
-    plans.push_back(plan_kernel(k, state.code_base, opt, classify));
+    plans.push_back(plan_kernel(k, w.spill.get(), state.code_base, opt, classify));
     state.code_base += code_footprint(k.table, line);
   }
   std::vector<std::pair<size_t, size_t>> tasks;  // (kernel, SM position)

@@ -10,6 +10,7 @@
 #include <bitset>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <string>
 #include <unordered_map>
@@ -188,6 +189,7 @@ class SmSim {
   };
   struct CtaSlot {
     const CtaTrace* cta = nullptr;
+    std::unique_ptr<CtaTrace> loaded;  // a spilled CTA, read back for its stay
     std::vector<uint32_t> warps;
     uint32_t live = 0, arrived = 0, done = 0;
     uint64_t freed_at = 0;  // when free: the first cycle a CTA could start in it
@@ -206,6 +208,7 @@ class SmSim {
   bool resident() const { return resident_ctas_ > 0; }
   bool busy() const { return resident() || next_cta_ < work_.ctas.size(); }  // CTAs running or to come
   CtaSlot* launchable_slot();
+  const CtaTrace& next_cta();
   // frontend.cpp
   void fetch(SubCore& sc);
   void start_fetch(SubCore& sc, uint32_t w);
@@ -268,6 +271,7 @@ class SmSim {
   std::vector<uint8_t> can_fetch_;  // per warp slot: room in the buffer and instructions left to fetch
   std::vector<CtaSlot> ctas_;
   size_t next_cta_ = 0;
+  std::unique_ptr<CtaTrace> next_loaded_;  // work_.ctas[next_cta_], read back from the spill file
   uint32_t resident_ctas_ = 0;
   uint32_t resident_warps_ = 0;
   uint64_t warp_age_ = 0, cu_seq_ = 0;
