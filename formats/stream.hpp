@@ -16,7 +16,7 @@
 namespace sasskit::stream {
 
 inline constexpr uint32_t kMajor = 1;
-inline constexpr uint32_t kMinor = 2;
+inline constexpr uint32_t kMinor = 3;
 inline constexpr std::string_view kMagic = "sasskit-stream";
 
 using Packer = msgpack::packer<msgpack::sbuffer>;

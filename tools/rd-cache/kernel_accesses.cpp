@@ -27,7 +27,9 @@ uint32_t linear_index(const Dim3& cta, const Dim3& grid, const std::string& wher
   return static_cast<uint32_t>(cta.x + uint64_t{cta.y} * grid.x + uint64_t{cta.z} * grid.x * grid.y);
 }
 
-WarpAccesses warp_accesses(const WarpTrace& w, KernelAccesses& kernel, const std::string& where) {
+// With `uncached`, also counts the requests and sectors the caches do not see.
+WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
+                           std::array<Traffic, kCategories>* uncached, const std::string& where) {
   const std::vector<StaticInst>& table = kernel.table;
   const LineShape shape{kernel.gpu->l1d.line_bytes, kernel.gpu->l1d.sector_bytes};
   std::vector<LineAccess> lines;
@@ -50,9 +52,11 @@ WarpAccesses warp_accesses(const WarpTrace& w, KernelAccesses& kernel, const std
     }
     const Route& route = kernel.routes[w.inst[i]];
     if (!route.cached) {
-      coalesce(std::span(w.addrs).subspan(next, lanes), s.mem_width, shape, lines);
-      kernel.uncached[route.category].requests += 1;
-      for (const LineAccess& l : lines) kernel.uncached[route.category].sectors += std::popcount(l.mask);
+      if (uncached) {
+        coalesce(std::span(w.addrs).subspan(next, lanes), s.mem_width, shape, lines);
+        (*uncached)[route.category].requests += 1;
+        for (const LineAccess& l : lines) (*uncached)[route.category].sectors += std::popcount(l.mask);
+      }
       next += lanes;
       continue;
     }
@@ -78,15 +82,25 @@ void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts) {
   }
 }
 
-void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
+uint32_t check_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
   stream::validate_cta(cta, kernel.table, where);
+  const uint32_t linear = linear_index(cta.cta, kernel.info.grid, where);
+  for (const WarpTrace& w : cta.warps)
+    kernel.lane_addresses += warp_accesses(w, kernel, &kernel.uncached, where).addrs.size();
+  return linear;
+}
+
+void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
+  check_cta(kernel, cta, where);
+  kernel.ctas.push_back(cta_accesses(kernel, cta));
+}
+
+CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta) {
   CtaAccesses c;
-  c.linear = linear_index(cta.cta, kernel.info.grid, where);
-  for (const WarpTrace& w : cta.warps) {
-    c.warps.push_back(warp_accesses(w, kernel, where));
-    kernel.lane_addresses += c.warps.back().addrs.size();
-  }
-  kernel.ctas.push_back(std::move(c));
+  c.linear = static_cast<uint32_t>(cta.cta.x + uint64_t{cta.cta.y} * kernel.info.grid.x +
+                                   uint64_t{cta.cta.z} * kernel.info.grid.x * kernel.info.grid.y);
+  for (const WarpTrace& w : cta.warps) c.warps.push_back(warp_accesses(w, kernel, nullptr, "spilled cta record"));
+  return c;
 }
 
 }  // namespace sasskit::rdcache

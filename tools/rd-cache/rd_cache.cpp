@@ -7,10 +7,32 @@
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/spill.hpp"
 
 namespace sasskit::rdcache {
 
 namespace {
+
+// The kernel's CTAs, waiting in the spill file: each is read back and its
+// accesses extracted when its SM's group comes up.
+class SpilledCtas : public CtaSource {
+ public:
+  SpilledCtas(const KernelAccesses& kernel, const SpillFile& spill) : kernel_(kernel), spill_(spill) {}
+  void add(uint32_t linear, size_t record) { ctas_.push_back({linear, record}); }
+  bool empty() const { return ctas_.empty(); }
+  size_t size() const override { return ctas_.size(); }
+  uint32_t linear(size_t cta) const override { return ctas_[cta].first; }
+  CtaAccesses load(size_t cta) const override {
+    std::string bytes;
+    spill_.read(ctas_[cta].second, bytes);
+    return cta_accesses(kernel_, stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")));
+  }
+
+ private:
+  const KernelAccesses& kernel_;
+  const SpillFile& spill_;
+  std::vector<std::pair<uint32_t, size_t>> ctas_;  // linear index, spill record
+};
 
 class Filter {
  public:
@@ -23,6 +45,7 @@ class Filter {
     if (type == "kernel" || type == "memcpy") flush();
     if (type == "kernel") {
       kernel_.emplace(stream::decode<KernelInfo>(r), gpu_);
+      ctas_.emplace(*kernel_, spill_);
     } else if (type == "memcpy") {
       const Memcpy m = stream::decode<Memcpy>(r);
       if (options_.memcpy_to_l2) model_.copy_to_l2(m.address, m.bytes);
@@ -30,19 +53,22 @@ class Filter {
       add_insts(stream::decode<InstTable>(r), r.where());
     } else if (type == "cta") {
       const CtaTrace cta = stream::decode<CtaTrace>(r);
-      add_cta(current(cta.kernel_id, r.where()), cta, r.where());
+      const uint32_t linear = check_cta(current(cta.kernel_id, r.where()), cta, r.where());
+      ctas_->add(linear, spill_.append(r.bytes()));
+      return;
     } else if (type == "sched") {
       KernelSchedule s = stream::decode<KernelSchedule>(r);
       if (kernel_ && kernel_->info.id == s.kernel_id) schedule_ = std::move(s);
     } else if (type == "cache") {
       return;
     }
-    sink_.record(r);
+    pass_on(r);
   }
 
   void flush() {
     if (!kernel_) return;
-    if (kernel_->ctas.empty()) {
+    spill_.flush();
+    if (ctas_->empty()) {
       warn("kernel " + std::to_string(kernel_->info.id),
            "no cta records (a stream without addresses?): no cache model for this kernel");
     } else {
@@ -50,14 +76,25 @@ class Filter {
                                                            kernel_->info.nregs, kernel_->info.shmem})
                                   .ctas_per_sm;
       const KernelSchedule schedule = schedule_ ? *schedule_ : modeled_schedule(per_sm);
-      const KernelResult result = model_.run(*kernel_, schedule, per_sm);
+      const KernelResult result = model_.run(*kernel_, *ctas_, schedule, per_sm);
       sink_.kernel(kernel_->info, make_record(*kernel_, result, gpu_), result.sweep);
     }
+    spill_.replay([&](const std::string& bytes, int64_t) { sink_.record(stream::Record(bytes, "spilled record")); });
+    ctas_.reset();
     kernel_.reset();
     schedule_.reset();
   }
 
  private:
+  // From the kernel's first cta record on, records wait in the spill file
+  // until the kernel's cache record is out.
+  void pass_on(const stream::Record& r) {
+    if (spill_.size() > 0)
+      spill_.append(r.bytes());
+    else
+      sink_.record(r);
+  }
+
   KernelAccesses& current(uint32_t kernel_id, const std::string& where) {
     if (!kernel_ || kernel_->info.id != kernel_id)
       fail_input(where, "record of kernel " + std::to_string(kernel_id) +
@@ -84,7 +121,9 @@ class Filter {
   const GpuConfig& gpu_;
   const Options& options_;
   CacheModel model_;
+  SpillFile spill_;
   std::optional<KernelAccesses> kernel_;
+  std::optional<SpilledCtas> ctas_;
   std::optional<KernelSchedule> schedule_;
 };
 

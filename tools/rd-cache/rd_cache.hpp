@@ -20,10 +20,12 @@ struct Options {
 };
 
 // A kernel's results are handed to the sink when its records end: at the
-// next kernel or memcpy record, or at the end of the stream; so its cache
-// record follows its cta, sched and other records. Kernels without cta
-// records (a stream without addresses) get a warning and no results. An
-// upstream cache record is dropped: this run's replaces it.
+// next kernel or memcpy record, or at the end of the stream. Its records
+// from the first cta record on wait in a spill file ($TMPDIR) meanwhile and
+// follow the results, so its cache record comes before its cta records and
+// memory holds only the model's state. Kernels without cta records (a
+// stream without addresses) get a warning and no results. An upstream cache
+// record is dropped: this run's replaces it.
 void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options);
 
 // "--sweep" sizes: comma-separated SIZE or LEVEL:SIZE items (LEVEL l1 or l2;
