@@ -2,6 +2,7 @@
 
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
+#include "formats/msgpack_raw.hpp"
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
@@ -12,45 +13,91 @@ namespace {
 // Walks one msgpack object without building it, to learn whether the buffer
 // holds all of it. Nothing is allocated from declared lengths here, so the
 // real unpack that follows only ever sees bytes that exist: a forged length
-// cannot make the reader allocate more than the input's size.
+// cannot make the reader allocate more than the input's size. Nesting
+// deeper than kMaxDepth is refused here, before anything walks a record
+// recursively (--to jsonl, MapView).
+constexpr size_t kMaxDepth = 32;
+
 struct CompletenessVisitor : msgpack::null_visitor {
   bool insufficient = false;
   bool malformed = false;
+  bool too_deep = false;
+  size_t depth = 0;
+  bool enter() {
+    too_deep = too_deep || ++depth > kMaxDepth;
+    return !too_deep;
+  }
+  bool start_array(uint32_t) { return enter(); }
+  bool end_array() { return --depth, true; }
+  bool start_map(uint32_t) { return enter(); }
+  bool end_map() { return --depth, true; }
   void parse_error(size_t, size_t) { malformed = true; }
   void insufficient_bytes(size_t, size_t) { insufficient = true; }
 };
 
 constexpr size_t kReadChunk = 1 << 16;
 
-// Records nest a few levels (a map of arrays of maps); deeper nesting is
-// refused before anything walks it recursively (--to jsonl, MapView).
-constexpr size_t kMaxDepth = 32;
 const msgpack::unpack_limit kLimits(0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
                                     kMaxDepth);
 
-std::string type_of(const msgpack::object& o, const std::string& where) {
-  if (o.type != msgpack::type::MAP) fail_input(where, "record is not a map");
-  return MapView(o, where).get<std::string>("t");
+template <class T>
+T raw_as(std::string_view raw, std::string_view key, const std::string& where) {
+  try {
+    return msgpack::unpack(raw.data(), raw.size()).get().as<T>();
+  } catch (const std::exception&) {
+    fail_input(where, "field '" + std::string(key) + "' has the wrong type");
+  }
+}
+
+// "file: record N", or "file: member M, record N" past the first member.
+std::string record_where(const std::string& name, size_t member, uint64_t index) {
+  const std::string in_member = member == 0 ? "" : "member " + std::to_string(member + 1) + ", ";
+  return name + ": " + in_member + "record " + std::to_string(index);
 }
 
 }  // namespace
 
 Record::Record(std::string bytes, std::string where)
     : bytes_(std::move(bytes)), where_(std::move(where)) {
-  try {
-    msgpack::unpack(handle_, bytes_.data(), bytes_.size(), nullptr, nullptr, kLimits);
-  } catch (const msgpack::depth_size_overflow&) {
-    fail_input(where_, "cannot decode: nested deeper than " + std::to_string(kMaxDepth) + " levels");
-  } catch (const msgpack::unpack_error& e) {
-    fail_input(where_, std::string("cannot decode: ") + e.what());
+  const auto t = raw_field(bytes_, "t", where_);
+  if (!t) fail_input(where_, "field 't' is missing");
+  type_ = raw_as<std::string>(*t, "t", where_);
+}
+
+const msgpack::object& Record::object() const {
+  if (!handle_) {
+    auto h = std::make_shared<msgpack::object_handle>();
+    try {
+      msgpack::unpack(*h, bytes_.data(), bytes_.size(), nullptr, nullptr, kLimits);
+    } catch (const msgpack::depth_size_overflow&) {
+      fail_input(where_, "cannot decode: nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    } catch (const msgpack::unpack_error& e) {
+      fail_input(where_, std::string("cannot decode: ") + e.what());
+    }
+    handle_ = std::move(h);
   }
-  type_ = type_of(handle_.get(), where_);
+  return handle_->get();
+}
+
+std::optional<std::string_view> Record::raw(std::string_view key) const {
+  return raw_field(bytes_, key, where_);
+}
+
+std::optional<uint32_t> Record::kernel_id() const {
+  const std::string_view key = type_ == "kernel" ? "id" : "kernel";
+  const auto v = raw(key);
+  if (!v) return std::nullopt;
+  return raw_as<uint32_t>(*v, key, where_);
 }
 
 Reader::Reader(std::istream& in, std::string name, std::string prefix)
     : in_(in), name_(std::move(name)), buf_(std::move(prefix)) {
   std::string bytes;
   if (!read_object(bytes)) fail_input(name_, "empty input: not a sasskit stream");
+  read_header(bytes);
+}
+
+void Reader::read_header(const std::string& bytes) {
   msgpack::object_handle h;
   try {
     h = msgpack::unpack(bytes.data(), bytes.size(), nullptr, nullptr, kLimits);
@@ -63,6 +110,7 @@ Reader::Reader(std::istream& in, std::string name, std::string prefix)
   MapView m(o, where);
   if (!m.has("magic") || m.get<std::string>("magic") != kMagic)
     fail_input(name_, "not a sasskit stream (wrong magic)");
+  header_ = Header{};
   header_.major = m.get<uint32_t>("major");
   header_.minor = m.get<uint32_t>("minor");
   if (header_.major != kMajor)
@@ -105,9 +153,13 @@ bool Reader::read_object(std::string& bytes) {
     if (msgpack::parse(buf_.data() + pos_, available, off, v)) {
       bytes.assign(buf_, pos_, off);
       pos_ += off;
+      consumed_ += off;
       ++index_;
       return true;
     }
+    if (v.too_deep)
+      fail_input(record_where(name_, member_, index_),
+                 "cannot decode: nested deeper than " + std::to_string(kMaxDepth) + " levels");
     if (v.malformed) fail_input(name_, "record " + std::to_string(index_) + " is not valid msgpack");
     if (eof_)
       fail_input(name_, "truncated stream: record " + std::to_string(index_) +
@@ -118,15 +170,42 @@ bool Reader::read_object(std::string& bytes) {
 
 bool Reader::next(Record& out) {
   std::string bytes;
-  if (!read_object(bytes))
+  if (pending_ || !read_object(bytes))
     fail_input(name_, "truncated stream: no end record after " + std::to_string(index_ - 1) +
                           " records");
-  out = Record(std::move(bytes), name_ + ": record " + std::to_string(index_ - 1));
+  out = Record(std::move(bytes), record_where(name_, member_, index_ - 1));
   if (out.type() == "end") {
     check_end(out);
+    look_past_end();
     return false;
   }
   ++counts_[out.type()];
+  return true;
+}
+
+void Reader::look_past_end() {
+  std::string bytes;
+  if (!read_object(bytes)) return;
+  const std::string where = name_ + ": after the end record";
+  bool header = false;
+  try {
+    const auto magic = raw_field(bytes, "magic", where);
+    header = magic && msgpack::unpack(magic->data(), magic->size()).get().as<std::string>() == kMagic;
+  } catch (const std::exception&) {  // not a map, no magic: not a header
+  }
+  if (!header) fail_input(where, "data that is not a new stream (trailing garbage)");
+  if (!members_)
+    fail_input(where, "a second stream follows (concatenated input), and this tool reads only one");
+  pending_ = std::move(bytes);
+}
+
+bool Reader::next_member() {
+  if (!pending_) return false;
+  read_header(*pending_);
+  pending_.reset();
+  counts_.clear();
+  index_ = 1;
+  ++member_;
   return true;
 }
 
@@ -144,7 +223,11 @@ void Reader::check_end(const Record& end) {
 }
 
 Writer::Writer(std::ostream& out, std::string name, const Header& upstream, Stage self)
-    : out_(out), name_(std::move(name)) {
+    : out_(out), self_(std::move(self)), name_(std::move(name)) {
+  write_header(upstream);
+}
+
+void Writer::write_header(const Header& upstream) {
   Packer pk(buf_);
   pk.pack_map(4);
   pack_field(pk, "magic", std::string(kMagic));
@@ -160,9 +243,16 @@ Writer::Writer(std::ostream& out, std::string name, const Header& upstream, Stag
     if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
   };
   for (const auto& s : upstream.provenance) pack_stage(s);
-  pack_stage(self);
+  pack_stage(self_);
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
+}
+
+void Writer::next_member(const Header& upstream) {
+  finish();
+  counts_.clear();
+  finished_ = false;
+  write_header(upstream);
 }
 
 void Writer::emit(std::string_view type) {

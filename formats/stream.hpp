@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <istream>
 #include <map>
+#include <memory>
+#include <optional>
 #include <msgpack.hpp>
 #include <ostream>
 #include <string>
@@ -36,43 +38,70 @@ struct Header {
   std::vector<Stage> provenance;
 };
 
-// A record as read: its type, its parsed object and its exact bytes, so a
-// tool can pass a record it does not own through unchanged.
+// A record as read: its exact bytes and its type. It is decoded only when
+// asked (object(), decode<T>), so a tool passing a record through never
+// builds a msgpack object for it.
 class Record {
  public:
   Record() = default;
+  // BadInput at `where` when `bytes` is not a map with a string "t".
   Record(std::string bytes, std::string where);
   const std::string& type() const { return type_; }
-  const msgpack::object& object() const { return handle_.get(); }
+  // The parsed record, built on first use (BadInput if it cannot be).
+  const msgpack::object& object() const;
   const std::string& bytes() const { return bytes_; }
   // "file: record N" for messages about this record.
   const std::string& where() const { return where_; }
+  // The encoded value of a top-level field, or nullopt; nothing is built.
+  std::optional<std::string_view> raw(std::string_view key) const;
+  // The kernel this record is about: `id` of a kernel record, `kernel` of
+  // any other; nullopt for records about no kernel (memcpy, plan, ...).
+  std::optional<uint32_t> kernel_id() const;
 
  private:
   std::string bytes_;
   std::string type_;
   std::string where_;
-  msgpack::object_handle handle_;
+  mutable std::shared_ptr<const msgpack::object_handle> handle_;  // lazily decoded
 };
 
+// A stream may be a concatenation of members, each header ... end (like
+// gzip members): `cat a b` is a stream of two members.
 class Reader {
  public:
   // Reads and checks the header: magic, major version (refused if unknown),
   // minor version (accepted if higher). `prefix` holds bytes already taken
   // from `in` (e.g. to recognise the input), read before the rest.
   Reader(std::istream& in, std::string name, std::string prefix = {});
+  // The current member's header.
   const Header& header() const { return header_; }
-  // Reads the next record into `out`. Returns false after the end record,
-  // whose counts it checks. A stream that stops before its end record is a
-  // BadInput error ("truncated").
+  // Reads the next record of the current member into `out`. Returns false
+  // after the member's end record, whose counts it checks. A stream that
+  // stops before its end record is a BadInput error ("truncated"); so are
+  // bytes after an end record that are not a new member's header, and a new
+  // member when accept_members() was not called (a reader that would
+  // otherwise stop at the first member refuses rather than drops it).
   bool next(Record& out);
+  // After next() returned false: reads the following member's header and
+  // returns true, or returns false at the end of the input.
+  bool next_member();
+  // Lets next_member() be used; without it a second member is refused.
+  void accept_members() { members_ = true; }
+  // 0 for the first member.
+  size_t member() const { return member_; }
+  // Bytes consumed so far (for progress).
+  uint64_t bytes_read() const { return consumed_; }
   const std::string& name() const { return name_; }
 
  private:
   bool read_object(std::string& bytes);
   // Reads until `at_least` bytes are buffered past pos_, or the input ends.
   void fill(size_t at_least);
+  void read_header(const std::string& bytes);
   void check_end(const Record& end);
+  // After an end record: whether a member follows (its header read into
+  // pending_), refusing anything else.
+  void look_past_end();
 
   std::istream& in_;
   std::string name_;
@@ -80,8 +109,12 @@ class Reader {
   size_t pos_ = 0;
   bool eof_ = false;
   uint64_t index_ = 0;
+  uint64_t consumed_ = 0;
   Header header_;
   std::map<std::string, uint64_t> counts_;
+  bool members_ = false;
+  size_t member_ = 0;
+  std::optional<std::string> pending_;  // the next member's header bytes
 };
 
 // Writes a header (the upstream provenance plus this stage), records, and an
@@ -96,11 +129,16 @@ class Writer {
   void write(const T& value);
   // Writes the end record and flushes; a failed write is an Io error.
   void finish();
+  // Ends the current member (as finish()) and starts a new one: a header
+  // with `upstream`'s provenance plus this stage.
+  void next_member(const Header& upstream);
 
  private:
   void emit(std::string_view type);
+  void write_header(const Header& upstream);
 
   std::ostream& out_;
+  Stage self_;
   std::string name_;
   msgpack::sbuffer buf_;
   std::map<std::string, uint64_t> counts_;

@@ -1,0 +1,117 @@
+#include "formats/kernel_stream.hpp"
+
+#include "libcommon/diag.hpp"
+
+namespace sasskit::stream {
+
+std::string kernel_label(const KernelInfo& k) {
+  return "kernel " + std::to_string(k.id) + " (" + k.name + ")";
+}
+
+uint64_t cta_linear_index(const Dim3& cta, const Dim3& grid, const std::string& kernel,
+                          const std::string& where) {
+  if (cta.x >= grid.x || cta.y >= grid.y || cta.z >= grid.z)
+    fail_input(where, "CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
+                          std::to_string(cta.z) + ") is outside the grid (" + std::to_string(grid.x) +
+                          "," + std::to_string(grid.y) + "," + std::to_string(grid.z) + ") of " + kernel);
+  return cta.x + uint64_t(grid.x) * (cta.y + uint64_t(grid.y) * cta.z);
+}
+
+void check_slice_continues(const InstTable& slice, size_t table_size, const std::string& where) {
+  if (slice.first != table_size)
+    fail_input(where, "insts slice starts at entry " + std::to_string(slice.first) + ", expected " +
+                          std::to_string(table_size) + " (slices continue the table)");
+}
+
+CtaTrace CtaRecord::decode() const {
+  CtaTrace c = stream::decode<CtaTrace>(record_);
+  validate_cta(c, kernel_.table(), record_.where());
+  return c;
+}
+
+// Builds kernels from the records of one member and dispatches them.
+class KernelAssembler {
+ public:
+  explicit KernelAssembler(KernelHandler& handler) : handler_(handler) {}
+
+  void record(const Record& r) {
+    const std::string& type = r.type();
+    if (type == "kernel") return begin_kernel(r);
+    const std::optional<uint32_t> id = r.kernel_id();
+    if (!id) {
+      end_kernel();
+      return type == "memcpy" ? handler_.memcpy(r) : handler_.other(r);
+    }
+    Kernel& k = open_kernel(*id, r);
+    if (type == "insts") return insts(k, r);
+    if (type == "cta") return cta(k, r);
+    k.attached_.push_back(r);
+    handler_.attached(k, r);
+  }
+
+  void end_kernel() {
+    if (!open_) return;
+    handler_.end_kernel(*open_);
+    open_.reset();
+  }
+
+ private:
+  void begin_kernel(const Record& r) {
+    end_kernel();
+    KernelInfo info = decode<KernelInfo>(r);
+    if (!seen_.insert(info.id).second)
+      fail_input(r.where(), "kernel " + std::to_string(info.id) + " appears twice in the stream");
+    open_.emplace(std::move(info), r.where());
+    handler_.begin_kernel(*open_, r);
+  }
+
+  Kernel& open_kernel(uint32_t id, const Record& r) {
+    if (open_ && open_->id() == id) return *open_;
+    const std::string what = "a " + r.type() + " record for kernel " + std::to_string(id);
+    if (seen_.count(id))
+      fail_input(r.where(), what + " after a later kernel's or an unrelated record: every record about a kernel "
+                                   "comes before the next one starts (formats/STREAM.md, Order)");
+    fail_input(r.where(), what + " before that kernel's kernel record");
+  }
+
+  void insts(Kernel& k, const Record& r) {
+    InstTable slice = decode<InstTable>(r);
+    check_slice_continues(slice, k.table_.size(), r.where());
+    k.table_.insert(k.table_.end(), slice.insts.begin(), slice.insts.end());
+    handler_.insts(k, slice, r);
+  }
+
+  void cta(Kernel& k, const Record& r) {
+    const auto raw = r.raw("cta");
+    if (!raw) fail_input(r.where(), "field 'cta' is missing");
+    Dim3 where_in_grid;
+    try {
+      const auto v = msgpack::unpack(raw->data(), raw->size()).get().as<std::vector<uint32_t>>();
+      if (v.size() != 3) throw std::length_error("cta");
+      where_in_grid = Dim3{v[0], v[1], v[2]};
+    } catch (const std::exception&) {
+      fail_input(r.where(), "field 'cta' needs 3 values");
+    }
+    const uint64_t index = k.linear_index(where_in_grid, r.where());
+    ++k.ctas_seen_;
+    handler_.cta(k, CtaRecord(r, k, where_in_grid, index));
+  }
+
+  KernelHandler& handler_;
+  std::optional<Kernel> open_;
+  std::set<uint32_t> seen_;  // kernel ids of this member
+};
+
+void read_kernels(Reader& reader, KernelHandler& handler) {
+  reader.accept_members();
+  do {
+    handler.begin_member(reader.header(), reader.member());
+    KernelAssembler assembler(handler);
+    Record r;
+    while (reader.next(r)) assembler.record(r);
+    assembler.end_kernel();
+    handler.end_member(reader.member());
+  } while (reader.next_member());
+}
+
+}  // namespace sasskit::stream

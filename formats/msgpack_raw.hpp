@@ -1,0 +1,21 @@
+// Reading a few top-level fields of an encoded msgpack map without building
+// a msgpack object for it: how a record's type, kernel id and CTA index are
+// learned when the rest of the record is only passed through.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sasskit::stream {
+
+// The encoded value of `key` in the msgpack map `bytes` (its first object),
+// or nullopt when the map has no such key. BadInput at `where` when `bytes`
+// does not start with a map or a key cannot be walked.
+std::optional<std::string_view> raw_field(std::string_view bytes, std::string_view key,
+                                          const std::string& where);
+
+// Whether `bytes` starts with a msgpack map.
+bool is_raw_map(std::string_view bytes);
+
+}  // namespace sasskit::stream
