@@ -35,16 +35,39 @@ void write_stream(stream::Writer& out, const Workload& w, const std::vector<Kern
   }
 }
 
-std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out,
-                                          bool with_ctas) {
+namespace {
+
+// Simulates each batch as it comes and writes it out; each member of the
+// input gets its own output member and its own GPU timeline.
+class SimulatingSink : public BatchSink {
+ public:
+  SimulatingSink(const RunOptions& opt, const StreamOutput& out) : opt_(opt), out_(out) {}
   std::vector<KernelResult> results;
-  RunState state;
-  for (Workload batch; batches.next(batch);) {
-    auto done = simulate_workload(batch, opt, opcode_table_classifier, state);
-    if (out) write_stream(*out, batch, done, with_ctas);
+
+  void member(const stream::Header& header, size_t member) override {
+    if (out_.check_header) out_.check_header(header);
+    state_ = RunState{};
+    if (member > 0 && out_.writer) out_.writer->next_member(header);
+  }
+
+  void batch(Workload&& w) override {
+    auto done = simulate_workload(w, opt_, opcode_table_classifier, state_);
+    if (out_.writer) write_stream(*out_.writer, w, done, out_.with_ctas);
     results.insert(results.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
   }
-  return results;
+
+ private:
+  const RunOptions& opt_;
+  const StreamOutput& out_;
+  RunState state_;
+};
+
+}  // namespace
+
+std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptions& opt, const StreamOutput& out) {
+  SimulatingSink sink(opt, out);
+  read_batches(reader, out.batches, sink);
+  return std::move(sink.results);
 }
 
 namespace {

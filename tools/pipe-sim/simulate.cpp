@@ -28,16 +28,6 @@ struct KernelPlan {
   size_t lead = 0;
 };
 
-// The CTA's launch-order index; BadInput for a CTA outside the grid.
-uint64_t linear_index(const Dim3& cta, const KernelInfo& k) {
-  const Dim3& grid = k.grid;
-  uint64_t i = cta.x + uint64_t(cta.y) * grid.x + uint64_t(cta.z) * grid.x * grid.y;
-  if (i >= grid.volume())
-    fail_input("kernel " + std::to_string(k.id), "CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) +
-                                                     "," + std::to_string(cta.z) + ") lies outside the grid");
-  return i;
-}
-
 unsigned resident_ctas(const GpuConfig& gpu, const KernelInfo& k) {
   CtaResources need{static_cast<unsigned>(k.block.volume()), k.nregs, k.shmem};
   Occupancy occ = occupancy(gpu, need);
@@ -66,10 +56,12 @@ std::vector<PlacedCta> stream_ctas(const KernelInput& k, const KernelProgram& pr
   std::vector<PlacedCta> out;
   for (const CtaTrace& c : k.ctas) {
     UnitCounts counts = count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; });
-    out.push_back(PlacedCta{linear_index(c.cta, k.info), cycles(counts), CtaRef(&c)});
+    uint64_t linear = stream::cta_linear_index(c.cta, k.info.grid, stream::kernel_label(k.info),
+                                               "kernel " + std::to_string(k.info.id));
+    out.push_back(PlacedCta{linear, cycles(counts), CtaRef(&c)});
   }
   for (const SpilledCta& c : k.spilled)
-    out.push_back(PlacedCta{linear_index(c.cta, k.info), cycles(c.units), CtaRef(c.record, c.insts)});
+    out.push_back(PlacedCta{c.linear, cycles(c.units), CtaRef(c.record, c.insts)});
   return out;
 }
 

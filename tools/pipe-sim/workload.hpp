@@ -1,7 +1,8 @@
 // The kernels of a stream as pipe-sim needs them: launch info, instruction
 // table, CTAs and the optional records other tools added (cache, sched),
-// plus every record in order for the pass-through. The stream is read in
-// batches of complete kernels. pipe-sim spills each batch's CTA records to
+// plus every record in order for the pass-through. The stream is read
+// through the kernel layer (formats/kernel_stream.hpp) and handed out in
+// batches of complete kernels. pipe-sim spills each batch's cta records to
 // a temporary file and keeps of each CTA only what placement needs, so
 // memory holds the batch's small records and the CTAs resident on the SMs,
 // whatever the kernels' size; tests and small inputs may hold the CTAs.
@@ -9,12 +10,11 @@
 
 #include <memory>
 #include <optional>
-#include <set>
 #include <vector>
 
 #include "decode.hpp"
 #include "formats/cache_record.hpp"
-#include "formats/records.hpp"
+#include "formats/kernel_stream.hpp"
 #include "formats/sample_record.hpp"
 #include "libcommon/cta_schedule.hpp"
 #include "libcommon/nonstall.hpp"
@@ -24,7 +24,7 @@ namespace sasskit::pipesim {
 
 // A CTA whose record waits in the batch's spill file.
 struct SpilledCta {
-  Dim3 cta;
+  uint64_t linear = 0;  // place in the grid (checked by the kernel layer)
   size_t record = 0;   // index in the spill file
   uint64_t insts = 0;  // dynamic warp instructions
   UnitCounts units{};  // the same by pipeline unit (the modelled schedule's CTA time)
@@ -56,42 +56,26 @@ struct Workload {
 // How the reader keeps CTA traces.
 enum class CtaIntake : uint8_t { Spill, Hold };
 
-// A kernel is complete when the next kernel's `kernel` record arrives or the
-// stream ends (formats/STREAM.md, Order). Complete kernels are handed out in
-// launch order, in batches of at least `batch_bytes` of CTA records (the
-// last batch may be smaller), each with every record read before the next
-// kernel's record.
-class WorkloadReader {
- public:
-  WorkloadReader(stream::Reader& reader, size_t batch_bytes, CtaIntake intake = CtaIntake::Spill,
-                 ClassifierFor classify = opcode_table_classifier);
-  // The next batch; false once the stream is exhausted. BadInput for records
-  // that contradict each other, for a record about a kernel that is already
-  // complete, and for a stream with no kernel at all.
-  bool next(Workload& batch);
-
- private:
-  void add(stream::Record&& r);
-  void add_insts(const stream::Record& r, size_t at);
-  void add_cta(stream::Record&& r, size_t at);
-  void start_batch();
-  KernelInput& open_kernel(uint32_t id, const stream::Record& r);
-  template <class T>
-  void attach(const stream::Record& r, size_t at, std::optional<T> KernelInput::*field);
-
-  stream::Reader& reader_;
-  size_t batch_bytes_;
-  CtaIntake intake_;
-  ClassifierFor classify_;
-  Workload open_;              // read, not yet handed out
-  size_t open_bytes_ = 0;      // CTA record bytes of open_'s kernels
-  std::vector<UnitClass> units_;  // per table entry of the open kernel
-  std::set<uint32_t> seen_;    // ids of every kernel record read
-  std::optional<stream::Record> held_;  // a kernel record that starts the next batch
-  bool ended_ = false;
+struct BatchOptions {
+  size_t batch_bytes = 256 << 20;  // of cta records
+  CtaIntake intake = CtaIntake::Spill;
+  ClassifierFor classify = opcode_table_classifier;
 };
 
-// The whole stream in one batch, CTAs held (tests and small inputs).
-Workload read_workload(stream::Reader& reader);
+// Receives the batches of each member of the stream in order.
+class BatchSink {
+ public:
+  virtual ~BatchSink() = default;
+  // A member starts (0, 1, ...); its batches follow.
+  virtual void member(const stream::Header&, size_t /*member*/) {}
+  virtual void batch(Workload&& w) = 0;
+};
+
+// Reads every member of the stream kernel by kernel and hands complete
+// kernels out in launch order, in batches of at least `batch_bytes` of cta
+// records (a member's last batch may be smaller), each with every record
+// read before the next kernel's record. BadInput for records the kernel
+// layer refuses, for a CTA without warps, and for a stream with no kernel.
+void read_batches(stream::Reader& reader, const BatchOptions& options, BatchSink& sink);
 
 }  // namespace sasskit::pipesim

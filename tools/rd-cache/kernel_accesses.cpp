@@ -5,6 +5,7 @@
 #include <span>
 #include <sstream>
 
+#include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
 
@@ -18,16 +19,6 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
-uint32_t linear_index(const Dim3& cta, const Dim3& grid, const std::string& where) {
-  if (cta.x >= grid.x || cta.y >= grid.y || cta.z >= grid.z)
-    fail_input(where, "CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
-                          std::to_string(cta.z) + ") is outside the grid (" +
-                          std::to_string(grid.x) + "," + std::to_string(grid.y) + "," +
-                          std::to_string(grid.z) + ")");
-  return static_cast<uint32_t>(cta.x + uint64_t{cta.y} * grid.x + uint64_t{cta.z} * grid.x * grid.y);
-}
-
-// With `uncached`, also counts the requests and sectors the caches do not see.
 WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
                            std::array<Traffic, kCategories>* uncached, const std::string& where) {
   const std::vector<StaticInst>& table = kernel.table;
@@ -82,25 +73,24 @@ void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts) {
   }
 }
 
-uint32_t check_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
-  stream::validate_cta(cta, kernel.table, where);
-  const uint32_t linear = linear_index(cta.cta, kernel.info.grid, where);
+void count_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
   for (const WarpTrace& w : cta.warps)
     kernel.lane_addresses += warp_accesses(w, kernel, &kernel.uncached, where).addrs.size();
-  return linear;
+}
+
+CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint32_t linear) {
+  CtaAccesses c;
+  c.linear = linear;
+  for (const WarpTrace& w : cta.warps) c.warps.push_back(warp_accesses(w, kernel, nullptr, "spilled cta record"));
+  return c;
 }
 
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
-  check_cta(kernel, cta, where);
-  kernel.ctas.push_back(cta_accesses(kernel, cta));
-}
-
-CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta) {
-  CtaAccesses c;
-  c.linear = static_cast<uint32_t>(cta.cta.x + uint64_t{cta.cta.y} * kernel.info.grid.x +
-                                   uint64_t{cta.cta.z} * kernel.info.grid.x * kernel.info.grid.y);
-  for (const WarpTrace& w : cta.warps) c.warps.push_back(warp_accesses(w, kernel, nullptr, "spilled cta record"));
-  return c;
+  stream::validate_cta(cta, kernel.table, where);
+  const auto linear = static_cast<uint32_t>(
+      stream::cta_linear_index(cta.cta, kernel.info.grid, stream::kernel_label(kernel.info), where));
+  count_cta(kernel, cta, where);
+  kernel.ctas.push_back(cta_accesses(kernel, cta, linear));
 }
 
 }  // namespace sasskit::rdcache

@@ -46,16 +46,17 @@ struct KernelAccesses {
 // Appends entries to the kernel's instruction table and routes them.
 void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts);
 
-// Checks `cta` against the kernel (table indices, column lengths, CTA index
-// in the grid, addresses + width within 2^64), counts its uncached traffic
-// and returns its linear index. BadInput naming `where` otherwise.
-uint32_t check_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where);
+// Counts the traffic of a CTA the kernel layer has checked (table indices,
+// column lengths, place in the grid) that the caches do not see, and checks
+// that its addresses + width stay within 2^64 (BadInput naming `where`).
+void count_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where);
 
-// The accesses of a CTA that check_cta has passed. Memory instructions with
-// no active lane make no request and are dropped.
-CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta);
+// The accesses of a CTA that count_cta has passed, at `linear` in the grid.
+// Memory instructions with no active lane make no request and are dropped.
+CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint32_t linear);
 
-// check_cta, then holds the CTA's accesses in kernel.ctas.
+// The kernel layer's checks, count_cta, then holds the CTA's accesses in
+// kernel.ctas (tests and small inputs).
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where);
 
 // Where the cache model finds a kernel's CTAs, numbered in stream order:
