@@ -74,6 +74,12 @@ namespace {
 
 double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
 
+// The kernel's instructions over its (projected) cycles, as stall-report
+// counts them: under PKP the trace's count, not the simulated part.
+uint64_t kernel_insts(const KernelStats& s) {
+  return s.projection.applied ? s.projection.projected_insts : s.total.insts;
+}
+
 void stall_shares(JsonWriter& j, const SimCounters& c) {
   j.key("stall_share").begin_object();
   for (size_t t = 0; t < kStallTypes; ++t) j.field(stall_type_name(StallType(t)), share(c.stall_type[t], c.sched_cycles));
@@ -87,16 +93,19 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
   SimCounters all;
   uint64_t end = 0;
   j.begin_object().field("gpu", gpu).key("kernels").begin_array();
+  uint64_t all_insts = 0;
   for (const auto& r : results) {
     const KernelStats& s = r.stats;
+    const uint64_t insts = kernel_insts(s);
+    all_insts += insts;
     j.begin_object()
         .field("id", uint64_t(s.kernel_id))
         .field("name", s.name)
         .field("stream", s.stream_id)
         .field("start", s.start_cycle)
         .field("cycles", s.cycles)
-        .field("instructions", s.total.insts)
-        .field("ipc", s.cycles ? double(s.total.insts) / double(s.cycles) : 0.0)
+        .field("instructions", insts)
+        .field("ipc", s.cycles ? double(insts) / double(s.cycles) : 0.0)
         .field("occupancy", s.total.achieved_occupancy())
         .field("sms", uint64_t(s.per_sm.size()));
     stall_shares(j, s.total);
@@ -108,7 +117,7 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
     all.add(s.total);
     end = std::max(end, s.start_cycle + s.cycles);
   }
-  j.end_array().field("total_cycles", end).field("instructions", all.insts);
+  j.end_array().field("total_cycles", end).field("instructions", all_insts);
   j.field("other_share", share(all.stall_type[size_t(StallType::Other)], all.stall_cycles()));
   j.end_object();
   out << "\n";
