@@ -59,7 +59,7 @@ struct PkpOptions {
   bool enabled = false;
   double s = 0.25;        // IPC standard deviation threshold
   uint64_t window = 3000; // cycles
-  bool grid_below_wave = false;  // the grid fits in one wave: no finished-wave condition
+  bool grid_below_wave = false;  // the grid fits in one wave: PKP declines to stop it early
 };
 
 struct SimOptions {

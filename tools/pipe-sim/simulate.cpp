@@ -12,6 +12,7 @@
 #include "libcommon/diag.hpp"
 #include "libcommon/nonstall.hpp"
 #include "parallel.hpp"
+#include "pkp.hpp"
 
 namespace sasskit::pipesim {
 namespace {
@@ -122,7 +123,12 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   KernelPlan p;
   p.sim = opt.sim;
   p.sim.ctas_per_sm = resident_ctas(opt.sim.gpu, k.info);
-  p.sim.pkp.grid_below_wave = k.info.grid.volume() < uint64_t(p.sim.ctas_per_sm) * opt.sim.gpu.num_sms;
+  const uint64_t wave = uint64_t(p.sim.ctas_per_sm) * opt.sim.gpu.num_sms;
+  p.sim.pkp.grid_below_wave = k.info.grid.volume() < wave;
+  if (p.sim.pkp.enabled && p.sim.pkp.grid_below_wave)
+    warn(stream::kernel_label(k.info), "PKP: its " + std::to_string(k.info.grid.volume()) +
+                                           " CTAs are fewer than one wave (" + std::to_string(wave) +
+                                           "): simulated in full, not projected");
   MemoryDefaults mem = opt.memory;
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);
@@ -158,35 +164,86 @@ void place_on_timeline(const std::vector<KernelInput>& kernels, uint64_t launch_
 // windows, each SM still running gets 1 / n of the bandwidth, n the SMs of
 // its kernel still running, plus those of the grid that the stream left out
 // and that still run by plan_absent_sms. Tasks only meet at the window
-// boundaries, so the results do not depend on the thread count.
+// boundaries (and, with PKP, at the sampling steps within a window), so the
+// results do not depend on the thread count.
 constexpr uint64_t kShareWindow = 1000;
 
+// The largest divisor of kShareWindow that is at most PKP's sampling
+// interval: windows split into steps without moving their boundaries.
+uint64_t step_cycles(const PkpOptions& pkp) {
+  if (!pkp.enabled) return kShareWindow;
+  uint64_t interval = Pkp(pkp, 1).interval(), step = 1;
+  for (uint64_t d = 1; d <= std::min(interval, kShareWindow); ++d)
+    if (kShareWindow % d == 0) step = d;
+  return step;
+}
+
+// PKP over one kernel's SMs (pka-micro21 §3.2, at kernel level).
+struct KernelWatch {
+  Pkp pkp;
+  std::vector<size_t> tasks;
+  bool stopped = false;
+};
+
+std::vector<KernelWatch> watch_kernels(const std::vector<KernelPlan>& plans,
+                                       const std::vector<std::pair<size_t, size_t>>& tasks) {
+  std::vector<KernelWatch> out;
+  for (const KernelPlan& p : plans) out.push_back(KernelWatch{Pkp(p.sim.pkp, uint64_t(p.sim.ctas_per_sm) * p.sms.size()), {}});
+  for (size_t i = 0; i < tasks.size(); ++i) out[tasks[i].first].tasks.push_back(i);
+  return out;
+}
+
+// Stops every SM of a kernel whose GPU-wide IPC is stable at `cycle`, with
+// the kernel's end projected from its unfinished CTAs.
+void apply_pkp(std::vector<KernelWatch>& watches, std::vector<std::unique_ptr<SmSim>>& sims, uint64_t cycle) {
+  for (KernelWatch& w : watches) {
+    if (w.stopped || w.tasks.empty()) continue;
+    uint64_t insts = 0, trace = 0, finished = 0, total = 0;
+    for (size_t i : w.tasks) {
+      insts += sims[i]->simulated_insts();
+      trace += sims[i]->trace_insts();
+      finished += sims[i]->finished_ctas();
+      total += sims[i]->ctas();
+    }
+    if (!w.pkp.stable(cycle, insts, finished, total)) continue;
+    w.stopped = true;
+    uint64_t end = cycle + Pkp::remaining_cycles(cycle, insts, trace);
+    for (size_t i : w.tasks) sims[i]->stop(end);
+  }
+}
+
+void share_bandwidth(const std::vector<KernelPlan>& plans, const std::vector<std::pair<size_t, size_t>>& tasks,
+                     const std::vector<std::unique_ptr<SmSim>>& sims, const std::vector<size_t>& running) {
+  std::vector<size_t> lead_task(plans.size());
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (tasks[i].second == plans[tasks[i].first].lead) lead_task[tasks[i].first] = i;
+  std::vector<unsigned> sharing(plans.size());
+  for (size_t k = 0; k < plans.size(); ++k) {
+    if (plans[k].sms.empty()) continue;
+    double progress = sims[lead_task[k]]->progress();
+    for (double until : plans[k].absent_until) sharing[k] += progress < until;
+  }
+  for (size_t i : running) ++sharing[tasks[i].first];
+  for (size_t i : running) sims[i]->share_bandwidth(sharing[tasks[i].first]);
+}
+
 std::vector<SmResult> run_in_windows(const std::vector<KernelPlan>& plans,
-                                     const std::vector<std::pair<size_t, size_t>>& tasks, unsigned threads) {
+                                     const std::vector<std::pair<size_t, size_t>>& tasks, const PkpOptions& pkp,
+                                     unsigned threads) {
   std::vector<std::unique_ptr<SmSim>> sims;
   for (const auto& [k, s] : tasks) sims.push_back(std::make_unique<SmSim>(plans[k].sim, plans[k].program, plans[k].sms[s]));
   std::vector<size_t> running(tasks.size());
   std::iota(running.begin(), running.end(), size_t(0));
-  std::vector<size_t> lead_task(plans.size());
-  for (size_t i = 0; i < tasks.size(); ++i)
-    if (tasks[i].second == plans[tasks[i].first].lead) lead_task[tasks[i].first] = i;
-  for (uint64_t limit = kShareWindow; !running.empty(); limit += kShareWindow) {
-    std::vector<unsigned> sharing(plans.size());
-    for (size_t k = 0; k < plans.size(); ++k) {
-      if (plans[k].sms.empty()) continue;
-      double progress = sims[lead_task[k]]->progress();
-      for (double until : plans[k].absent_until) sharing[k] += progress < until;
-    }
-    for (size_t i : running) ++sharing[tasks[i].first];
+  std::vector<KernelWatch> watches = watch_kernels(plans, tasks);
+  const uint64_t step = step_cycles(pkp);
+  for (uint64_t limit = step; !running.empty(); limit += step) {
+    if ((limit - step) % kShareWindow == 0) share_bandwidth(plans, tasks, sims, running);
     std::vector<char> more(running.size());
-    parallel_for(running.size(), threads, [&](size_t j) {
-      size_t i = running[j];
-      sims[i]->share_bandwidth(sharing[tasks[i].first]);
-      more[j] = sims[i]->run_until(limit);
-    });
+    parallel_for(running.size(), threads, [&](size_t j) { more[j] = sims[running[j]]->run_until(limit); });
+    apply_pkp(watches, sims, limit);
     std::vector<size_t> still;
     for (size_t j = 0; j < running.size(); ++j)
-      if (more[j]) still.push_back(running[j]);
+      if (more[j] && !watches[tasks[running[j]].first].stopped) still.push_back(running[j]);
     running = std::move(still);
   }
   std::vector<SmResult> done;
@@ -213,7 +270,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
   std::vector<std::pair<size_t, size_t>> tasks;  // (kernel, SM position)
   for (size_t k = 0; k < plans.size(); ++k)
     for (size_t s = 0; s < plans[k].sms.size(); ++s) tasks.push_back({k, s});
-  std::vector<SmResult> done = run_in_windows(plans, tasks, opt.threads);
+  std::vector<SmResult> done = run_in_windows(plans, tasks, opt.sim.pkp, opt.threads);
 
   std::vector<KernelResult> results(plans.size());
   for (size_t i = 0; i < tasks.size(); ++i) results[tasks[i].first].sms.push_back(std::move(done[i]));

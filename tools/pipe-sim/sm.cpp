@@ -21,8 +21,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
     : opt_(opt),
       prog_(program),
       work_(work),
-      l1i_(opt.gpu.l1i),
-      pkp_(opt.pkp, opt.ctas_per_sm) {
+      l1i_(opt.gpu.l1i) {
   const GpuConfig& g = gpu();
   unsigned nsub = std::max(1u, g.subcores_per_sm);
   for (unsigned i = 0; i < nsub; ++i) {
@@ -82,13 +81,6 @@ bool SmSim::run_until(uint64_t limit) {
     if (!busy()) next = now_ + 1;
     account_quiet_cycles(now_ + 1, next);
     now_ = next;
-    uint32_t finished = static_cast<uint32_t>(res_.counters.ctas);
-    uint32_t total = static_cast<uint32_t>(work_.ctas.size());
-    if (resident() && pkp_.stable(now_, res_.counters.insts, finished, total)) {
-      res_.projected = true;
-      res_.unfinished_ctas = total - finished;
-      stopped_ = true;
-    }
   }
   return busy() && !stopped_;
 }
@@ -98,8 +90,7 @@ SmResult SmSim::finish() {
   res_.counters.active_cycles = now_;
   res_.counters.sm_cycles = now_;
   res_.simulated_insts = res_.counters.insts;
-  res_.projected_cycles =
-      now_ + (res_.projected ? Pkp::remaining_cycles(now_, res_.counters.insts, res_.trace_insts) : 0);
+  res_.projected_cycles = res_.projected ? std::max(res_.projected_cycles, now_) : now_;
   for (const auto& sc : subcores_) {
     res_.counters.l0i.accesses += sc.l0i.counters().accesses;
     res_.counters.l0i.misses += sc.l0i.counters().misses;
@@ -109,6 +100,14 @@ SmResult SmSim::finish() {
     return a.cycle != b.cycle ? a.cycle < b.cycle : a.subcore < b.subcore;
   });
   return std::move(res_);
+}
+
+void SmSim::stop(uint64_t projected_end) {
+  if (!busy() || stopped_) return;
+  stopped_ = true;
+  res_.projected = true;
+  res_.unfinished_ctas = static_cast<uint32_t>(work_.ctas.size() - res_.counters.ctas);
+  res_.projected_cycles = projected_end;
 }
 
 void SmSim::launch_ctas() {

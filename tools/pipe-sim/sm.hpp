@@ -18,7 +18,6 @@
 
 #include "formats/stats_record.hpp"
 #include "icache.hpp"
-#include "pkp.hpp"
 #include "program.hpp"
 #include "stall.hpp"
 
@@ -76,6 +75,13 @@ class SmSim {
   // From now on this SM gets 1 / `sharing` of the chip's interconnect and
   // DRAM bandwidth.
   void share_bandwidth(unsigned sharing);
+  // PKP stopped the SM's kernel: it ends now, projected to end at
+  // `projected_end`.
+  void stop(uint64_t projected_end);
+  uint64_t simulated_insts() const { return res_.counters.insts; }
+  uint64_t trace_insts() const { return res_.trace_insts; }
+  uint64_t finished_ctas() const { return res_.counters.ctas; }
+  size_t ctas() const { return work_.ctas.size(); }
   // Share of the SM's trace instructions simulated so far.
   double progress() const {
     return res_.trace_insts ? double(res_.counters.insts) / double(res_.trace_insts) : 1.0;
@@ -291,7 +297,6 @@ class SmSim {
   uint64_t now_ = 0, wake_ = kNever;
   bool activity_ = false;
   bool stopped_ = false;  // PKP ended the simulation
-  Pkp pkp_;
 };
 
 }  // namespace sasskit::pipesim
