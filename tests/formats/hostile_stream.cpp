@@ -44,7 +44,7 @@ InstTable table() {
 CtaTrace cta(uint64_t warps) {
   CtaTrace c;
   c.kernel_id = 1;
-  c.cta = {0, 0, 0};
+  c.cta = {0, 0, 0};  // the grid's only CTA
   for (uint64_t w = 0; w < warps; ++w) {
     WarpTrace t;
     t.warp_id = static_cast<uint32_t>(w);

@@ -159,10 +159,24 @@ TEST(Driver, PkpStopsEarlyAndProjects) {
   EXPECT_LT(p.simulated_cycles, a[0].stats.cycles);
   EXPECT_LT(p.simulated_insts, p.projected_insts);
   EXPECT_GT(p.unfinished_ctas, 0u);
-  // The projection lands within 20% of the full simulation.
-  EXPECT_NEAR(double(p.projected_cycles), double(a[0].stats.cycles), 0.2 * a[0].stats.cycles);
+  // The projection lands within 5% of the full simulation (bench/pkp: at
+  // most 3.3% off on kernels of several waves at s = 0.25).
+  EXPECT_NEAR(double(p.projected_cycles), double(a[0].stats.cycles), 0.05 * a[0].stats.cycles);
   EXPECT_EQ(b[0].stats.cycles, p.projected_cycles);
   EXPECT_FALSE(a[0].stats.projection.applied);
+}
+
+// pka-micro21 stops a grid smaller than one wave at the first stable IPC;
+// pipe-sim simulates it in full instead (and warns), since bench/pkp found
+// such projections 11-13% off.
+TEST(Driver, PkpDeclinesToStopAGridBelowOneWave) {
+  RunOptions full = options(1), pkp = options(1);
+  Workload w = make_workload(1, 2 * full.sim.gpu.num_sms - 1);  // two CTAs fit per SM
+  pkp.sim.pkp.enabled = true;
+  pkp.sim.pkp.window = 300;
+  auto a = run(w, full), b = run(w, pkp);
+  EXPECT_FALSE(b[0].stats.projection.applied);
+  EXPECT_EQ(b[0].stats.cycles, a[0].stats.cycles);
 }
 
 TEST(Driver, StallTraceHasARowPerSchedulerAndCycle) {

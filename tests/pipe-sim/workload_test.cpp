@@ -1,7 +1,7 @@
 // Reading the stream in batches of complete kernels: the batches follow the
 // memory budget, records stay in order, a record about a kernel that is
 // already complete is refused, and the simulated output does not depend on
-// the batching.
+// the batching, nor on whether the CTAs are spilled or held.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -57,34 +57,41 @@ std::string three_kernels() {
   });
 }
 
-std::vector<Workload> read_batches(const std::string& bytes, size_t batch_bytes) {
+struct Collect : BatchSink {
+  std::vector<Workload> batches;
+  void batch(Workload&& w) override { batches.push_back(std::move(w)); }
+};
+
+std::vector<Workload> read_batches(const std::string& bytes, size_t batch_bytes,
+                                   CtaIntake intake = CtaIntake::Spill) {
   std::istringstream in(bytes);
   stream::Reader reader(in, "test");
-  WorkloadReader batches(reader, batch_bytes);
-  std::vector<Workload> out;
-  for (Workload w; batches.next(w);) out.push_back(std::move(w));
-  return out;
+  Collect collect;
+  read_batches(reader, BatchOptions{batch_bytes, intake}, collect);
+  return std::move(collect.batches);
 }
 
-std::string simulated(const std::string& bytes, size_t batch_bytes) {
+std::string simulated(const std::string& bytes, size_t batch_bytes, CtaIntake intake = CtaIntake::Spill) {
   std::istringstream in(bytes);
   stream::Reader reader(in, "test");
-  WorkloadReader batches(reader, batch_bytes);
   RunOptions opt;
   opt.sim.gpu = test_gpu();
   opt.sim.gpu.kernel_launch_latency = 100;
   std::ostringstream out;
   stream::Writer writer(out, "test", reader.header(), stream::Stage{"pipe-sim", "0", {}});
-  simulate_stream(batches, opt, &writer);
+  StreamOutput run;
+  run.batches = BatchOptions{batch_bytes, intake};
+  run.writer = &writer;
+  simulate_stream(reader, opt, run);
   writer.finish();
   return out.str();
 }
 
 }  // namespace
 
-TEST(WorkloadReader, BatchesFollowTheBudget) {
+TEST(Batches, BatchesFollowTheBudget) {
   const std::string bytes = three_kernels();
-  auto one_each = read_batches(bytes, 1);
+  auto one_each = read_batches(bytes, 1, CtaIntake::Hold);
   ASSERT_EQ(one_each.size(), 3u);
   for (uint32_t i = 0; i < 3; ++i) {
     ASSERT_EQ(one_each[i].kernels.size(), 1u);
@@ -93,21 +100,47 @@ TEST(WorkloadReader, BatchesFollowTheBudget) {
     EXPECT_EQ(one_each[i].records.size(), 4u);  // kernel, insts, 2 cta
     EXPECT_EQ(one_each[i].kernels[0].last_record, 3u);
   }
-  auto together = read_batches(bytes, size_t(1) << 30);
+  auto together = read_batches(bytes, size_t(1) << 30, CtaIntake::Hold);
   ASSERT_EQ(together.size(), 1u);
   EXPECT_EQ(together[0].kernels.size(), 3u);
   EXPECT_EQ(together[0].records.size(), 12u);
   EXPECT_EQ(together[0].kernels[2].last_record, 11u);
 }
 
-TEST(WorkloadReader, OutputDoesNotDependOnTheBatching) {
+TEST(Batches, SpilledCtasLeaveOnlyTheirSummary) {
+  auto batches = read_batches(three_kernels(), size_t(1) << 30);
+  ASSERT_EQ(batches.size(), 1u);
+  const Workload& w = batches[0];
+  ASSERT_EQ(w.records.size(), 9u);  // per kernel: kernel, insts, one run of 2 spilled cta records
+  ASSERT_TRUE(w.spill);
+  EXPECT_EQ(w.spill->size(), 6u);
+  for (size_t k = 0; k < 3; ++k) {
+    const KernelInput& in = w.kernels[k];
+    EXPECT_TRUE(in.ctas.empty());
+    ASSERT_EQ(in.spilled.size(), 2u);
+    EXPECT_EQ(in.last_record, 3 * k + 2);
+    EXPECT_EQ(w.records[in.last_record].spilled_begin, 2 * k);
+    EXPECT_EQ(w.records[in.last_record].spilled_end, 2 * k + 2);
+    EXPECT_EQ(in.spilled[1].linear, 1u);
+    EXPECT_EQ(in.spilled[0].insts, 7u);  // warps of 4 and 3 instructions
+    EXPECT_EQ(in.spilled[0].units[size_t(UnitClass::Ldst)], 2u);
+  }
+}
+
+TEST(Batches, OutputDoesNotDependOnSpilling) {
+  const std::string bytes = three_kernels();
+  EXPECT_EQ(simulated(bytes, size_t(1) << 30, CtaIntake::Hold), simulated(bytes, size_t(1) << 30));
+  EXPECT_EQ(simulated(bytes, 1, CtaIntake::Hold), simulated(bytes, 1));
+}
+
+TEST(Batches, OutputDoesNotDependOnTheBatching) {
   const std::string bytes = three_kernels();
   std::string whole = simulated(bytes, size_t(1) << 30);
   EXPECT_GT(whole.size(), bytes.size());  // the stats records were added
   EXPECT_EQ(simulated(bytes, 1), whole);
 }
 
-TEST(WorkloadReader, RecordAboutACompleteKernelIsRefused) {
+TEST(Batches, RecordAboutACompleteKernelIsRefused) {
   const MiniKernel first = mini_kernel(1), second = mini_kernel(2);
   const std::string bytes = stream_bytes([&](stream::Writer& w) {
     write_kernel(w, first);
@@ -116,13 +149,74 @@ TEST(WorkloadReader, RecordAboutACompleteKernelIsRefused) {
   });
   for (size_t budget : {size_t(1), size_t(1) << 30}) {
     std::string error = sasskit::test::error_of([&] { read_batches(bytes, budget); });
-    EXPECT_NE(error.find("a cta record for kernel 1 after a later kernel's record"), std::string::npos) << error;
+    EXPECT_NE(error.find("a cta record for kernel 1 after a later kernel's"), std::string::npos) << error;
     EXPECT_EQ(error.rfind("test:", 0), 0u) << error;
   }
 }
 
-TEST(WorkloadReader, StreamWithoutKernelsIsRefused) {
+TEST(Batches, StreamWithoutKernelsIsRefused) {
   const std::string bytes = stream_bytes([](stream::Writer&) {});
   std::string error = sasskit::test::error_of([&] { read_batches(bytes, 1); });
   EXPECT_NE(error.find("holds no kernel records"), std::string::npos) << error;
+}
+
+// rd-cache writes the cache record before the CTAs (format 1.3); a 1.2
+// stream has it after them. pipe-sim reads the whole kernel before it
+// simulates, so both give the same stats, whatever the kernel's size.
+TEST(Batches, CacheRecordBeforeOrAfterTheCtasGivesTheSameStats) {
+  const MiniKernel k = mini_kernel(1);
+  KernelCacheModel cache;
+  cache.kernel_id = 1;
+  cache.l1_hit_rate = 1.0;  // every load hits: far from the defaults
+  cache.l2_hit_rate = 1.0;
+  auto stats_of = [&](bool cache_first) {
+    const std::string bytes = stream_bytes([&](stream::Writer& w) {
+      w.write(k.info);
+      w.write(k.table);
+      if (cache_first) w.write(cache);
+      for (const auto& c : k.ctas) w.write(c);
+      if (!cache_first) w.write(cache);
+    });
+    std::istringstream in(bytes);
+    stream::Reader reader(in, "test");
+    RunOptions opt;
+    opt.sim.gpu = test_gpu();
+    auto results = simulate_stream(reader, opt, StreamOutput{});
+    EXPECT_EQ(results.at(0).stats.memory, "cache-record");
+    return results.at(0).stats;
+  };
+  const KernelStats before = stats_of(true), after = stats_of(false);
+  EXPECT_EQ(before.cycles, after.cycles);
+  EXPECT_EQ(before.total.insts, after.total.insts);
+  EXPECT_EQ(before.total.stall_type, after.total.stall_type);
+}
+
+// `cat a b | pipe-sim`: each member is simulated on its own GPU timeline
+// and written as an output member of its own.
+TEST(Batches, EachMemberOfAConcatenatedStreamIsSimulated) {
+  const std::string one = stream_bytes([](stream::Writer& w) { write_kernel(w, mini_kernel(1)); });
+  const std::string two = one + one;
+  std::istringstream in(two);
+  stream::Reader reader(in, "test");
+  RunOptions opt;
+  opt.sim.gpu = test_gpu();
+  std::ostringstream out;
+  stream::Writer writer(out, "test", reader.header(), stream::Stage{"pipe-sim", "0", {}});
+  StreamOutput run;
+  run.writer = &writer;
+  auto results = simulate_stream(reader, opt, run);
+  writer.finish();
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].stats.start_cycle, results[1].stats.start_cycle);
+  EXPECT_EQ(results[0].stats.cycles, results[1].stats.cycles);
+  std::istringstream back(out.str());
+  stream::Reader again(back, "out");
+  again.accept_members();
+  size_t members = 0, stats = 0;
+  do {
+    ++members;
+    for (stream::Record r; again.next(r);) stats += r.type() == "stats";
+  } while (again.next_member());
+  EXPECT_EQ(members, 2u);
+  EXPECT_EQ(stats, 2u);
 }

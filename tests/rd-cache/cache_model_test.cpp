@@ -129,11 +129,12 @@ Totals reference(const KernelAccesses& k, const GpuConfig& gpu, const KernelSche
     });
     ExactLru l1(l1_geom.sets, l1_geom.ways);
     for (size_t g = 0; g < mine.size(); g += per_sm) {
-      std::vector<uint32_t> group(mine.begin() + g, mine.begin() + std::min(mine.size(), g + per_sm));
+      std::vector<CtaAccesses> group;
+      for (size_t c = g; c < std::min(mine.size(), g + per_sm); ++c) group.push_back(k.ctas[mine[c]]);
       std::vector<MemRef> refs;
-      order->order(k, group, refs);
+      order->order(group, refs);
       for (const MemRef& r : refs) {
-        const WarpAccesses& w = k.ctas[r.cta].warps[r.warp];
+        const WarpAccesses& w = group[r.cta].warps[r.warp];
         const StaticInst& si = k.table[w.inst[r.k]];
         const Route route = route_of(si.opcode, ops.classify(si.opcode), gpu);
         if (!route.cached) continue;

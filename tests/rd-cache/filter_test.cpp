@@ -110,16 +110,18 @@ TEST(Filter, ModelsTheScheduleWithoutASchedRecord) {
   EXPECT_EQ(c.models[0].gmem_requests, 3u);
 }
 
-TEST(Filter, CacheRecordFollowsItsKernelAndPrecedesTheNextCopy) {
+TEST(Filter, CacheRecordPrecedesItsKernelsCtasAndTheNextCopy) {
   const Capture c = run([](stream::Writer& w) {
-    kernel_records(w, 1, 1);
+    kernel_records(w, 1, 2);
     w.write(cta(1, 0));
+    w.write(InstTable{1, 1, {}});  // after the first cta: waits with the CTAs
+    w.write(cta(1, 1));
     w.write(Memcpy{0x1000, 128});
     kernel_records(w, 2, 1);
     w.write(cta(2, 0));
   });
-  EXPECT_EQ(c.types, (std::vector<std::string>{"kernel", "insts", "cta", "cache", "memcpy", "kernel", "insts",
-                                                "cta", "cache", "finish"}));
+  EXPECT_EQ(c.types, (std::vector<std::string>{"kernel", "insts", "cache", "cta", "insts", "cta", "memcpy",
+                                                "kernel", "insts", "cache", "cta", "finish"}));
   ASSERT_EQ(c.models.size(), 2u);
   EXPECT_EQ(c.models[0].l2_hits, 0u);
   EXPECT_EQ(c.models[1].l2_hits, 4u);  // the copy filled L2

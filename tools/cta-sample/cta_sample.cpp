@@ -10,7 +10,7 @@
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/opcodes.hpp"
-#include "spill.hpp"
+#include "libcommon/spill.hpp"
 
 namespace sasskit::ctasample {
 namespace {

@@ -43,10 +43,13 @@ int main(int argc, char** argv) {
   app.add_option("--l2-hit-rate", opt.memory.l2_hit, "L2 hit rate of memory PCs without a cache record")
       ->check(sasskit::number_in(0.0, 1.0))
       ->capture_default_str();
+  bool stats_only = false;
+  app.add_flag("--stats-only", stats_only,
+               "Write every record except the cta records: the results without the trace (a small stream)");
   size_t batch_mib = 256;
   app.add_option("--batch-mib", batch_mib,
-                 "Read complete kernels in batches of about this many MiB of trace (memory use; kernels of a "
-                 "batch run in parallel)")
+                 "Read complete kernels in batches of about this many MiB of cta records (kernels of a batch "
+                 "run in parallel; their records wait in a temporary file in $TMPDIR)")
       ->check(sasskit::positive_number())
       ->capture_default_str();
   return tool.run([&] {
@@ -57,15 +60,21 @@ int main(int argc, char** argv) {
     opt.threads = tool.common().threads;
     Input in(input);
     stream::Reader reader(in.stream(), in.name());
-    stream::check_gpu_model(reader.header(), opt.sim.gpu.name, gpu_options.accept_other_gpu(), in.name());
-    pipesim::WorkloadReader batches(reader, batch_mib << 20);
+    pipesim::StreamOutput run;
+    run.batches.batch_bytes = batch_mib << 20;
+    run.with_ctas = !stats_only;
+    run.check_header = [&](const stream::Header& h) {
+      stream::check_gpu_model(h, opt.sim.gpu.name, gpu_options.accept_other_gpu(), in.name());
+    };
+    run.check_header(reader.header());
     bool json = format == "json";
     Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
     std::optional<stream::Writer> writer;
     if (!json)
       writer.emplace(out.stream(), out.name(), reader.header(),
                      stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance, opt.sim.gpu.name));
-    auto results = pipesim::simulate_stream(batches, opt, writer ? &*writer : nullptr);
+    run.writer = writer ? &*writer : nullptr;
+    auto results = pipesim::simulate_stream(reader, opt, run);
     in.check_read_error();
     if (writer) writer->finish();
     if (json) pipesim::write_json_summary(out.stream(), opt.sim.gpu.name, results);

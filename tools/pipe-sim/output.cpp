@@ -8,29 +8,77 @@
 
 namespace sasskit::pipesim {
 
-void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results) {
+namespace {
+
+void write_passed(stream::Writer& out, const Passed& p, const SpillFile* spill, bool with_ctas) {
+  if (p.spilled_end == p.spilled_begin) {
+    const std::string& type = p.record.type();
+    if (type != stream::RecordCodec<KernelStats>::type && (with_ctas || type != "cta")) out.write(p.record);
+    return;
+  }
+  if (!with_ctas) return;
+  std::string bytes;
+  for (size_t i = p.spilled_begin; i < p.spilled_end; ++i) {
+    spill->read(i, bytes);
+    out.write(stream::Record(bytes, "spilled cta record"));
+  }
+}
+
+}  // namespace
+
+void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results, bool with_ctas) {
   std::vector<std::vector<size_t>> after(w.records.size());
   for (size_t k = 0; k < w.kernels.size(); ++k) after[w.kernels[k].last_record].push_back(k);
   for (size_t i = 0; i < w.records.size(); ++i) {
-    if (w.records[i].type() != stream::RecordCodec<KernelStats>::type) out.write(w.records[i]);
+    write_passed(out, w.records[i], w.spill.get(), with_ctas);
     for (size_t k : after[i]) out.write(results[k].stats);
   }
 }
 
-std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out) {
+namespace {
+
+// Simulates each batch as it comes and writes it out; each member of the
+// input gets its own output member and its own GPU timeline.
+class SimulatingSink : public BatchSink {
+ public:
+  SimulatingSink(const RunOptions& opt, const StreamOutput& out) : opt_(opt), out_(out) {}
   std::vector<KernelResult> results;
-  RunState state;
-  for (Workload batch; batches.next(batch);) {
-    auto done = simulate_workload(batch, opt, opcode_table_classifier, state);
-    if (out) write_stream(*out, batch, done);
+
+  void member(const stream::Header& header, size_t member) override {
+    if (out_.check_header) out_.check_header(header);
+    state_ = RunState{};
+    if (member > 0 && out_.writer) out_.writer->next_member(header);
+  }
+
+  void batch(Workload&& w) override {
+    auto done = simulate_workload(w, opt_, opcode_table_classifier, state_);
+    if (out_.writer) write_stream(*out_.writer, w, done, out_.with_ctas);
     results.insert(results.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
   }
-  return results;
+
+ private:
+  const RunOptions& opt_;
+  const StreamOutput& out_;
+  RunState state_;
+};
+
+}  // namespace
+
+std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptions& opt, const StreamOutput& out) {
+  SimulatingSink sink(opt, out);
+  read_batches(reader, out.batches, sink);
+  return std::move(sink.results);
 }
 
 namespace {
 
 double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
+
+// The kernel's instructions over its (projected) cycles, as stall-report
+// counts them: under PKP the trace's count, not the simulated part.
+uint64_t kernel_insts(const KernelStats& s) {
+  return s.projection.applied ? s.projection.projected_insts : s.total.insts;
+}
 
 void stall_shares(JsonWriter& j, const SimCounters& c) {
   j.key("stall_share").begin_object();
@@ -45,16 +93,19 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
   SimCounters all;
   uint64_t end = 0;
   j.begin_object().field("gpu", gpu).key("kernels").begin_array();
+  uint64_t all_insts = 0;
   for (const auto& r : results) {
     const KernelStats& s = r.stats;
+    const uint64_t insts = kernel_insts(s);
+    all_insts += insts;
     j.begin_object()
         .field("id", uint64_t(s.kernel_id))
         .field("name", s.name)
         .field("stream", s.stream_id)
         .field("start", s.start_cycle)
         .field("cycles", s.cycles)
-        .field("instructions", s.total.insts)
-        .field("ipc", s.cycles ? double(s.total.insts) / double(s.cycles) : 0.0)
+        .field("instructions", insts)
+        .field("ipc", s.cycles ? double(insts) / double(s.cycles) : 0.0)
         .field("occupancy", s.total.achieved_occupancy())
         .field("sms", uint64_t(s.per_sm.size()));
     stall_shares(j, s.total);
@@ -66,7 +117,7 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
     all.add(s.total);
     end = std::max(end, s.start_cycle + s.cycles);
   }
-  j.end_array().field("total_cycles", end).field("instructions", all.insts);
+  j.end_array().field("total_cycles", end).field("instructions", all_insts);
   j.field("other_share", share(all.stall_type[size_t(StallType::Other)], all.stall_cycles()));
   j.end_object();
   out << "\n";

@@ -2,6 +2,7 @@
 // last record, a JSON summary per kernel, and the per-cycle stall trace.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <vector>
 
@@ -9,14 +10,25 @@
 
 namespace sasskit::pipesim {
 
-// Passes every record through in order (earlier stats records are replaced)
-// and adds each kernel's stats record after that kernel's last record.
-void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results);
+// Passes every record through in order (earlier stats records are replaced;
+// cta records only `with_ctas`) and adds each kernel's stats record after
+// that kernel's last record.
+void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results,
+                  bool with_ctas = true);
+
+struct StreamOutput {
+  BatchOptions batches;
+  stream::Writer* writer = nullptr;  // null: results only
+  bool with_ctas = true;             // false: --stats-only
+  // Called with each member's header before its kernels (GPU model check).
+  std::function<void(const stream::Header&)> check_header;
+};
 
 // Simulates the stream batch by batch (opcode tables from configs/opcodes)
-// and, with `out`, writes each batch as write_stream does once it is done.
-// Returns every kernel's result: stats, and the SMs' stall traces when tracing.
-std::vector<KernelResult> simulate_stream(WorkloadReader& batches, const RunOptions& opt, stream::Writer* out);
+// and, with a writer, writes each batch as write_stream does once it is
+// done, one output member per input member. Returns every kernel's result:
+// stats, and the SMs' stall traces when tracing.
+std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptions& opt, const StreamOutput& out);
 
 // {"gpu", "kernels": [{id, name, cycles, instructions, ipc, stall shares...}], totals}.
 void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results);

@@ -5,14 +5,14 @@
 
 namespace sasskit::pipesim {
 
-Pkp::Pkp(const PkpOptions& opt, unsigned ctas_per_sm)
+Pkp::Pkp(const PkpOptions& opt, uint64_t wave)
     : opt_(opt),
-      ctas_per_sm_(ctas_per_sm),
+      wave_(wave),
       interval_(std::max<uint64_t>(1, opt.window / kSamples)),
       next_sample_(interval_) {}
 
-bool Pkp::stable(uint64_t cycle, uint64_t insts, uint32_t finished_ctas, uint32_t total_ctas) {
-  if (!opt_.enabled) return false;
+bool Pkp::stable(uint64_t cycle, uint64_t insts, uint64_t finished_ctas, uint64_t total_ctas) {
+  if (!opt_.enabled || opt_.grid_below_wave) return false;
   bool sampled = false;
   for (; next_sample_ <= cycle; next_sample_ += interval_) {
     samples_.push_back(double(insts) / double(next_sample_));
@@ -20,7 +20,7 @@ bool Pkp::stable(uint64_t cycle, uint64_t insts, uint32_t finished_ctas, uint32_
     sampled = true;
   }
   if (!sampled || samples_.size() < kSamples) return false;
-  bool wave_done = opt_.grid_below_wave || finished_ctas >= std::min<uint32_t>(ctas_per_sm_, total_ctas);
+  bool wave_done = finished_ctas >= std::min(wave_, total_ctas);
   if (!wave_done || finished_ctas >= total_ctas) return false;
   double mean = 0, var = 0;
   for (double v : samples_) mean += v;

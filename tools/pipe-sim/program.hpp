@@ -10,6 +10,7 @@
 #include "formats/trace.hpp"
 #include "libcommon/gpu_config.hpp"
 #include "libcommon/opcodes.hpp"
+#include "libcommon/spill.hpp"
 
 namespace sasskit::pipesim {
 
@@ -35,10 +36,22 @@ struct KernelProgram {
   std::vector<uint64_t> pcs;       // distinct PCs, ascending
 };
 
+// A CTA an SM will run: held in memory, or record `spilled` of the batch's
+// spill file, which the SM reads back when it launches the CTA and drops
+// when the CTA retires.
+struct CtaRef {
+  CtaRef(const CtaTrace* cta) : held(cta) {}  // NOLINT: a held CTA is a CtaRef
+  CtaRef(size_t record, uint64_t insts) : spilled(record), spilled_insts(insts) {}
+  const CtaTrace* held = nullptr;
+  size_t spilled = 0;
+  uint64_t spilled_insts = 0;  // its dynamic warp instructions
+};
+
 // The CTAs one SM runs, in the order it launches them.
 struct SmWork {
   uint32_t sm = 0;
-  std::vector<const CtaTrace*> ctas;
+  std::vector<CtaRef> ctas;
+  const SpillFile* spill = nullptr;  // where the CTAs that are not held wait
 };
 
 // PKP (pka-micro21 §3.2).
@@ -46,7 +59,7 @@ struct PkpOptions {
   bool enabled = false;
   double s = 0.25;        // IPC standard deviation threshold
   uint64_t window = 3000; // cycles
-  bool grid_below_wave = false;  // the grid fits in one wave: no finished-wave condition
+  bool grid_below_wave = false;  // the grid fits in one wave: PKP declines to stop it early
 };
 
 struct SimOptions {

@@ -26,9 +26,6 @@ struct KernelResult {
   std::vector<SmResult> sms;  // kept only for --trace-stalls
 };
 
-// `classify(binary_version)` returns the opcode classifier for a kernel.
-using ClassifierFor = std::function<Classifier(uint32_t binary_version)>;
-
 // What carries over from one batch of kernels to the next: where the next
 // kernel's code goes, and the GPU timeline.
 struct RunState {
@@ -43,8 +40,5 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
 // A whole workload on its own.
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
                                             const ClassifierFor& classify);
-
-// The default classifier: configs/opcodes tables via OpcodeTable.
-Classifier opcode_table_classifier(uint32_t binary_version);
 
 }  // namespace sasskit::pipesim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "formats/records.hpp"
 #include "libcommon/diag.hpp"
 
 namespace sasskit::pipesim {
@@ -20,8 +21,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
     : opt_(opt),
       prog_(program),
       work_(work),
-      l1i_(opt.gpu.l1i),
-      pkp_(opt.pkp, opt.ctas_per_sm) {
+      l1i_(opt.gpu.l1i) {
   const GpuConfig& g = gpu();
   unsigned nsub = std::max(1u, g.subcores_per_sm);
   for (unsigned i = 0; i < nsub; ++i) {
@@ -44,8 +44,11 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   res_.pc_insts.assign(prog_.pcs.size(), 0);
   for (auto& col : res_.pc_stalls) col.assign(prog_.pcs.size(), 0);
   res_.counters.max_warps = warps_.size();
-  for (const CtaTrace* c : work.ctas)
-    for (const auto& w : c->warps) res_.trace_insts += w.inst.size();
+  for (const CtaRef& c : work.ctas) {
+    if (!c.held) res_.trace_insts += c.spilled_insts;
+    else
+      for (const auto& w : c.held->warps) res_.trace_insts += w.inst.size();
+  }
 }
 
 // The SMs running a kernel share the chip's interconnect and DRAM bandwidth
@@ -78,13 +81,6 @@ bool SmSim::run_until(uint64_t limit) {
     if (!busy()) next = now_ + 1;
     account_quiet_cycles(now_ + 1, next);
     now_ = next;
-    uint32_t finished = static_cast<uint32_t>(res_.counters.ctas);
-    uint32_t total = static_cast<uint32_t>(work_.ctas.size());
-    if (resident() && pkp_.stable(now_, res_.counters.insts, finished, total)) {
-      res_.projected = true;
-      res_.unfinished_ctas = total - finished;
-      stopped_ = true;
-    }
   }
   return busy() && !stopped_;
 }
@@ -94,8 +90,7 @@ SmResult SmSim::finish() {
   res_.counters.active_cycles = now_;
   res_.counters.sm_cycles = now_;
   res_.simulated_insts = res_.counters.insts;
-  res_.projected_cycles =
-      now_ + (res_.projected ? Pkp::remaining_cycles(now_, res_.counters.insts, res_.trace_insts) : 0);
+  res_.projected_cycles = res_.projected ? std::max(res_.projected_cycles, now_) : now_;
   for (const auto& sc : subcores_) {
     res_.counters.l0i.accesses += sc.l0i.counters().accesses;
     res_.counters.l0i.misses += sc.l0i.counters().misses;
@@ -107,9 +102,17 @@ SmResult SmSim::finish() {
   return std::move(res_);
 }
 
+void SmSim::stop(uint64_t projected_end) {
+  if (!busy() || stopped_) return;
+  stopped_ = true;
+  res_.projected = true;
+  res_.unfinished_ctas = static_cast<uint32_t>(work_.ctas.size() - res_.counters.ctas);
+  res_.projected_cycles = projected_end;
+}
+
 void SmSim::launch_ctas() {
   while (next_cta_ < work_.ctas.size() && resident_ctas_ < ctas_.size()) {
-    const CtaTrace* cta = work_.ctas[next_cta_];
+    const CtaTrace* cta = &next_cta();
     if (resident_warps_ + cta->warps.size() > warps_.size()) {
       if (resident_ctas_ == 0)
         fail("a CTA of kernel " + std::to_string(cta->kernel_id) + " has " + std::to_string(cta->warps.size()) +
@@ -119,7 +122,9 @@ void SmSim::launch_ctas() {
     CtaSlot* slot = launchable_slot();
     if (!slot) return;
     uint32_t cta_index = static_cast<uint32_t>(slot - ctas_.data());
-    *slot = CtaSlot{cta, {}, 0, 0, 0, 0};
+    *slot = CtaSlot{};
+    slot->cta = cta;
+    slot->loaded = std::move(next_loaded_);
     for (const auto& wt : cta->warps) {
       uint32_t w = 0;
       while (warps_[w].active) ++w;
@@ -148,6 +153,18 @@ void SmSim::launch_ctas() {
     activity_ = true;
     for (uint32_t w : std::vector<uint32_t>(slot->warps)) retire(w);  // empty warps
   }
+}
+
+// The CTA the SM launches next: held, or read back from the spill file once.
+const CtaTrace& SmSim::next_cta() {
+  const CtaRef& ref = work_.ctas[next_cta_];
+  if (ref.held) return *ref.held;
+  if (!next_loaded_) {
+    std::string bytes;
+    work_.spill->read(ref.spilled, bytes);
+    next_loaded_ = std::make_unique<CtaTrace>(stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")));
+  }
+  return *next_loaded_;
 }
 
 // The first free CTA slot whose launch latency has passed, or null (then

@@ -10,6 +10,7 @@
 #include <bitset>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <string>
 #include <unordered_map>
@@ -17,7 +18,6 @@
 
 #include "formats/stats_record.hpp"
 #include "icache.hpp"
-#include "pkp.hpp"
 #include "program.hpp"
 #include "stall.hpp"
 
@@ -75,6 +75,13 @@ class SmSim {
   // From now on this SM gets 1 / `sharing` of the chip's interconnect and
   // DRAM bandwidth.
   void share_bandwidth(unsigned sharing);
+  // PKP stopped the SM's kernel: it ends now, projected to end at
+  // `projected_end`.
+  void stop(uint64_t projected_end);
+  uint64_t simulated_insts() const { return res_.counters.insts; }
+  uint64_t trace_insts() const { return res_.trace_insts; }
+  uint64_t finished_ctas() const { return res_.counters.ctas; }
+  size_t ctas() const { return work_.ctas.size(); }
   // Share of the SM's trace instructions simulated so far.
   double progress() const {
     return res_.trace_insts ? double(res_.counters.insts) / double(res_.trace_insts) : 1.0;
@@ -188,6 +195,7 @@ class SmSim {
   };
   struct CtaSlot {
     const CtaTrace* cta = nullptr;
+    std::unique_ptr<CtaTrace> loaded;  // a spilled CTA, read back for its stay
     std::vector<uint32_t> warps;
     uint32_t live = 0, arrived = 0, done = 0;
     uint64_t freed_at = 0;  // when free: the first cycle a CTA could start in it
@@ -206,6 +214,7 @@ class SmSim {
   bool resident() const { return resident_ctas_ > 0; }
   bool busy() const { return resident() || next_cta_ < work_.ctas.size(); }  // CTAs running or to come
   CtaSlot* launchable_slot();
+  const CtaTrace& next_cta();
   // frontend.cpp
   void fetch(SubCore& sc);
   void start_fetch(SubCore& sc, uint32_t w);
@@ -268,6 +277,7 @@ class SmSim {
   std::vector<uint8_t> can_fetch_;  // per warp slot: room in the buffer and instructions left to fetch
   std::vector<CtaSlot> ctas_;
   size_t next_cta_ = 0;
+  std::unique_ptr<CtaTrace> next_loaded_;  // work_.ctas[next_cta_], read back from the spill file
   uint32_t resident_ctas_ = 0;
   uint32_t resident_warps_ = 0;
   uint64_t warp_age_ = 0, cu_seq_ = 0;
@@ -287,7 +297,6 @@ class SmSim {
   uint64_t now_ = 0, wake_ = kNever;
   bool activity_ = false;
   bool stopped_ = false;  // PKP ended the simulation
-  Pkp pkp_;
 };
 
 }  // namespace sasskit::pipesim

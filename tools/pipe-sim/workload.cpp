@@ -1,115 +1,114 @@
 #include "workload.hpp"
 
-#include <limits>
-
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
 
 namespace sasskit::pipesim {
 namespace {
 
-size_t trace_bytes(const KernelInput& k) {
-  size_t n = 0;
-  for (const CtaTrace& c : k.ctas)
-    for (const auto& w : c.warps)
-      n += w.inst.size() * sizeof(w.inst[0]) + w.mask.size() * sizeof(w.mask[0]) +
-           w.addrs.size() * sizeof(w.addrs[0]);
-  return n;
-}
+// Builds the batches from the kernel layer's events.
+class BatchBuilder : public stream::KernelHandler {
+ public:
+  BatchBuilder(const BatchOptions& options, BatchSink& sink) : options_(options), sink_(sink) { start_batch(); }
+  bool saw_kernel() const { return saw_kernel_; }
+
+  void begin_member(const stream::Header& header, size_t member) override { sink_.member(header, member); }
+  void end_member(size_t) override { hand_out(); }
+
+  // A kernel record completes the kernels before it: hand them out when
+  // they are enough.
+  void begin_kernel(const stream::Kernel& k, const stream::Record& r) override {
+    if (!open_.kernels.empty() && open_bytes_ >= options_.batch_bytes) hand_out();
+    saw_kernel_ = true;
+    classify_ = options_.classify(k.info().binary_version);
+    units_.clear();
+    open_.kernels.push_back(KernelInput{k.info(), {}, {}, {}, {}, {}, {}, 0});
+    add_about_kernel(r);
+  }
+
+  void insts(const stream::Kernel&, const InstTable& slice, const stream::Record& r) override {
+    KernelInput& k = open_.kernels.back();
+    for (const StaticInst& s : slice.insts) units_.push_back(pipeline_unit(s, classify_(s.opcode)));
+    k.table.insert(k.table.end(), slice.insts.begin(), slice.insts.end());
+    add_about_kernel(r);
+  }
+
+  void cta(const stream::Kernel&, const stream::CtaRecord& cta) override {
+    CtaTrace c = cta.decode();
+    const stream::Record& r = cta.record();
+    if (c.warps.empty()) fail_input(r.where(), "thread block has no warps (a launched block has at least one)");
+    open_bytes_ += r.bytes().size();
+    KernelInput& k = open_.kernels.back();
+    if (!open_.spill) {
+      k.ctas.push_back(std::move(c));
+      add_about_kernel(r);
+      return;
+    }
+    UnitCounts units = count_units(c.warps, [&](uint32_t i) { return units_[i]; });
+    size_t record = open_.spill->append(r.bytes());
+    k.spilled.push_back(SpilledCta{cta.index(), record, total(units), units});
+    add_spilled(record);
+  }
+
+  // cache, sample and sched records inform the simulation; every attached
+  // record passes through.
+  void attached(const stream::Kernel&, const stream::Record& r) override {
+    KernelInput& k = open_.kernels.back();
+    const std::string& type = r.type();
+    if (type == stream::RecordCodec<KernelCacheModel>::type) k.cache = stream::decode<KernelCacheModel>(r);
+    if (type == stream::RecordCodec<KernelSample>::type) k.sample = stream::decode<KernelSample>(r);
+    if (type == stream::RecordCodec<KernelSchedule>::type) k.sched = stream::decode<KernelSchedule>(r);
+    add_about_kernel(r);
+  }
+
+  void memcpy(const stream::Record& r) override { open_.records.push_back(Passed{r}); }
+  void other(const stream::Record& r) override { open_.records.push_back(Passed{r}); }
+
+ private:
+  void start_batch() {
+    open_ = Workload{};
+    open_bytes_ = 0;
+    if (options_.intake == CtaIntake::Spill) open_.spill = std::make_unique<SpillFile>();
+  }
+
+  void hand_out() {
+    if (open_.records.empty()) return;
+    if (open_.spill) open_.spill->flush();
+    sink_.batch(std::move(open_));
+    start_batch();
+  }
+
+  void add_about_kernel(const stream::Record& r) {
+    open_.records.push_back(Passed{r});
+    open_.kernels.back().last_record = open_.records.size() - 1;
+  }
+
+  // A spilled CTA joins the run of spilled records just before it, if any.
+  void add_spilled(size_t record) {
+    Passed* run = open_.records.empty() ? nullptr : &open_.records.back();
+    if (run && run->spilled_end == record && run->spilled_end > run->spilled_begin)
+      run->spilled_end = record + 1;
+    else
+      open_.records.push_back(Passed{{}, record, record + 1});
+    open_.kernels.back().last_record = open_.records.size() - 1;
+  }
+
+  const BatchOptions& options_;
+  BatchSink& sink_;
+  Workload open_;               // read, not yet handed out
+  size_t open_bytes_ = 0;       // cta record bytes of open_'s kernels
+  Classifier classify_;         // the open kernel's
+  std::vector<UnitClass> units_;  // per table entry of the open kernel
+  bool saw_kernel_ = false;
+};
 
 }  // namespace
 
-WorkloadReader::WorkloadReader(stream::Reader& reader, size_t batch_bytes)
-    : reader_(reader), batch_bytes_(batch_bytes) {}
-
-bool WorkloadReader::next(Workload& batch) {
-  batch = Workload{};
-  if (held_) {
-    add(std::move(*held_));
-    held_.reset();
-  }
-  stream::Record r;
-  while (!ended_) {
-    if (!reader_.next(r)) {
-      ended_ = true;
-      break;
-    }
-    // A kernel record completes the kernels before it: hand them out when
-    // they are enough, and start the next batch with this record.
-    if (r.type() == "kernel" && !open_.kernels.empty()) {
-      complete_bytes_ += trace_bytes(open_.kernels.back());
-      if (complete_bytes_ >= batch_bytes_) {
-        held_ = std::move(r);
-        break;
-      }
-    }
-    add(std::move(r));
-  }
-  if (ended_ && seen_.empty()) fail_input(reader_.name(), "the stream holds no kernel records: nothing to simulate");
-  if (open_.records.empty()) return false;
-  batch = std::move(open_);
-  open_ = Workload{};
-  complete_bytes_ = 0;
-  return true;
-}
-
-// Records about a kernel come before the next kernel's record.
-KernelInput& WorkloadReader::open_kernel(uint32_t id, const stream::Record& r) {
-  if (!open_.kernels.empty() && open_.kernels.back().info.id == id) return open_.kernels.back();
-  if (seen_.count(id))
-    fail_input(r.where(), "a " + r.type() + " record for kernel " + std::to_string(id) +
-                              " after a later kernel's record: pipe-sim simulates a kernel once the next one "
-                              "starts (formats/STREAM.md, Order)");
-  fail_input(r.where(), "a " + r.type() + " record for kernel " + std::to_string(id) +
-                            " before that kernel's kernel record");
-}
-
-// A record a tool added about the open kernel (cache, sample, sched).
-template <class T>
-void WorkloadReader::attach(const stream::Record& r, size_t at, std::optional<T> KernelInput::*field) {
-  T value = stream::decode<T>(r);
-  KernelInput& k = open_kernel(value.kernel_id, r);
-  k.*field = std::move(value);
-  k.last_record = at;
-}
-
-void WorkloadReader::add(stream::Record&& r) {
-  size_t at = open_.records.size();
-  const std::string& type = r.type();
-  if (type == "kernel") {
-    KernelInfo k = stream::decode<KernelInfo>(r);
-    if (!seen_.insert(k.id).second) fail_input(r.where(), "kernel " + std::to_string(k.id) + " appears twice");
-    open_.kernels.push_back(KernelInput{k, {}, {}, {}, {}, {}, at});
-  } else if (type == "insts") {
-    InstTable t = stream::decode<InstTable>(r);
-    KernelInput& k = open_kernel(t.kernel_id, r);
-    if (t.first != k.table.size())
-      fail_input(r.where(), "insts slice starts at " + std::to_string(t.first) + ", expected " +
-                                std::to_string(k.table.size()));
-    k.table.insert(k.table.end(), t.insts.begin(), t.insts.end());
-    k.last_record = at;
-  } else if (type == "cta") {
-    CtaTrace c = stream::decode<CtaTrace>(r);
-    KernelInput& k = open_kernel(c.kernel_id, r);
-    stream::validate_cta(c, k.table, r.where());
-    if (c.warps.empty()) fail_input(r.where(), "thread block has no warps (a launched block has at least one)");
-    k.ctas.push_back(std::move(c));
-    k.last_record = at;
-  } else if (type == "cache") {
-    attach(r, at, &KernelInput::cache);
-  } else if (type == "sample") {
-    attach(r, at, &KernelInput::sample);
-  } else if (type == "sched") {
-    attach(r, at, &KernelInput::sched);
-  }
-  open_.records.push_back(std::move(r));
-}
-
-Workload read_workload(stream::Reader& reader) {
-  WorkloadReader all(reader, std::numeric_limits<size_t>::max());
-  Workload w;
-  all.next(w);
-  return w;
+void read_batches(stream::Reader& reader, const BatchOptions& options, BatchSink& sink) {
+  BatchBuilder builder(options, sink);
+  stream::read_kernels(reader, builder);
+  if (!builder.saw_kernel())
+    fail_input(reader.name(), "the stream holds no kernel records: nothing to simulate");
 }
 
 }  // namespace sasskit::pipesim

@@ -10,14 +10,13 @@ namespace {
 
 class RoundRobin : public AccessOrder {
  public:
-  void order(const KernelAccesses& kernel, std::span<const uint32_t> group,
-             std::vector<MemRef>& out) const override {
+  void order(std::span<const CtaAccesses> group, std::vector<MemRef>& out) const override {
     // Sort by (position, slot in the group): a stable sort of refs that are
     // already in (CTA, warp) order needs only the position as key.
     const size_t first = out.size();
     std::vector<uint32_t> pos;
-    for (uint32_t cta : group) {
-      const auto& warps = kernel.ctas[cta].warps;
+    for (uint32_t cta = 0; cta < group.size(); ++cta) {
+      const auto& warps = group[cta].warps;
       for (uint32_t w = 0; w < warps.size(); ++w)
         for (uint32_t k = 0; k < warps[w].mem_insts(); ++k) {
           out.push_back(MemRef{cta, w, k});
@@ -35,10 +34,9 @@ class RoundRobin : public AccessOrder {
 
 class Serial : public AccessOrder {
  public:
-  void order(const KernelAccesses& kernel, std::span<const uint32_t> group,
-             std::vector<MemRef>& out) const override {
-    for (uint32_t cta : group) {
-      const auto& warps = kernel.ctas[cta].warps;
+  void order(std::span<const CtaAccesses> group, std::vector<MemRef>& out) const override {
+    for (uint32_t cta = 0; cta < group.size(); ++cta) {
+      const auto& warps = group[cta].warps;
       for (uint32_t w = 0; w < warps.size(); ++w)
         for (uint32_t k = 0; k < warps[w].mem_insts(); ++k) out.push_back(MemRef{cta, w, k});
     }

@@ -13,7 +13,7 @@
 
 namespace sasskit::rdcache {
 
-// One dynamic memory instruction: kernel.ctas[cta].warps[warp], its k-th.
+// One dynamic memory instruction: group[cta].warps[warp], its k-th.
 struct MemRef {
   uint32_t cta = 0;
   uint32_t warp = 0;
@@ -24,9 +24,8 @@ class AccessOrder {
  public:
   virtual ~AccessOrder() = default;
   // Appends the memory instructions of `group`, CTAs resident on one SM at
-  // the same time (indices into kernel.ctas), in issue order.
-  virtual void order(const KernelAccesses& kernel, std::span<const uint32_t> group,
-                     std::vector<MemRef>& out) const = 0;
+  // the same time in launch order, in issue order.
+  virtual void order(std::span<const CtaAccesses> group, std::vector<MemRef>& out) const = 0;
 };
 
 // "round-robin": warps advance in lock step, one dynamic instruction each

@@ -24,12 +24,25 @@ struct L2Request {
   uint32_t begin = 0, end = 0;  // into SmPass::l2_sectors
 };
 
+// One SM's L1 pass, resumed for each chunk of its requests to L2.
 struct CacheModel::SmPass {
+  SmPass(const GpuConfig& gpu, const std::vector<SweepPoint>& sweep, size_t table_size,
+         std::vector<std::vector<uint32_t>> resident_groups)
+      : l1(Level::L1, gpu.l1d, sweep), groups(std::move(resident_groups)) {
+    counts.inst.resize(table_size);
+    counts.sm_l1.resize(1);
+  }
   KernelCounts counts;  // traffic, l1, inst (traffic and l1), sm_l1[0]
   uint64_t warp_insts = 0;
-  std::vector<L2Request> l2;
+  std::vector<L2Request> l2;         // this chunk's
   std::vector<uint64_t> l2_sectors;  // L1-sector base addresses
-  std::vector<DistanceHistogram> l1_histograms;
+  LevelStacks l1;
+  std::vector<std::vector<uint32_t>> groups;  // CTAs resident together, in order
+  size_t next_group = 0;
+  std::vector<CtaAccesses> group;  // the resident group
+  std::vector<MemRef> refs;        // its memory instructions in issue order
+  size_t next_ref = 0;
+  bool done() const { return next_ref == refs.size() && next_group == groups.size(); }
 };
 
 CacheModel::CacheModel(const GpuConfig& gpu, std::unique_ptr<AccessOrder> order,
@@ -63,12 +76,12 @@ namespace {
 
 // Per SM, groups of CTAs resident together: the SM's CTAs in order of start
 // (then launch order), `ctas_per_sm` at a time.
-std::vector<std::vector<std::vector<uint32_t>>> resident_groups(const KernelAccesses& kernel,
+std::vector<std::vector<std::vector<uint32_t>>> resident_groups(const KernelAccesses& kernel, const CtaSource& ctas,
                                                                 const KernelSchedule& schedule,
                                                                 unsigned num_sms, unsigned ctas_per_sm) {
   std::vector<std::vector<uint32_t>> on_sm(num_sms);
-  for (uint32_t c = 0; c < kernel.ctas.size(); ++c) {
-    const uint32_t linear = kernel.ctas[c].linear;
+  for (uint32_t c = 0; c < ctas.size(); ++c) {
+    const uint32_t linear = ctas.linear(c);
     if (linear >= schedule.sm.size())
       fail_input("kernel " + std::to_string(kernel.info.id),
                  "the schedule has no SM for CTA " + std::to_string(linear));
@@ -79,18 +92,18 @@ std::vector<std::vector<std::vector<uint32_t>>> resident_groups(const KernelAcce
     on_sm[schedule.sm[linear]].push_back(c);
   }
   auto start = [&](uint32_t c) {
-    const uint32_t linear = kernel.ctas[c].linear;
+    const uint32_t linear = ctas.linear(c);
     return linear < schedule.start.size() ? schedule.start[linear] : 0;
   };
   std::vector<std::vector<std::vector<uint32_t>>> groups(num_sms);
   for (unsigned sm = 0; sm < num_sms; ++sm) {
-    auto& ctas = on_sm[sm];
-    std::stable_sort(ctas.begin(), ctas.end(), [&](uint32_t a, uint32_t b) {
-      return std::pair(start(a), kernel.ctas[a].linear) < std::pair(start(b), kernel.ctas[b].linear);
+    auto& mine = on_sm[sm];
+    std::stable_sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) {
+      return std::pair(start(a), ctas.linear(a)) < std::pair(start(b), ctas.linear(b));
     });
-    for (size_t i = 0; i < ctas.size(); i += ctas_per_sm)
-      groups[sm].emplace_back(ctas.begin() + static_cast<ptrdiff_t>(i),
-                              ctas.begin() + static_cast<ptrdiff_t>(std::min(ctas.size(), i + ctas_per_sm)));
+    for (size_t i = 0; i < mine.size(); i += ctas_per_sm)
+      groups[sm].emplace_back(mine.begin() + static_cast<ptrdiff_t>(i),
+                              mine.begin() + static_cast<ptrdiff_t>(std::min(mine.size(), i + ctas_per_sm)));
   }
   return groups;
 }
@@ -121,21 +134,28 @@ void parallel_for(size_t n, unsigned threads, F fn) {
 
 }  // namespace
 
-CacheModel::SmPass CacheModel::run_sm(const KernelAccesses& kernel,
-                                      const std::vector<std::vector<uint32_t>>& groups) const {
-  SmPass pass;
-  pass.counts.inst.resize(kernel.table.size());
-  pass.counts.sm_l1.resize(1);
-  LevelStacks l1(Level::L1, gpu_.l1d, sweep_);
-  std::vector<MemRef> refs;
+// Runs the SM's memory instructions through its L1 until this chunk holds
+// kL2Chunk requests to L2 or the SM's CTAs are done.
+void CacheModel::advance_sm(const KernelAccesses& kernel, const CtaSource& ctas, SmPass& pass) const {
+  pass.l2.clear();
+  pass.l2_sectors.clear();
+  LevelStacks& l1 = pass.l1;
   std::vector<LineAccess> lines;
-  for (const auto& group : groups) {
-    refs.clear();
-    order_->order(kernel, group, refs);
-    for (uint32_t c : group)
-      for (const WarpAccesses& w : kernel.ctas[c].warps) pass.warp_insts += w.dyn_insts;
-    for (const MemRef& ref : refs) {
-      const WarpAccesses& w = kernel.ctas[ref.cta].warps[ref.warp];
+  while (pass.l2.size() < kL2Chunk && !pass.done()) {
+    if (pass.next_ref == pass.refs.size()) {
+      pass.group.clear();
+      for (uint32_t c : pass.groups[pass.next_group]) pass.group.push_back(ctas.load(c));
+      ++pass.next_group;
+      pass.refs.clear();
+      pass.next_ref = 0;
+      order_->order(pass.group, pass.refs);
+      for (const CtaAccesses& c : pass.group)
+        for (const WarpAccesses& w : c.warps) pass.warp_insts += w.dyn_insts;
+      continue;
+    }
+    const MemRef& ref = pass.refs[pass.next_ref++];
+    {
+      const WarpAccesses& w = pass.group[ref.cta].warps[ref.warp];
       const uint32_t inst = w.inst[ref.k];
       const Route& route = kernel.routes[inst];
       const std::span<const uint64_t> addrs(w.addrs.data() + w.addr_begin[ref.k],
@@ -167,9 +187,12 @@ CacheModel::SmPass CacheModel::run_sm(const KernelAccesses& kernel,
       if (req.end > req.begin) pass.l2.push_back(req);
     }
   }
-  pass.counts.sm_l1[0] = pass.counts.l1;
-  pass.l1_histograms = l1.histograms();
-  return pass;
+  if (pass.done()) {
+    pass.counts.sm_l1[0] = pass.counts.l1;
+    pass.group = {};  // frees the last group
+    pass.refs = {};
+    pass.next_ref = 0;
+  }
 }
 
 void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
@@ -202,18 +225,27 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
   }
 }
 
-KernelResult CacheModel::run(const KernelAccesses& kernel, const KernelSchedule& schedule, unsigned ctas_per_sm) {
+KernelResult CacheModel::run(const KernelAccesses& kernel, const CtaSource& ctas, const KernelSchedule& schedule,
+                            unsigned ctas_per_sm) {
   if (ctas_per_sm == 0) fail("kernel " + std::to_string(kernel.info.id) + ": not one CTA fits on an SM");
-  const auto groups = resident_groups(kernel, schedule, gpu_.num_sms, ctas_per_sm);
-  std::vector<SmPass> sms(gpu_.num_sms);
-  parallel_for(sms.size(), threads_, [&](size_t sm) { sms[sm] = run_sm(kernel, groups[sm]); });
+  auto groups = resident_groups(kernel, ctas, schedule, gpu_.num_sms, ctas_per_sm);
+  std::vector<SmPass> sms;
+  sms.reserve(groups.size());
+  for (auto& g : groups) sms.emplace_back(gpu_, sweep_, kernel.table.size(), std::move(g));
 
   KernelResult result;
   KernelCounts& counts = result.counts;
   counts.inst.resize(kernel.table.size());
   counts.sm_l2.resize(gpu_.num_sms);
+  l2_.clear_histograms();
+  for (bool more = true; more;) {
+    parallel_for(sms.size(), threads_, [&](size_t sm) { advance_sm(kernel, ctas, sms[sm]); });
+    run_l2(sms, counts);
+    more = std::any_of(sms.begin(), sms.end(), [](const SmPass& p) { return !p.done(); });
+  }
+
   counts.traffic = kernel.uncached;
-  std::vector<DistanceHistogram> l1_histograms(sms[0].l1_histograms.size());
+  std::vector<DistanceHistogram> l1_histograms(sms[0].l1.histograms().size());
   for (const SmPass& p : sms) {
     for (size_t c = 0; c < kCategories; ++c) {
       counts.traffic[c].requests += p.counts.traffic[c].requests;
@@ -226,12 +258,11 @@ KernelResult CacheModel::run(const KernelAccesses& kernel, const KernelSchedule&
       counts.inst[i].traffic.sectors += p.counts.inst[i].traffic.sectors;
       counts.inst[i].l1.merge(p.counts.inst[i].l1);
     }
-    for (size_t h = 0; h < l1_histograms.size(); ++h) l1_histograms[h].merge(p.l1_histograms[h]);
+    const std::vector<DistanceHistogram> sm_histograms = p.l1.histograms();
+    for (size_t h = 0; h < l1_histograms.size(); ++h) l1_histograms[h].merge(sm_histograms[h]);
     const uint64_t subcores = std::max(1u, gpu_.subcores_per_sm);
     counts.issue_cycles = std::max(counts.issue_cycles, (p.warp_insts + subcores - 1) / subcores);
   }
-  l2_.clear_histograms();
-  run_l2(sms, counts);
   result.sweep = LevelStacks(Level::L1, gpu_.l1d, sweep_).sweep_results(l1_histograms);
   for (const SweepResult& r : l2_.sweep_results(l2_.histograms())) result.sweep.push_back(r);
   return result;

@@ -63,11 +63,20 @@ class CacheModel {
   // one SM run `ctas_per_sm` at a time in order of start. L1 starts empty
   // (GPUs invalidate it at a kernel launch; Accel-Sim -gpgpu_flush_l1_cache
   // 1); L2 keeps its contents from the kernels and copies before.
-  KernelResult run(const KernelAccesses& kernel, const KernelSchedule& schedule, unsigned ctas_per_sm);
+  // The SMs advance together, kL2Chunk requests to L2 at a time, so memory
+  // holds each SM's resident group of CTAs and a chunk of its requests
+  // (besides the stacks), whatever the kernel's size.
+  KernelResult run(const KernelAccesses& kernel, const CtaSource& ctas, const KernelSchedule& schedule,
+                   unsigned ctas_per_sm);
+  // The CTAs held in kernel.ctas.
+  KernelResult run(const KernelAccesses& kernel, const KernelSchedule& schedule, unsigned ctas_per_sm) {
+    return run(kernel, HeldCtas(kernel), schedule, ctas_per_sm);
+  }
+  static constexpr size_t kL2Chunk = 4096;
 
  private:
   struct SmPass;
-  SmPass run_sm(const KernelAccesses& kernel, const std::vector<std::vector<uint32_t>>& groups) const;
+  void advance_sm(const KernelAccesses& kernel, const CtaSource& ctas, SmPass& pass) const;
   void run_l2(const std::vector<SmPass>& sms, KernelCounts& counts);
 
   GpuConfig gpu_;

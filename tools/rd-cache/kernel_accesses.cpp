@@ -5,6 +5,7 @@
 #include <span>
 #include <sstream>
 
+#include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
 
@@ -18,16 +19,8 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
-uint32_t linear_index(const Dim3& cta, const Dim3& grid, const std::string& where) {
-  if (cta.x >= grid.x || cta.y >= grid.y || cta.z >= grid.z)
-    fail_input(where, "CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
-                          std::to_string(cta.z) + ") is outside the grid (" +
-                          std::to_string(grid.x) + "," + std::to_string(grid.y) + "," +
-                          std::to_string(grid.z) + ")");
-  return static_cast<uint32_t>(cta.x + uint64_t{cta.y} * grid.x + uint64_t{cta.z} * grid.x * grid.y);
-}
-
-WarpAccesses warp_accesses(const WarpTrace& w, KernelAccesses& kernel, const std::string& where) {
+WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
+                           std::array<Traffic, kCategories>* uncached, const std::string& where) {
   const std::vector<StaticInst>& table = kernel.table;
   const LineShape shape{kernel.gpu->l1d.line_bytes, kernel.gpu->l1d.sector_bytes};
   std::vector<LineAccess> lines;
@@ -50,9 +43,11 @@ WarpAccesses warp_accesses(const WarpTrace& w, KernelAccesses& kernel, const std
     }
     const Route& route = kernel.routes[w.inst[i]];
     if (!route.cached) {
-      coalesce(std::span(w.addrs).subspan(next, lanes), s.mem_width, shape, lines);
-      kernel.uncached[route.category].requests += 1;
-      for (const LineAccess& l : lines) kernel.uncached[route.category].sectors += std::popcount(l.mask);
+      if (uncached) {
+        coalesce(std::span(w.addrs).subspan(next, lanes), s.mem_width, shape, lines);
+        (*uncached)[route.category].requests += 1;
+        for (const LineAccess& l : lines) (*uncached)[route.category].sectors += std::popcount(l.mask);
+      }
       next += lanes;
       continue;
     }
@@ -78,15 +73,24 @@ void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts) {
   }
 }
 
+void count_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
+  for (const WarpTrace& w : cta.warps)
+    kernel.lane_addresses += warp_accesses(w, kernel, &kernel.uncached, where).addrs.size();
+}
+
+CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint32_t linear) {
+  CtaAccesses c;
+  c.linear = linear;
+  for (const WarpTrace& w : cta.warps) c.warps.push_back(warp_accesses(w, kernel, nullptr, "spilled cta record"));
+  return c;
+}
+
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
   stream::validate_cta(cta, kernel.table, where);
-  CtaAccesses c;
-  c.linear = linear_index(cta.cta, kernel.info.grid, where);
-  for (const WarpTrace& w : cta.warps) {
-    c.warps.push_back(warp_accesses(w, kernel, where));
-    kernel.lane_addresses += c.warps.back().addrs.size();
-  }
-  kernel.ctas.push_back(std::move(c));
+  const auto linear = static_cast<uint32_t>(
+      stream::cta_linear_index(cta.cta, kernel.info.grid, stream::kernel_label(kernel.info), where));
+  count_cta(kernel, cta, where);
+  kernel.ctas.push_back(cta_accesses(kernel, cta, linear));
 }
 
 }  // namespace sasskit::rdcache

@@ -1,6 +1,8 @@
-// One kernel's memory accesses, kept compact while its CTAs arrive: per warp
-// only the memory instructions (their position in the warp's dynamic
-// stream, table index and addresses) and the count of all instructions.
+// One kernel's memory accesses: the kernel-wide part (table, routes, traffic
+// the caches do not see) while its CTAs arrive, and per CTA, when the cache
+// model runs it, only the memory instructions of each warp (their position
+// in the warp's dynamic stream, table index and addresses) and the count of
+// all instructions.
 #pragma once
 
 #include <array>
@@ -37,17 +39,47 @@ struct KernelAccesses {
   std::vector<StaticInst> table;
   std::vector<Route> routes;                  // per table entry (memory instructions)
   std::array<Traffic, kCategories> uncached{};  // requests and sectors outside L1/L2
-  std::vector<CtaAccesses> ctas;              // in stream order
-  uint64_t lane_addresses = 0;                // kept
+  std::vector<CtaAccesses> ctas;              // held by add_cta (tests, small inputs), in stream order
+  uint64_t lane_addresses = 0;                // of cached accesses
 };
 
 // Appends entries to the kernel's instruction table and routes them.
 void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts);
 
-// Checks `cta` against the kernel (table indices, column lengths, CTA index
-// in the grid, addresses + width within 2^64) and appends its accesses.
+// Counts the traffic of a CTA the kernel layer has checked (table indices,
+// column lengths, place in the grid) that the caches do not see, and checks
+// that its addresses + width stay within 2^64 (BadInput naming `where`).
+void count_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where);
+
+// The accesses of a CTA that count_cta has passed, at `linear` in the grid.
 // Memory instructions with no active lane make no request and are dropped.
-// BadInput naming `where` otherwise.
+CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint32_t linear);
+
+// The kernel layer's checks, count_cta, then holds the CTA's accesses in
+// kernel.ctas (tests and small inputs).
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where);
+
+// Where the cache model finds a kernel's CTAs, numbered in stream order:
+// held in memory, or read back from a spill file one group at a time.
+class CtaSource {
+ public:
+  virtual ~CtaSource() = default;
+  virtual size_t size() const = 0;
+  virtual uint32_t linear(size_t cta) const = 0;
+  // Safe from several threads at once.
+  virtual CtaAccesses load(size_t cta) const = 0;
+};
+
+// The CTAs held in kernel.ctas.
+class HeldCtas : public CtaSource {
+ public:
+  explicit HeldCtas(const KernelAccesses& kernel) : kernel_(kernel) {}
+  size_t size() const override { return kernel_.ctas.size(); }
+  uint32_t linear(size_t cta) const override { return kernel_.ctas[cta].linear; }
+  CtaAccesses load(size_t cta) const override { return kernel_.ctas[cta]; }
+
+ private:
+  const KernelAccesses& kernel_;
+};
 
 }  // namespace sasskit::rdcache

@@ -4,45 +4,90 @@
 #include <optional>
 
 #include "formats/cache_record.hpp"
+#include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/spill.hpp"
 
 namespace sasskit::rdcache {
 
 namespace {
 
-class Filter {
+// The kernel's CTAs, waiting in the spill file: each is read back and its
+// accesses extracted when its SM's group comes up.
+class SpilledCtas : public CtaSource {
+ public:
+  SpilledCtas(const KernelAccesses& kernel, const SpillFile& spill) : kernel_(kernel), spill_(spill) {}
+  void add(uint32_t linear, size_t record) { ctas_.push_back({linear, record}); }
+  bool empty() const { return ctas_.empty(); }
+  size_t size() const override { return ctas_.size(); }
+  uint32_t linear(size_t cta) const override { return ctas_[cta].first; }
+  CtaAccesses load(size_t cta) const override {
+    std::string bytes;
+    spill_.read(ctas_[cta].second, bytes);
+    return cta_accesses(kernel_, stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")),
+                        ctas_[cta].first);
+  }
+
+ private:
+  const KernelAccesses& kernel_;
+  const SpillFile& spill_;
+  std::vector<std::pair<uint32_t, size_t>> ctas_;  // linear index, spill record
+};
+
+// The kernel layer's events (formats/kernel_stream.hpp) through the cache
+// model: a kernel's results go out at its end, before its spilled records.
+class Filter : public stream::KernelHandler {
  public:
   Filter(Sink& sink, const GpuConfig& gpu, const Options& options)
-      : sink_(sink), gpu_(gpu), options_(options),
-        model_(gpu, make_access_order(options.order), options.sweep, options.threads) {}
+      : sink_(sink), gpu_(gpu), options_(options) {}
 
-  void record(const stream::Record& r) {
+  // Each member is a stream of its own: L2 starts empty.
+  void begin_member(const stream::Header& header, size_t member) override {
+    if (options_.check_header) options_.check_header(header);
+    model_.emplace(gpu_, make_access_order(options_.order), options_.sweep, options_.threads);
+    sink_.member(header, member);
+  }
+
+  void begin_kernel(const stream::Kernel& k, const stream::Record& r) override {
+    kernel_.emplace(k.info(), gpu_);
+    ctas_.emplace(*kernel_, spill_);
+    pass_on(r);
+  }
+
+  void insts(const stream::Kernel&, const InstTable& slice, const stream::Record& r) override {
+    add_insts(*kernel_, slice.insts);
+    pass_on(r);
+  }
+
+  void cta(const stream::Kernel&, const stream::CtaRecord& cta) override {
+    count_cta(*kernel_, cta.decode(), cta.record().where());
+    ctas_->add(static_cast<uint32_t>(cta.index()), spill_.append(cta.record().bytes()));
+  }
+
+  // An upstream cache record is dropped: this run's replaces it.
+  void attached(const stream::Kernel&, const stream::Record& r) override {
     const std::string& type = r.type();
-    if (type == "kernel" || type == "memcpy") flush();
-    if (type == "kernel") {
-      kernel_.emplace(stream::decode<KernelInfo>(r), gpu_);
-    } else if (type == "memcpy") {
-      const Memcpy m = stream::decode<Memcpy>(r);
-      if (options_.memcpy_to_l2) model_.copy_to_l2(m.address, m.bytes);
-    } else if (type == "insts") {
-      add_insts(stream::decode<InstTable>(r), r.where());
-    } else if (type == "cta") {
-      const CtaTrace cta = stream::decode<CtaTrace>(r);
-      add_cta(current(cta.kernel_id, r.where()), cta, r.where());
-    } else if (type == "sched") {
-      KernelSchedule s = stream::decode<KernelSchedule>(r);
-      if (kernel_ && kernel_->info.id == s.kernel_id) schedule_ = std::move(s);
-    } else if (type == "cache") {
-      return;
-    }
+    if (type == stream::RecordCodec<KernelCacheModel>::type) return;
+    if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
+    pass_on(r);
+  }
+
+  void end_kernel(const stream::Kernel&) override { flush(); }
+
+  void memcpy(const stream::Record& r) override {
+    const Memcpy m = stream::decode<Memcpy>(r);
+    if (options_.memcpy_to_l2) model_->copy_to_l2(m.address, m.bytes);
     sink_.record(r);
   }
 
+  void other(const stream::Record& r) override { sink_.record(r); }
+
+ private:
   void flush() {
-    if (!kernel_) return;
-    if (kernel_->ctas.empty()) {
+    spill_.flush();
+    if (ctas_->empty()) {
       warn("kernel " + std::to_string(kernel_->info.id),
            "no cta records (a stream without addresses?): no cache model for this kernel");
     } else {
@@ -50,27 +95,22 @@ class Filter {
                                                            kernel_->info.nregs, kernel_->info.shmem})
                                   .ctas_per_sm;
       const KernelSchedule schedule = schedule_ ? *schedule_ : modeled_schedule(per_sm);
-      const KernelResult result = model_.run(*kernel_, schedule, per_sm);
+      const KernelResult result = model_->run(*kernel_, *ctas_, schedule, per_sm);
       sink_.kernel(kernel_->info, make_record(*kernel_, result, gpu_), result.sweep);
     }
+    spill_.replay([&](const std::string& bytes, int64_t) { sink_.record(stream::Record(bytes, "spilled record")); });
+    ctas_.reset();
     kernel_.reset();
     schedule_.reset();
   }
 
- private:
-  KernelAccesses& current(uint32_t kernel_id, const std::string& where) {
-    if (!kernel_ || kernel_->info.id != kernel_id)
-      fail_input(where, "record of kernel " + std::to_string(kernel_id) +
-                            " is not preceded by that kernel's kernel record");
-    return *kernel_;
-  }
-
-  void add_insts(const InstTable& t, const std::string& where) {
-    KernelAccesses& k = current(t.kernel_id, where);
-    if (t.first != k.table.size())
-      fail_input(where, "insts slice starts at " + std::to_string(t.first) + ", expected " +
-                            std::to_string(k.table.size()));
-    rdcache::add_insts(k, t.insts);
+  // From the kernel's first cta record on, records wait in the spill file
+  // until the kernel's cache record is out.
+  void pass_on(const stream::Record& r) {
+    if (spill_.size() > 0)
+      spill_.append(r.bytes());
+    else
+      sink_.record(r);
   }
 
   KernelSchedule modeled_schedule(unsigned per_sm) const {
@@ -83,8 +123,10 @@ class Filter {
   Sink& sink_;
   const GpuConfig& gpu_;
   const Options& options_;
-  CacheModel model_;
+  std::optional<CacheModel> model_;  // per member
+  SpillFile spill_;
   std::optional<KernelAccesses> kernel_;
+  std::optional<SpilledCtas> ctas_;
   std::optional<KernelSchedule> schedule_;
 };
 
@@ -116,9 +158,7 @@ std::vector<std::string_view> split(std::string_view list) {
 
 void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options) {
   Filter filter(sink, gpu, options);
-  stream::Record r;
-  while (in.next(r)) filter.record(r);
-  filter.flush();
+  stream::read_kernels(in, filter);
   sink.finish();
 }
 

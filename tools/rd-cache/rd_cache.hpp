@@ -2,6 +2,7 @@
 // hands the input records and each kernel's results to a Sink.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,13 +18,19 @@ struct Options {
   std::vector<SweepPoint> sweep;
   bool memcpy_to_l2 = true;
   unsigned threads = 1;
+  // Called with each member's header before its records (GPU model check).
+  std::function<void(const stream::Header&)> check_header;
 };
 
-// A kernel's results are handed to the sink when its records end: at the
-// next kernel or memcpy record, or at the end of the stream; so its cache
-// record follows its cta, sched and other records. Kernels without cta
-// records (a stream without addresses) get a warning and no results. An
-// upstream cache record is dropped: this run's replaces it.
+// Reads the stream through the kernel layer (every member: each starts
+// with an empty L2 and its own output member). A kernel's results are
+// handed to the sink when its records end: at the next kernel record, a
+// record about no kernel, or the member's end. Its records
+// from the first cta record on wait in a spill file ($TMPDIR) meanwhile and
+// follow the results, so its cache record comes before its cta records and
+// memory holds only the model's state. Kernels without cta records (a
+// stream without addresses) get a warning and no results. An upstream cache
+// record is dropped: this run's replaces it.
 void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options);
 
 // "--sweep" sizes: comma-separated SIZE or LEVEL:SIZE items (LEVEL l1 or l2;

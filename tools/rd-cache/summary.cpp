@@ -85,6 +85,9 @@ class StreamSink : public Sink {
  public:
   StreamSink(std::ostream& out, const std::string& name, const stream::Header& upstream, stream::Stage self)
       : writer_(out, name, upstream, std::move(self)) {}
+  void member(const stream::Header& header, size_t member) override {
+    if (member > 0) writer_.next_member(header);
+  }
   void record(const stream::Record& r) override { writer_.write(r); }
   void kernel(const KernelInfo&, const KernelCacheModel& model, const std::vector<SweepResult>&) override {
     writer_.write(model);

@@ -20,6 +20,8 @@ KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& r
 class Sink {
  public:
   virtual ~Sink() = default;
+  // A member of the input starts (0, 1, ...).
+  virtual void member(const stream::Header&, size_t /*member*/) {}
   virtual void record(const stream::Record& r) = 0;
   virtual void kernel(const KernelInfo& info, const KernelCacheModel& model,
                       const std::vector<SweepResult>& sweep) = 0;

@@ -5,11 +5,11 @@
 
 #include "libcommon/diag.hpp"
 
-namespace sasskit::ctasample {
+namespace sasskit {
 
 SpillFile::SpillFile() {
   const char* dir = std::getenv("TMPDIR");
-  path_ = std::string(dir && *dir ? dir : "/tmp") + "/cta-sample.XXXXXX";
+  path_ = std::string(dir && *dir ? dir : "/tmp") + "/sasskit-spill.XXXXXX";
   int fd = mkstemp(path_.data());
   if (fd < 0) fail_io(path_, "cannot create a temporary file");
   unlink(path_.c_str());  // anonymous from now on
@@ -24,24 +24,34 @@ SpillFile::~SpillFile() {
   if (file_) std::fclose(file_);
 }
 
-void SpillFile::append(const std::string& bytes, int64_t tag) {
+size_t SpillFile::append(const std::string& bytes, int64_t tag) {
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
     fail_io(path_, "cannot write the temporary file (disk full?)");
-  entries_.push_back({bytes.size(), tag});
+  entries_.push_back({end_, bytes.size(), tag});
+  end_ += bytes.size();
+  return entries_.size() - 1;
 }
 
-void SpillFile::read_back(size_t index, std::string& bytes) {
-  if (index == 0 && (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0))
-    fail_io(path_, "cannot rewind the temporary file");
-  bytes.resize(entries_[index].length);
-  if (std::fread(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    fail_io(path_, "cannot read the temporary file back");
+void SpillFile::flush() {
+  if (std::fflush(file_) != 0) fail_io(path_, "cannot write the temporary file (disk full?)");
+}
+
+void SpillFile::read(size_t index, std::string& bytes) const {
+  const Entry& e = entries_[index];
+  bytes.resize(e.length);
+  size_t done = 0;
+  while (done < e.length) {
+    ssize_t n = pread(fileno(file_), bytes.data() + done, e.length - done, static_cast<off_t>(e.offset + done));
+    if (n <= 0) fail_io(path_, "cannot read the temporary file back");
+    done += static_cast<size_t>(n);
+  }
 }
 
 void SpillFile::clear() {
   entries_.clear();
+  end_ = 0;
   if (std::fseek(file_, 0, SEEK_SET) != 0 || ftruncate(fileno(file_), 0) != 0)
     fail_io(path_, "cannot reset the temporary file");
 }
 
-}  // namespace sasskit::ctasample
+}  // namespace sasskit
