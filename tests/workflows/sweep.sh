@@ -42,9 +42,9 @@ for app in twice three; do
   done
 done
 grep -q '"runs":\[{"run":"three/qv100/full","gpu":"QV100"' results/summary.json || fail "summary.json"
-grep -q '^twice/qv100/plan,QV100,rd-cache; pipe-sim,kernel,' results/summary.csv || fail "plan runs"
-grep -q '^twice/qv100/pkp,QV100,rd-cache; pipe-sim --pkp,kernel,' results/summary.csv || fail "pkp config"
-grep -q '^twice/qv100/cta-sample,QV100,cta-sample; rd-cache; pipe-sim,kernel,' results/summary.csv || fail "cta-sample"
+grep -q '^twice/qv100/plan,QV100,rd-cache; pipe-sim --stats-only,kernel,' results/summary.csv || fail "plan runs"
+grep -q '^twice/qv100/pkp,QV100,rd-cache; pipe-sim --stats-only --pkp,kernel,' results/summary.csv || fail "pkp config"
+grep -q '^twice/qv100/cta-sample,QV100,cta-sample; rd-cache; pipe-sim --stats-only,kernel,' results/summary.csv || fail "cta-sample"
 if [ -n "$plot" ]; then
   for app in twice three; do grep -q '<svg' "results/plots/$app.svg" || fail "no plot for $app"; done
 fi
@@ -62,7 +62,7 @@ kit -j2 GPUS=qv100 VARIANTS="full sharded" KERNEL_SHARDS="1 2-99" KERNEL_SHARDS_
   >make7.log 2>&1 || { cat make7.log; fail "the sharded sweep failed"; }
 [ "$(find sharded/shards -name '*.stream' | wc -l)" = 5 ] || fail "$(find sharded/shards -name '*.stream' | wc -l) shards, expected 5"
 for app in twice three; do
-  grep -q "^$app/qv100/sharded,QV100,rd-cache; pipe-sim,kernel,2," sharded/summary.csv || fail "$app: no sharded rows"
+  grep -q "^$app/qv100/sharded,QV100,rd-cache; pipe-sim --stats-only,kernel,2," sharded/summary.csv || fail "$app: no sharded rows"
   cmp <(grep "^$app/qv100/full," sharded/summary.csv | cut -d, -f2-) \
     <(grep "^$app/qv100/sharded," sharded/summary.csv | cut -d, -f2-) || fail "$app: sharded differs from full"
 done

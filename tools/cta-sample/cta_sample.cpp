@@ -77,6 +77,7 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
   std::unique_ptr<SpillFile> spill;
   OpenKernel open;
   bool warned_sched = false;
+  std::string source;  // the input's name, for messages about its header
 
   Impl(const GpuConfig& g, const Options& o, stream::Writer* w, JsonWriter* j)
       : gpu(g), options(o), writer(w), json(j), model(g), scheduler(g.num_sms) {
@@ -97,6 +98,7 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
   }
 
   void begin_member(const stream::Header& header, size_t member) override {
+    stream::check_gpu_model(header, gpu.name, options.accept_other_gpu, source);
     if (member > 0 && writer) writer->next_member(header);
   }
 
@@ -183,7 +185,10 @@ CtaSampleStream::CtaSampleStream(const GpuConfig& gpu, const Options& options,
 
 CtaSampleStream::~CtaSampleStream() = default;
 
-void CtaSampleStream::read(stream::Reader& reader) { stream::read_kernels(reader, *impl_); }
+void CtaSampleStream::read(stream::Reader& reader) {
+  impl_->source = reader.name();
+  stream::read_kernels(reader, *impl_);
+}
 
 void check_options(const GpuConfig& gpu, const Options& options) {
   if (options.sample.force_sm && *options.sample.force_sm >= gpu.num_sms)

@@ -20,6 +20,7 @@ struct Options {
   SampleOptions sample;
   SchedPolicyKind policy = SchedPolicyKind::RoundRobin;
   const CtaLog* replay = nullptr;  // replay this log instead of modeling
+  bool accept_other_gpu = false;   // records of upstream stages made for another GPU model
 };
 
 // Writes either a stream (`writer`) or a JSON array with one summary object

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   return tool.run([&] {
     if (opt.keep == "all" && (sm->count() || app.count("--top")))
       sasskit::fail_usage("--keep all samples nothing: drop --sm and --top");
+    opt.accept_other_gpu = gpu.accept_other_gpu();
     sasskit::ctasample::run(opt, gpu.config(), tool.common());
   });
 }

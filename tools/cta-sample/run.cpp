@@ -10,6 +10,7 @@ void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common)
   Options options;
   options.policy = parse_policy(o.policy);
   options.sample = SampleOptions{o.keep == "all", o.sm, o.top};
+  options.accept_other_gpu = o.accept_other_gpu;
   check_options(gpu, options);
   std::optional<CtaLog> log;
   if (!o.replay.empty()) log = CtaLog::read(o.replay);

@@ -18,6 +18,7 @@ struct RunOptions {
   std::optional<unsigned> sm;
   unsigned top = 1;
   std::string format = "stream";    // or "json"
+  bool accept_other_gpu = false;
 };
 
 void run(const RunOptions& options, const GpuConfig& gpu, const CommonOptions& common);
