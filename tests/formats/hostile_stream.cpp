@@ -55,33 +55,37 @@ CtaTrace cta(uint64_t warps) {
   return c;
 }
 
-// A record {"t": "x", "v": [[...[]...]]} with `depth` nested arrays, written
-// as raw bytes: the stream writer would not build one.
-void write_deep_record(std::ostream& out, uint64_t depth) {
+// The bytes of a record {"t": "x", "v": V}, `value` packing V.
+template <class PackValue>
+std::string record_x(PackValue value) {
   msgpack::sbuffer buf;
   stream::Packer pk(buf);
   pk.pack_map(2);
   pk.pack(std::string("t"));
   pk.pack(std::string("x"));
   pk.pack(std::string("v"));
-  for (uint64_t i = 1; i < depth; ++i) pk.pack_array(1);
-  pk.pack_array(0);
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  value(pk);
+  return std::string(buf.data(), buf.size());
+}
+
+// A record {"t": "x", "v": [[...[]...]]} with `depth` nested arrays, written
+// as raw bytes: the stream writer would not build one.
+void write_deep_record(std::ostream& out, uint64_t depth) {
+  out << record_x([&](stream::Packer& pk) {
+    for (uint64_t i = 1; i < depth; ++i) pk.pack_array(1);
+    pk.pack_array(0);
+  });
 }
 
 // A record {"t": "x", "v": {{{...}: 0}: 0}} whose map keys nest `depth`
 // maps deep: valid msgpack, but a JSON key can only be a string.
 void write_map_key_record(stream::Writer& w, uint64_t depth) {
-  msgpack::sbuffer buf;
-  stream::Packer pk(buf);
-  pk.pack_map(2);
-  pk.pack(std::string("t"));
-  pk.pack(std::string("x"));
-  pk.pack(std::string("v"));
-  for (uint64_t i = 0; i < depth; ++i) pk.pack_map(1);
-  pk.pack(std::string("k"));
-  for (uint64_t i = 0; i < depth; ++i) pk.pack(0);
-  w.write(stream::Record(std::string(buf.data(), buf.size()), "hostile"));
+  w.write(stream::Record(record_x([&](stream::Packer& pk) {
+                           for (uint64_t i = 0; i < depth; ++i) pk.pack_map(1);
+                           pk.pack(std::string("k"));
+                           for (uint64_t i = 0; i < depth; ++i) pk.pack(0);
+                         }),
+                         "hostile"));
 }
 
 void write_kernel(stream::Writer& w, const KernelInfo& k, uint64_t warps) {
