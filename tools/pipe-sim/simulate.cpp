@@ -41,9 +41,11 @@ unsigned resident_ctas(const GpuConfig& gpu, const KernelInfo& k) {
 }
 
 // A CTA of the stream as placement sees it: where it lies in the grid, its
-// HyFiSS non-stall time (Eq. 2) and how the SM reaches its trace.
+// entry in the schedule's arrays, its HyFiSS non-stall time (Eq. 2) and how
+// the SM reaches its trace.
 struct PlacedCta {
   uint64_t linear = 0;
+  uint64_t slot = 0;
   uint64_t cycles = 0;
   CtaRef ref;
 };
@@ -59,33 +61,48 @@ std::vector<PlacedCta> stream_ctas(const KernelInput& k, const KernelProgram& pr
     UnitCounts counts = count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; });
     uint64_t linear = stream::cta_linear_index(c.cta, k.info.grid, stream::kernel_label(k.info),
                                                "kernel " + std::to_string(k.info.id));
-    out.push_back(PlacedCta{linear, cycles(counts), CtaRef(&c)});
+    out.push_back(PlacedCta{linear, linear, cycles(counts), CtaRef(&c)});
   }
   for (const SpilledCta& c : k.spilled)
-    out.push_back(PlacedCta{c.linear, cycles(c.units), CtaRef(c.record, c.insts)});
+    out.push_back(PlacedCta{c.linear, c.linear, cycles(c.units), CtaRef(c.record, c.insts)});
   return out;
 }
 
-std::vector<uint64_t> cta_cycles(const KernelInput& k, const std::vector<PlacedCta>& ctas) {
-  std::vector<uint64_t> cycles(k.info.grid.volume(), 0);
-  for (const PlacedCta& c : ctas) cycles[c.linear] = c.cycles;
-  return cycles;
+// The sched record covers the whole grid, indexed by linear CTA index (the
+// reader checked its arrays against the data, not the declared grid).
+KernelSchedule recorded_schedule(const KernelInput& k) {
+  const uint64_t grid = k.info.grid.volume();
+  if (k.sched->sm.size() != grid)
+    fail_input("sched record of kernel " + std::to_string(k.info.id),
+               "places " + std::to_string(k.sched->sm.size()) + " CTAs; the grid has " + std::to_string(grid));
+  return *k.sched;
+}
+
+// Without a sched record, the modelled schedule covers the CTAs the stream
+// holds, in grid order (all of the grid for an unsampled stream, so the
+// same schedule as over the grid), and never allocates for CTAs a declared
+// grid has but the data does not (formats/SECURITY.md).
+KernelSchedule modelled_schedule(const KernelInput& k, unsigned ctas_per_sm, const RunOptions& opt,
+                                 std::vector<PlacedCta>& ctas) {
+  std::stable_sort(ctas.begin(), ctas.end(), [](const PlacedCta& a, const PlacedCta& b) { return a.linear < b.linear; });
+  std::vector<uint64_t> cycles;
+  for (size_t i = 0; i < ctas.size(); ++i) {
+    ctas[i].slot = i;
+    cycles.push_back(ctas[i].cycles);
+  }
+  return model_schedule(opt.sim.gpu, k.info.id, static_cast<uint32_t>(ctas.size()), ctas_per_sm, opt.policy, cycles);
 }
 
 // Which SM runs each CTA present in the stream, in launch order per SM.
 std::vector<SmWork> place_ctas(const KernelInput& k, const std::vector<PlacedCta>& ctas, const KernelSchedule& sched,
                                const GpuConfig& gpu, const SpillFile* spill) {
-  uint64_t grid = k.info.grid.volume();
-  if (sched.sm.size() != grid)
-    fail_input("sched record of kernel " + std::to_string(k.info.id),
-               "places " + std::to_string(sched.sm.size()) + " CTAs; the grid has " + std::to_string(grid));
   std::map<uint32_t, std::vector<std::pair<std::pair<uint64_t, uint64_t>, CtaRef>>> by_sm;
   for (const PlacedCta& c : ctas) {
-    uint32_t sm = sched.sm[c.linear];
+    uint32_t sm = sched.sm[c.slot];
     if (sm >= gpu.num_sms)
       fail_input("sched record of kernel " + std::to_string(k.info.id),
                  "SM " + std::to_string(sm) + " does not exist in GPU model '" + gpu.name + "'");
-    uint64_t start = c.linear < sched.start.size() ? sched.start[c.linear] : 0;
+    uint64_t start = c.slot < sched.start.size() ? sched.start[c.slot] : 0;
     by_sm[sm].push_back({{start, c.linear}, c.ref});
   }
   std::vector<SmWork> out;
@@ -133,9 +150,7 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);
   std::vector<PlacedCta> ctas = stream_ctas(k, p.program, opt.sim.gpu);
-  KernelSchedule sched = k.sched ? *k.sched
-                                 : model_schedule(opt.sim.gpu, k.info.id, static_cast<uint32_t>(k.info.grid.volume()),
-                                                  p.sim.ctas_per_sm, opt.policy, cta_cycles(k, ctas));
+  KernelSchedule sched = k.sched ? recorded_schedule(k) : modelled_schedule(k, p.sim.ctas_per_sm, opt, ctas);
   p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
   p.sms = place_ctas(k, ctas, sched, opt.sim.gpu, spill);
   // Bandwidth is shared by every SM the whole grid runs on, also those whose

@@ -1,6 +1,8 @@
 #include "rd_cache.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <numeric>
 #include <optional>
 
 #include "formats/cache_record.hpp"
@@ -20,6 +22,16 @@ class SpilledCtas : public CtaSource {
  public:
   SpilledCtas(const KernelAccesses& kernel, const SpillFile& spill) : kernel_(kernel), spill_(spill) {}
   void add(uint32_t linear, size_t record) { ctas_.push_back({linear, record}); }
+  // Without a sched record the modelled schedule covers only the CTAs the
+  // stream holds, never a declared grid's worth (formats/SECURITY.md): each
+  // CTA is then numbered by its rank in grid order, which for a complete
+  // grid is its linear index.
+  void number_by_rank() {
+    std::vector<size_t> order(ctas_.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ctas_[a].first < ctas_[b].first; });
+    for (size_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].first = static_cast<uint32_t>(rank);
+  }
   bool empty() const { return ctas_.empty(); }
   size_t size() const override { return ctas_.size(); }
   uint32_t linear(size_t cta) const override { return ctas_[cta].first; }
@@ -94,6 +106,7 @@ class Filter : public stream::KernelHandler {
       const unsigned per_sm = occupancy(gpu_, CtaResources{static_cast<unsigned>(kernel_->info.block.volume()),
                                                            kernel_->info.nregs, kernel_->info.shmem})
                                   .ctas_per_sm;
+      if (!schedule_) ctas_->number_by_rank();
       const KernelSchedule schedule = schedule_ ? *schedule_ : modeled_schedule(per_sm);
       const KernelResult result = model_->run(*kernel_, *ctas_, schedule, per_sm);
       sink_.kernel(kernel_->info, make_record(*kernel_, result, gpu_), result.sweep);
@@ -116,7 +129,7 @@ class Filter : public stream::KernelHandler {
   KernelSchedule modeled_schedule(unsigned per_sm) const {
     if (per_sm == 0)
       fail("kernel " + std::to_string(kernel_->info.id) + ": not one CTA fits on an SM of " + gpu_.name);
-    return model_schedule(gpu_, kernel_->info.id, static_cast<uint32_t>(kernel_->info.grid.volume()), per_sm,
+    return model_schedule(gpu_, kernel_->info.id, static_cast<uint32_t>(ctas_->size()), per_sm,
                           SchedPolicyKind::RoundRobin);
   }
 
