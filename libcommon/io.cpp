@@ -142,8 +142,8 @@ Input::Input(const std::string& path) : impl_(std::make_unique<Impl>()) {
     if (!impl_->file) fail_io(path, std::strerror(errno));
     src = impl_->file.rdbuf();
   }
-  if (const auto size = regular_file_size(path); size && progress_enabled()) {
-    impl_->shown = progress_reader(*src, *size, name_);
+  if (progress_enabled()) {  // a pipe's size is not known: it shows the amount read
+    impl_->shown = progress_reader(*src, regular_file_size(path).value_or(0), name_);
     src = impl_->shown.get();
   }
   std::string head = read_head(*src, 6);

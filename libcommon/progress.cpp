@@ -41,6 +41,14 @@ std::string percent_and_eta(double done, double total, double elapsed_s) {
   return buf;
 }
 
+std::string amount_and_rate(double bytes, double elapsed_s) {
+  constexpr double kMiB = 1 << 20;
+  char buf[64];
+  int n = std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / kMiB);
+  if (elapsed_s >= 1) std::snprintf(buf + n, sizeof buf - n, ", %.0f MiB/s", bytes / kMiB / elapsed_s);
+  return buf;
+}
+
 namespace {
 
 class ProgressReader : public std::streambuf {
@@ -55,7 +63,9 @@ class ProgressReader : public std::streambuf {
     read_ += uint64_t(n);
     setg(buffer_, buffer_, buffer_ + n);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
-    progress_.update("reading " + name_ + ": " + percent_and_eta(double(read_), double(size_), elapsed.count()));
+    progress_.update("reading " + name_ + ": " +
+                     (size_ > 0 ? percent_and_eta(double(read_), double(size_), elapsed.count())
+                                : amount_and_rate(double(read_), elapsed.count())));
     return traits_type::to_int_type(buffer_[0]);
   }
 

@@ -36,8 +36,14 @@ bool progress_enabled();
 // time left is omitted until 1% and 1 s have passed and a rate is known.
 std::string percent_and_eta(double done, double total, double elapsed_s);
 
-// A stream buffer that passes `source` (a file of `size` bytes) through
-// unchanged and shows on the progress line how much of `name` was read.
+// "120 MiB, 45 MiB/s" for `bytes` read after `elapsed_s` seconds: progress
+// where the total is not known (a pipe); the rate is omitted before 1 s.
+std::string amount_and_rate(double bytes, double elapsed_s);
+
+// A stream buffer that passes `source` (a file of `size` bytes, 0 when not
+// known) through unchanged and shows on the progress line how much of
+// `name` was read: a percentage and the time left, or without a size the
+// amount and the rate.
 std::unique_ptr<std::streambuf> progress_reader(std::streambuf& source, uint64_t size, std::string name);
 
 }  // namespace sasskit

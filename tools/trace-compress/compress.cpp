@@ -5,28 +5,19 @@
 #include "formats/trace_source.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
-#include "libcommon/progress.hpp"
 
 namespace sasskit::compress {
 namespace {
 
-// Forwards the trace to the archive writer, showing progress.
+// Forwards the trace to the archive writer. Progress is the input's: each
+// file read shows its share done and the time left (libcommon/io.hpp).
 class ArchiveHandler : public TraceHandler {
  public:
   explicit ArchiveHandler(archive::ArchiveWriter& writer) : writer_(writer) {}
   void memcpy(const Memcpy& m) override { writer_.memcpy(m); }
-  void kernel(const KernelInfo& k) override {
-    kernel_ = k.id;
-    writer_.kernel(k);
-  }
+  void kernel(const KernelInfo& k) override { writer_.kernel(k); }
   void insts(const InstTable& t) override { writer_.insts(t); }
-  void cta(const CtaTrace& c) override {
-    writer_.cta(c);
-    ++ctas_;
-    if (progress_.active())
-      progress_.update("kernel " + std::to_string(kernel_) + ", " + std::to_string(ctas_) + " CTAs, " +
-                       std::to_string(writer_.bytes_written() >> 20) + " MiB written");
-  }
+  void cta(const CtaTrace& c) override { writer_.cta(c); }
   void next_member(const stream::Header&) override {
     fail_input("input", "a concatenated stream (a second member follows): an archive holds one trace; "
                         "compress each member on its own");
@@ -38,9 +29,6 @@ class ArchiveHandler : public TraceHandler {
 
  private:
   archive::ArchiveWriter& writer_;
-  Progress progress_;
-  uint32_t kernel_ = 0;
-  uint64_t ctas_ = 0;
   std::set<std::string> dropped_;
 };
 
