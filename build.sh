@@ -18,7 +18,7 @@ TEST_PACKAGES=(slurmctld slurmd slurm-client munge)
 
 # Installs the Debian packages named that are missing (all of PACKAGES by default).
 deps() {
-  local missing=() wanted=("${@:-${PACKAGES[@]}}")
+  local missing=() wanted=("${@:-${PACKAGES[@]}}") p
   for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
