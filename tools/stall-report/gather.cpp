@@ -23,16 +23,15 @@ struct Collected {
   std::map<uint32_t, KernelSample> sample;
   std::map<uint32_t, std::map<uint64_t, std::string>> sass;  // kernel -> pc -> text
   std::optional<Plan> plan;
+  std::vector<stream::Stage> provenance;  // the member's header
 };
 
 // The records of one member that the report joins; cta records pass by.
 struct Collector : stream::KernelHandler {
   std::vector<Collected> members;
-  std::vector<std::vector<stream::Stage>> provenance;
 
   void begin_member(const stream::Header& header, size_t) override {
-    members.emplace_back();
-    provenance.push_back(header.provenance);
+    members.emplace_back().provenance = header.provenance;
   }
   void insts(const stream::Kernel& k, const InstTable& slice, const stream::Record&) override {
     auto& texts = members.back().sass[k.id()];
@@ -120,13 +119,12 @@ std::vector<StalledPc> top_stalled_pcs(std::vector<StalledPc> all, size_t n) {
   return all;
 }
 
-Report member_report(const Collected& c, const std::vector<stream::Stage>& provenance, const std::string& name,
-                     const GatherOptions& opt) {
+Report member_report(const Collected& c, const std::string& name, const GatherOptions& opt) {
   std::optional<PlanSelection> plan;
   if (c.plan) plan.emplace(*c.plan);
   Report rep;
   rep.source = name;
-  rep.provenance = provenance;
+  rep.provenance = c.provenance;
   if (c.plan) rep.plan_method = c.plan->method, rep.plan_error_bound = c.plan->error_bound;
   for (const KernelStats& ks : c.stats) {
     KernelReport k;
@@ -163,7 +161,8 @@ std::vector<MemberReport> gather_members(std::istream& in, const std::string& na
     const std::string where = m == 0 ? name : name + ": member " + std::to_string(m + 1);
     if (collector.members[m].stats.empty())
       fail_input(where, "no stats records in the stream; run pipe-sim before stall-report");
-    out.push_back(MemberReport{m, collector.provenance[m], member_report(collector.members[m], collector.provenance[m], where, opt)});
+    const Collected& c = collector.members[m];
+    out.push_back(MemberReport{m, c.provenance, member_report(c, where, opt)});
   }
   return out;
 }
