@@ -1,11 +1,13 @@
-#include <cstring>
-
 #include "formats/accelsim_text.hpp"
+
+#include <algorithm>
+#include <cstring>
 
 namespace sasskit::accelsim::detail {
 namespace {
 
 constexpr size_t kBlock = size_t(1) << 20;
+constexpr size_t kFirstRead = size_t(1) << 14;
 // A longer line is not Accel-Sim text (the longest real line, 32 listed
 // addresses, is under 1 KiB); refusing it bounds memory.
 constexpr size_t kMaxLine = size_t(1) << 20;
@@ -19,8 +21,7 @@ int hex_digit(char c) {
 
 }  // namespace
 
-LineReader::LineReader(std::istream& in, const std::string& path)
-    : in_(in), path_(path), buf_(2 * kBlock) {}
+LineReader::LineReader(std::istream& in, const std::string& path) : in_(in), path_(path) {}
 
 bool LineReader::refill() {
   if (eof_) return false;
@@ -29,7 +30,10 @@ bool LineReader::refill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (buf_.size() - end_ < kBlock) buf_.resize(end_ + kBlock);
+  // Reads double from kFirstRead up to kBlock: a short input (a
+  // kernelslist.g, a fuzzer's input) never pays for a megabyte buffer.
+  const size_t read_size = std::clamp(buf_.size(), kFirstRead, kBlock);
+  if (buf_.size() - end_ < read_size) buf_.resize(end_ + read_size);
   in_.read(buf_.data() + end_, static_cast<std::streamsize>(buf_.size() - end_));
   size_t got = static_cast<size_t>(in_.gcount());
   end_ += got;

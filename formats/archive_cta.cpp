@@ -1,5 +1,7 @@
 #include "formats/archive_cta.hpp"
 
+#include <new>
+
 #include "formats/archive_lanes.hpp"
 
 namespace sasskit::archive {
@@ -35,17 +37,24 @@ void Columns::clear() {
   for (auto& c : cols_) c.clear();
 }
 
+TrendTable::TrendTable(unsigned bits)
+    : shift_(64 - bits), slots_(static_cast<Slot*>(std::calloc(size_t(1) << bits, sizeof(Slot)))) {
+  if (!slots_) throw std::bad_alloc();
+}
+
+TrendTable::Slot& TrendTable::slot(uint64_t key) const { return slots_[(key * kGolden) >> shift_]; }
+
 uint64_t TrendTable::predict(uint64_t key, uint64_t fallback) const {
-  const Slot& s = slots_[(key * kGolden) >> (64 - std::countr_zero(slots_.size()))];
-  return s.key == key ? s.last + s.step : fallback;
+  const Slot& s = slot(key);
+  return s.inverted_key == ~key ? s.last + s.step : fallback;
 }
 
 void TrendTable::update(uint64_t key, uint64_t value) {
-  Slot& s = slots_[(key * kGolden) >> (64 - std::countr_zero(slots_.size()))];
-  if (s.key == key) {
+  Slot& s = slot(key);
+  if (s.inverted_key == ~key) {
     s.step = value - s.last;
   } else {
-    s.key = key;
+    s.inverted_key = ~key;
     s.step = 0;
   }
   s.last = value;

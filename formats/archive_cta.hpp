@@ -9,7 +9,9 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,16 +55,25 @@ class Columns {
 // collision only costs a worse prediction, identically on both sides.
 class TrendTable {
  public:
-  explicit TrendTable(unsigned bits) : slots_(size_t(1) << bits) {}
+  explicit TrendTable(unsigned bits);
   // last + step when the key was seen, `fallback` otherwise.
   uint64_t predict(uint64_t key, uint64_t fallback) const;
   void update(uint64_t key, uint64_t value);
 
  private:
+  // A fresh slot holds key ~0 with last = step = 0. The key is stored
+  // inverted so that a fresh table is all zero bytes: calloc hands out
+  // untouched zero pages, and a decoder touches only the slots its kernel
+  // uses instead of clearing megabytes for every kernel.
   struct Slot {
-    uint64_t key = ~uint64_t(0), last = 0, step = 0;
+    uint64_t inverted_key, last, step;
   };
-  std::vector<Slot> slots_;
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  Slot& slot(uint64_t key) const;
+  unsigned shift_;
+  std::unique_ptr<Slot[], Free> slots_;
 };
 
 // (inst, mask) sequences seen in this kernel, up to `cap_bytes` of them.
