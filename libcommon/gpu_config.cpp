@@ -105,6 +105,8 @@ void validate_required(const GpuConfig& g) {
   for (const auto& [value, key] : positive) require(value > 0, key);
   require(g.dram_bandwidth_gbs > 0, "dram-bandwidth");
   require(g.noc_bytes_per_cycle > 0, "noc-bandwidth");
+  if (!(g.noc_port_bytes_per_cycle >= 0))
+    invalid("noc-port-bandwidth = " + std::to_string(g.noc_port_bytes_per_cycle) + " is negative");
   for (const auto& [value, key] : {std::pair{g.dram_efficiency, "dram-efficiency"}, std::pair{g.l2_efficiency, "l2-efficiency"}})
     if (!(value > 0 && value <= 1)) invalid(key + std::string(" = ") + std::to_string(value) + " is not in (0, 1]");
   if (g.has_l0i) require(g.l0i.size_bytes > 0, "l0i-size");

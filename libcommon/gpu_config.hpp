@@ -2,6 +2,7 @@
 // from a CLI11 config file (configs/NAME.cfg) or from options of the tool.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -90,6 +91,7 @@ struct GpuConfig {
   double dram_efficiency = 1;       // share of dram_bandwidth_gbs a stream of misses sustains
   double noc_bytes_per_cycle = 0;   // interconnect bandwidth, bytes per SM clock, whole chip
   double l2_efficiency = 1;         // share of noc_bytes_per_cycle a stream of L2 hits sustains
+  double noc_port_bytes_per_cycle = 0;  // one SM's interconnect port, bytes per SM clock (0: a line)
   unsigned kernel_launch_latency = 0;  // cycles from a kernel's predecessor in its stream to its start
   unsigned cta_launch_latency = 0;     // cycles from a free CTA slot to the next CTA's first fetch
   // Sustained DRAM bandwidth in bytes per SM clock, whole chip (0 when unknown).
@@ -98,6 +100,10 @@ struct GpuConfig {
   }
   // Sustained bandwidth between the SMs and L2 in bytes per SM clock, whole chip.
   double l2_bytes_per_cycle() const { return l2_efficiency * noc_bytes_per_cycle; }
+  // The most one SM moves to and from L2 per SM clock, whatever its share.
+  double noc_port_bytes() const {
+    return noc_port_bytes_per_cycle > 0 ? noc_port_bytes_per_cycle : double(std::max(32u, l1d.line_bytes));
+  }
 
   const ExecUnit& unit(UnitClass u) const { return units[static_cast<size_t>(u)]; }
 };

@@ -127,6 +127,8 @@ std::vector<Key> make_keys() {
       {"noc-bandwidth", "interconnect bandwidth, bytes per SM cycle, whole chip",
        member(&G::noc_bytes_per_cycle)},
       {"l2-efficiency", "share of noc-bandwidth that a stream of L2 hits sustains", member(&G::l2_efficiency)},
+      {"noc-port-bandwidth", "one SM's interconnect port, bytes per SM cycle (0: a line per cycle)",
+       member(&G::noc_port_bytes_per_cycle)},
       {"kernel-launch-latency", "cycles between a kernel and the next one in its stream",
        member(&G::kernel_launch_latency)},
       {"cta-launch-latency", "cycles from a free CTA slot to the next CTA's start", member(&G::cta_launch_latency)},

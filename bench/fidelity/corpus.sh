@@ -6,7 +6,9 @@
 # launch latency 0, memcpy bug fixed), sasskit's, the gap, L1/L2 hit rates and DRAM
 # sectors of both; then per GPU model and overall the median and p90 of |gap|, the
 # count within 15% and Pearson r of log cycles; and a gnuplot log-log scatter.
-#   bench/fidelity/corpus.sh [OUTDIR]   (default $TMPDIR/sasskit-fidelity)
+#   bench/fidelity/corpus.sh [OUTDIR [MODEL-OPTIONS...]]   (default $TMPDIR/sasskit-fidelity)
+# MODEL-OPTIONS (GPU model keys, e.g. --l2-efficiency 0.6) follow each case's
+# --config for rd-cache and pipe-sim: a what-if run over the whole corpus.
 # Tools come from $SASSKIT_BIN (default build/bin), data from $SASSKIT_DATA
 # (default ../shared/data beside the checkout). Exit 77 when the data is absent.
 set -euo pipefail
@@ -16,6 +18,7 @@ bin=${SASSKIT_BIN:-$root/build/bin}
 data=${SASSKIT_DATA:-$root/../shared/data}
 corpus=$data/accelsim-corpus
 out=${1:-${TMPDIR:-/tmp}/sasskit-fidelity}
+model_options=("${@:2}")
 if [[ ! -f $corpus/reference.csv ]]; then
   echo "corpus.sh: skipped: no correlation corpus at $corpus" >&2
   exit 77
@@ -54,8 +57,9 @@ accelsim_dram() {
 sasskit_run() {
   local trace=$1 gpu=$2
   trace-unpack -q "$trace" -o "$work/stream"
-  rd-cache -q --config "$gpu" "$work/stream" --format json -o "$work/rd.json"
-  rd-cache -q --config "$gpu" "$work/stream" | pipe-sim -q --config "$gpu" \
+  local model=(--config "$gpu" "${model_options[@]}")
+  rd-cache -q "${model[@]}" "$work/stream" --format json -o "$work/rd.json"
+  rd-cache -q "${model[@]}" "$work/stream" | pipe-sim -q "${model[@]}" \
     | stall-report -q --format csv -o "$work/report.csv"
   local dram
   dram=$(grep -o '"dram_sectors":[0-9]*' "$work/rd.json" | awk -F: '{ s += $2 } END { print s + 0 }')

@@ -190,14 +190,15 @@ TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
 // 32 warps (8 per sub-core) of independent loads, each warp's k-th access
 // at addr_of(warp, lane, k).
 template <class AddrFn>
-Simulated independent_loads(const char* op, uint32_t width, int per_warp, MemoryDefaults mem, AddrFn addr_of) {
+Simulated independent_loads(const char* op, uint32_t width, int per_warp, MemoryDefaults mem, AddrFn addr_of,
+                            const GpuConfig& gpu = test_gpu()) {
   TableBuilder t;
   std::vector<uint32_t> seq;
   for (int i = 0; i < per_warp; ++i) seq.push_back(t.add(op, {uint16_t(8 + 4 * (i % 8))}, {2}, width));
   std::vector<WarpTrace> warps;
   for (uint32_t w = 0; w < 32; ++w)
     warps.push_back(make_warp(w, t.insts, seq, [=](uint32_t lane, uint32_t k) { return addr_of(w, lane, k); }));
-  return simulate(test_gpu(), t.insts, {make_cta(warps)}, 8, mem);
+  return simulate(gpu, t.insts, {make_cta(warps)}, 8, mem);
 }
 
 TEST(Fidelity, SharedMemoryDeliversAtMostItsBanksPerCycle) {
@@ -221,6 +222,25 @@ TEST(Fidelity, L1HitsDeliverAtMostALinePerCycle) {
   EXPECT_EQ(counters(s).l1d_misses, 0u);
   EXPECT_GE(s.result.cycles, 2048u);
   EXPECT_LT(double(s.result.cycles), 2048 * 1.1);
+}
+
+TEST(Fidelity, OneSmMovesAtMostItsPortPerCycle) {
+  // A lone SM, so the whole L2 share is its own: 32 warps x 16 LDG.128 that miss
+  // L1 and hit L2, 2048 lines of 4 sectors. A 32-byte port takes 8192 cycles
+  // for them; without a port value the SM moves a line a cycle (2048).
+  GpuConfig g = test_gpu();
+  g.noc_bytes_per_cycle = 4096;
+  auto lines = [](uint32_t w, uint32_t lane, uint32_t k) { return 0x1000000ull + 16 * lane + 512ull * (16 * w + k); };
+  g.noc_port_bytes_per_cycle = 32;
+  auto port = independent_loads("LDG.E.128", 16, 16, MemoryDefaults{0, 1}, lines, g);
+  g.noc_port_bytes_per_cycle = 0;
+  auto line_a_cycle = independent_loads("LDG.E.128", 16, 16, MemoryDefaults{0, 1}, lines, g);
+  EXPECT_EQ(counters(port).l1d_misses, 2048u);
+  EXPECT_GE(port.result.cycles, 8192u);
+  EXPECT_LT(double(port.result.cycles), 8192 * 1.1);
+  EXPECT_GT(event(port, StallEvent::Interconnect), 0u);
+  EXPECT_GE(line_a_cycle.result.cycles, 2048u);
+  EXPECT_LT(double(line_a_cycle.result.cycles), 2048 * 1.25);
 }
 
 TEST(Fidelity, MshrLimitQueuesMisses) {

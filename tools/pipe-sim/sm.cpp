@@ -52,12 +52,12 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
 }
 
 // The SMs running a kernel share the chip's interconnect and DRAM bandwidth
-// equally; one SM moves at most a line per cycle over the interconnect.
+// equally; one SM moves at most what its interconnect port carries.
 void SmSim::share_bandwidth(unsigned sharing) {
   const GpuConfig& g = gpu();
   sharing = std::max(1u, sharing);
   if (g.noc_bytes_per_cycle > 0)
-    noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / sharing, double(std::max(32u, g.l1d.line_bytes)));
+    noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / sharing, g.noc_port_bytes());
   dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / sharing;
 }
 
