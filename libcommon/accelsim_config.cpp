@@ -222,6 +222,10 @@ void import_memory(const AccelSimOptions& o, GpuConfig& g) {
   // One flit per cycle per L2 sub-partition port, at the interconnect clock.
   const double icnt_ratio = o.field_real("gpgpu_clock_domains", ':', 1) / g.clock_mhz;
   g.noc_bytes_per_cycle = double(l2_banks) * o.number_or("icnt_flit_size", 32) * icnt_ratio;
+  // An SM's port sends one flit a cycle, and the sectored L1 sends each
+  // missing sector as its own packet: at most a sector's data per flit.
+  const unsigned sector = g.l1d.sector_bytes ? g.l1d.sector_bytes : g.l1d.line_bytes;
+  g.noc_port_bytes_per_cycle = std::min<double>(o.number_or("icnt_flit_size", 32), sector) * icnt_ratio;
   g.kernel_launch_latency = static_cast<unsigned>(o.number_or("gpgpu_kernel_launch_latency", 0));
   // Older configs spell it TB, HyFiSS's thread_block.
   g.cta_launch_latency = static_cast<unsigned>(

@@ -85,6 +85,7 @@ TEST(AccelSimImport, TinyConfigMapsEveryPart) {
   EXPECT_EQ(g.l2.latency, 180u);  // ROP 150 + L1 30
   EXPECT_DOUBLE_EQ(g.dram_bandwidth_gbs, 4 * 4 * 4 * 2000.5 / 1000);
   EXPECT_DOUBLE_EQ(g.noc_bytes_per_cycle, 8 * 32);
+  EXPECT_DOUBLE_EQ(g.noc_port_bytes_per_cycle, 32);  // a 32-byte sector per flit
   EXPECT_EQ(g.kernel_launch_latency, 4000u);
   EXPECT_EQ(g.cta_launch_latency, 12u);
   EXPECT_EQ(g.smem_carveouts_kb, (std::vector<unsigned>{32, 64}));
