@@ -80,8 +80,8 @@ void SequenceDict::add(const std::vector<uint32_t>& inst, const std::vector<uint
   seqs_.push_back(std::move(s));
 }
 
-KernelModel::KernelModel(const KernelInfo& kernel, uint64_t dict_cap_bytes)
-    : kernel_(kernel), dict_(dict_cap_bytes) {}
+KernelModel::KernelModel(const KernelInfo& kernel, uint64_t dict_cap_bytes, unsigned trend_bits)
+    : kernel_(kernel), dict_(dict_cap_bytes), across_warps_(trend_bits), across_ctas_(trend_bits) {}
 
 void KernelModel::grow_to(size_t table_size) {
   if (loops_.size() >= table_size) return;

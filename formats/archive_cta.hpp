@@ -96,7 +96,10 @@ class SequenceDict {
 // State shared by both sides for one kernel.
 class KernelModel {
  public:
-  KernelModel(const KernelInfo& kernel, uint64_t dict_cap_bytes);
+  // The archive format uses kTrendBits; a fuzz target passes fewer to run
+  // the same decoding many more times a second.
+  static constexpr unsigned kTrendBits = 18;
+  KernelModel(const KernelInfo& kernel, uint64_t dict_cap_bytes, unsigned trend_bits = kTrendBits);
 
  protected:
   static constexpr int kPredictors = 4;
@@ -122,7 +125,7 @@ class KernelModel {
     uint64_t last = 0, step = 0;
   };
   std::vector<Loop> loops_;  // per instruction index, for the current warp
-  TrendTable across_warps_{18}, across_ctas_{18};
+  TrendTable across_warps_, across_ctas_;
   uint64_t warp_serial_ = 0;
   uint32_t warp_id_ = 0;
   uint64_t prev_base_ = 0;
