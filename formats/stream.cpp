@@ -310,4 +310,12 @@ void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept
                             " (--accept-other-gpu uses them anyway)");
 }
 
+void check_record_gpu(const Record& r, const GpuExpectation& expected) {
+  if (expected.accept_other || !r.raw("gpu")) return;
+  const std::string made_for = MapView(r.object(), r.where()).get<std::string>("gpu");
+  if (made_for != expected.gpu)
+    fail_input(r.where(), "this " + r.type() + " record was computed for GPU model " + made_for + ", not " +
+                              expected.gpu + " (--accept-other-gpu uses it anyway)");
+}
+
 }  // namespace sasskit::stream

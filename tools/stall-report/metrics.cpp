@@ -55,7 +55,23 @@ Metrics application_totals(const std::vector<KernelReport>& kernels) {
   t.occupancy = occupancy.get().value_or(0);
   t.l1_hit_rate = l1.get();
   t.l2_hit_rate = l2.get();
+  t.sampled = std::any_of(kernels.begin(), kernels.end(), [](const KernelReport& k) { return k.m.sampled; });
+  t.sampling_error = combined_sampling_error(kernels);
   return t;
+}
+
+std::optional<double> combined_sampling_error(const std::vector<KernelReport>& kernels) {
+  double projected = 0, corrected = 0;
+  bool sampled = false;
+  for (const KernelReport& k : kernels) {
+    const double cycles = (k.m.instructions + k.m.stall_cycles()) * k.weight;
+    if (k.m.sampled && !(k.m.sampling_error && *k.m.sampling_error > -1)) return std::nullopt;
+    sampled = sampled || k.m.sampled;
+    projected += cycles;
+    corrected += cycles / (1 + k.m.sampling_error.value_or(0));
+  }
+  if (!sampled || corrected <= 0) return std::nullopt;
+  return projected / corrected - 1;
 }
 
 }  // namespace sasskit::stallreport

@@ -97,7 +97,7 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
     out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1, for [i=2:" << t.series.size() + 1 << "] $"
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
   }
-  if (errors) out << ", $" << name << "err using 1:2:3 with yerrorbars lt -1 lw 1.5 ps 0 title 'plan error bound'";
+  if (errors) out << ", $" << name << "err using 1:2:3 with yerrorbars lt -1 lw 1.5 ps 0 title 'error estimate'";
   out << '\n';
 }
 
