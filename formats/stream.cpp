@@ -1,5 +1,7 @@
 #include "formats/stream.hpp"
 
+#include <algorithm>
+
 #include "formats/records.hpp"
 
 #include "formats/msgpack_map.hpp"
@@ -313,6 +315,9 @@ void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept
 void check_record_gpu(const Record& r, const GpuExpectation& expected) {
   if (expected.accept_other || !r.raw("gpu")) return;
   const std::string made_for = MapView(r.object(), r.where()).get<std::string>("gpu");
+  const auto control = [](unsigned char c) { return c < 0x20 || c == 0x7f; };
+  if (std::any_of(made_for.begin(), made_for.end(), control))
+    fail_input(r.where(), "field 'gpu' holds a control character");  // never echoed into a message
   if (made_for != expected.gpu)
     fail_input(r.where(), "this " + r.type() + " record was computed for GPU model " + made_for + ", not " +
                               expected.gpu + " (--accept-other-gpu uses it anyway)");

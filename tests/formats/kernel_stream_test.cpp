@@ -296,3 +296,9 @@ TEST(KernelStream, Before21TheProvenanceDecides) {
   EXPECT_EQ(model_error(old, "QV100"), "");
   EXPECT_EQ(model_error(old, "A100", true), "");
 }
+
+TEST(KernelStream, AGpuNameWithAControlCharacterIsNeverEchoed) {
+  const std::string e = model_error(sched_for("QV100\nfake: line"), "A100");
+  EXPECT_NE(e.find("field 'gpu' holds a control character"), std::string::npos) << e;
+  EXPECT_EQ(e.find("fake"), std::string::npos) << e;
+}

@@ -270,4 +270,14 @@ TEST(Plot, SamplingErrorBecomesErrorBarsOnTheSampledKernelAndTheApplication) {
   EXPECT_FALSE(rows[1].error);  // vecAdd: not sampled
   ASSERT_TRUE(rows[2].error);
   EXPECT_NEAR(*rows[2].error, (std::fabs(*r.totals.sampling_error) + 0.05) * height(rows[2]), 1e-9);
+  // In a comparison, the sampled kernel's group has them too, drawn where
+  // the group's bars are: groups start after the previous one and a gap.
+  const PlotTable c = compare_cpi_table({report({}), r});
+  ASSERT_EQ(c.groups[1].title, "2 gemm");
+  EXPECT_FALSE(c.groups[1].rows[0].error);  // the first run did not sample
+  ASSERT_TRUE(c.groups[1].rows[1].error);
+  EXPECT_NEAR(*c.groups[1].rows[1].error, 0.1 * height(c.groups[1].rows[1]), 1e-9);
+  const std::string script = compare_plot_script({report({}), r}, "svg", "c.svg");
+  EXPECT_NE(script.find("newhistogram '2 gemm' lt 1 at 2,"), std::string::npos) << script;
+  EXPECT_NE(script.find("\n4 "), std::string::npos) << script;  // gemm's second bar: x = 3 + 1
 }

@@ -151,7 +151,8 @@ PlotTable compare_cpi_table(const std::vector<Report>& runs) {
     PlotGroup g{b.label, {}};
     for (size_t i = 0; i < runs.size(); ++i) {
       const KernelReport* k = find_kernel(runs[i], *b.kernel);
-      g.rows.push_back({run_number(i), k ? cpi_split(k->m) : std::vector<double>(t.series.size(), 0)});
+      g.rows.push_back(k ? with_error({run_number(i), cpi_split(k->m)}, k->m)
+                         : PlotRow{run_number(i), std::vector<double>(t.series.size(), 0)});
     }
     t.groups.push_back(std::move(g));
   }

@@ -19,7 +19,7 @@ struct PlotRow {
   // The +- half-width of an error bar on the stack's height, where one is
   // known: the stack's CTA sampling error estimate (its magnitude), plus
   // the plan's relative error bound on application stacks, times the
-  // height. Drawn for the first group only.
+  // height.
   std::optional<double> error = std::nullopt;
 };
 
