@@ -19,6 +19,19 @@ std::optional<double> sampling_error(const std::vector<double>& predicted_cycles
   return (kept_cycles / kept_insts) / (cycles / insts) - 1;
 }
 
+std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& kernels) {
+  double projected = 0, corrected = 0;
+  bool sampled = false;
+  for (const SampledCycles& k : kernels) {
+    if (k.sampled && !(k.error && *k.error > -1)) return std::nullopt;
+    sampled = sampled || k.sampled;
+    projected += k.cycles;
+    corrected += k.cycles / (1 + k.error.value_or(0));
+  }
+  if (!sampled || corrected <= 0) return std::nullopt;
+  return projected / corrected - 1;
+}
+
 }  // namespace sasskit
 
 namespace sasskit::stream {

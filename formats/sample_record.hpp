@@ -38,6 +38,20 @@ struct KernelSample {
 std::optional<double> sampling_error(const std::vector<double>& predicted_cycles,
                                      const std::vector<uint64_t>& sm_insts, const std::vector<uint32_t>& kept_sms);
 
+// One kernel's part of a sum of cycles: its (weighted, sample-projected)
+// cycles, whether they come from a CTA sample, and the sample's estimate.
+struct SampledCycles {
+  double cycles = 0;
+  bool sampled = false;
+  std::optional<double> error;
+};
+
+// The signed relative error of Σ cycles when each kernel's are off by its
+// estimate e (unsampled kernels: 0): Σ C / Σ (C / (1 + e)) − 1. nullopt
+// when no kernel is sampled or a sampled one has no estimate (a record
+// before 2.1).
+std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& kernels);
+
 }  // namespace sasskit
 
 namespace sasskit::stream {

@@ -60,3 +60,13 @@ TEST(SamplingError, ChooseSampleStatesItForTheLongestSm) {
   ASSERT_TRUE(s.sampling_error.has_value());
   EXPECT_DOUBLE_EQ(*s.sampling_error, (53.0 / 200) / (66.0 / 240) - 1);
 }
+
+// 100 sampled cycles 25% too high (really 80) beside 100 exact ones:
+// 200 projected for 180, +11.1%.
+TEST(SamplingError, CombinedOverKernelsIsTheErrorOfTheSum) {
+  const auto e = combined_sampling_error({{100, true, 0.25}, {100, false, std::nullopt}});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_DOUBLE_EQ(*e, 200.0 / 180 - 1);
+  EXPECT_FALSE(combined_sampling_error({{100, false, std::nullopt}}).has_value());  // nothing sampled
+  EXPECT_FALSE(combined_sampling_error({{100, true, std::nullopt}}).has_value());   // a 2.0 record
+}

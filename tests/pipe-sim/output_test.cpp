@@ -25,7 +25,7 @@ TEST(JsonSummary, ProjectedKernelReportsTheProjectedIpc) {
   write_json_summary(out, "test", {r});
   const std::string json = out.str();
   EXPECT_NE(json.find("\"cycles\":400,\"warp_insts\":4000,\"ipc\":10,"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"application\":{\"cycles\":400,\"warp_insts\":4000"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"application\":{\"sampling_error_frac\":null,\"cycles\":400,\"warp_insts\":4000"), std::string::npos) << json;
   EXPECT_NE(json.find("\"timeline_cycles\":400}"), std::string::npos) << json;
 }
 
@@ -59,4 +59,5 @@ TEST(JsonSummary, SampledKernelIsScaledAndSharesAreOfStallCycles) {
   EXPECT_NE(json.find("\"stall_MemData_cycles\":120,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"stall_MemData_frac\":0.75,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"stall_Idle_frac\":0.25,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"application\":{\"sampling_error_frac\":-0.25,"), std::string::npos) << json;
 }

@@ -121,6 +121,14 @@ void counts_fields(JsonWriter& j, const SummaryCounts& c) {
     j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_frac", share(c.stall_type[t], c.stall_cycles()));
 }
 
+void sampling_error_field(JsonWriter& j, std::optional<double> error) {
+  j.key("sampling_error_frac");
+  if (error)
+    j.value(*error);
+  else
+    j.null();
+}
+
 void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample, const SummaryCounts& c) {
   const double scale = sample_scale(sample);
   j.begin_object()
@@ -129,12 +137,8 @@ void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample
       .field("stream_id", s.stream_id)
       .field("start_cycle", s.start_cycle)
       .field("simulated_sms", uint64_t(s.per_sm.size()))
-      .field("sample_scale", scale)
-      .key("sampling_error_frac");
-  if (sample && sample->sampling_error)
-    j.value(*sample->sampling_error);
-  else
-    j.null();
+      .field("sample_scale", scale);
+  sampling_error_field(j, sample ? sample->sampling_error : std::nullopt);
   counts_fields(j, c);
   j.field("occupancy_frac", s.total.achieved_occupancy())
       .field("unknown_opcode_warp_insts", double(s.total.unknown_opcodes) * scale)
@@ -149,6 +153,7 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
                         const std::vector<std::optional<KernelSample>>& samples) {
   JsonWriter j(out);
   SummaryCounts all;
+  std::vector<SampledCycles> parts;
   uint64_t end = 0;
   j.begin_object().field("gpu", gpu).key("kernels").begin_array();
   for (size_t k = 0; k < results.size(); ++k) {
@@ -157,9 +162,12 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
     const SummaryCounts c = kernel_counts(s, sample_scale(sample));
     kernel_json(j, s, sample, c);
     all.add(c);
+    parts.push_back({c.warp_insts + c.stall_cycles(), sample != nullptr,
+                     sample ? sample->sampling_error : std::nullopt});
     end = std::max(end, s.start_cycle + s.cycles);
   }
   j.end_array().key("application").begin_object();
+  sampling_error_field(j, combined_sampling_error(parts));
   counts_fields(j, all);
   j.field("timeline_cycles", end).end_object().end_object();
   out << "\n";

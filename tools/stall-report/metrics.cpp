@@ -61,17 +61,10 @@ Metrics application_totals(const std::vector<KernelReport>& kernels) {
 }
 
 std::optional<double> combined_sampling_error(const std::vector<KernelReport>& kernels) {
-  double projected = 0, corrected = 0;
-  bool sampled = false;
-  for (const KernelReport& k : kernels) {
-    const double cycles = (k.m.instructions + k.m.stall_cycles()) * k.weight;
-    if (k.m.sampled && !(k.m.sampling_error && *k.m.sampling_error > -1)) return std::nullopt;
-    sampled = sampled || k.m.sampled;
-    projected += cycles;
-    corrected += cycles / (1 + k.m.sampling_error.value_or(0));
-  }
-  if (!sampled || corrected <= 0) return std::nullopt;
-  return projected / corrected - 1;
+  std::vector<SampledCycles> parts;
+  for (const KernelReport& k : kernels)
+    parts.push_back({(k.m.instructions + k.m.stall_cycles()) * k.weight, k.m.sampled, k.m.sampling_error});
+  return sasskit::combined_sampling_error(parts);
 }
 
 }  // namespace sasskit::stallreport

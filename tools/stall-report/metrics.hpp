@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "formats/sample_record.hpp"
 #include "report.hpp"
 
 namespace sasskit::stallreport {
@@ -14,10 +15,8 @@ namespace sasskit::stallreport {
 // kernel's are off by its estimate (combined_sampling_error).
 Metrics application_totals(const std::vector<KernelReport>& kernels);
 
-// The signed relative error of Σ w·C over kernels whose scheduler cycles C
-// (weighted by the plan weight w) each carry the relative error e of their
-// CTA sample: Σ w·C / Σ (w·C / (1 + e)) − 1, where an unsampled kernel has
-// e = 0. nullopt when no kernel is sampled or a sampled one has no estimate.
+// The sampling error of the kernels' scheduler cycles C weighted by their
+// plan weights w (formats/sample_record.hpp): Σ w·C / Σ (w·C / (1 + e)) − 1.
 std::optional<double> combined_sampling_error(const std::vector<KernelReport>& kernels);
 
 // The application row's name: "(application)" or "(application, projected)".
