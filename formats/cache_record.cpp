@@ -19,9 +19,10 @@ std::vector<T> column(const MapView& m, std::string_view key, size_t expected, s
 }  // namespace
 
 void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) {
-  pk.pack_map(26);
+  pk.pack_map(26 + (c.gpu.empty() ? 0 : 1));
   pack_type(pk, type);
   pack_field(pk, "kernel", c.kernel_id);
+  if (!c.gpu.empty()) pack_field(pk, "gpu", c.gpu);
   pack_field(pk, "l1_hit_rate", c.l1_hit_rate);
   pack_field(pk, "l2_hit_rate", c.l2_hit_rate);
   pack_field(pk, "gmem_requests", c.gmem_requests);
@@ -61,6 +62,7 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   KernelCacheModel c;
   c.kernel_id = m.get<uint32_t>("kernel");
+  c.gpu = m.get_or<std::string>("gpu", "");
   c.l1_hit_rate = m.get<double>("l1_hit_rate");
   c.l2_hit_rate = m.get<double>("l2_hit_rate");
   c.gmem_requests = m.get<uint64_t>("gmem_requests");

@@ -11,6 +11,7 @@ namespace sasskit {
 
 struct KernelCacheModel {
   uint32_t kernel_id = 0;
+  std::string gpu;         // the GPU model it was computed for (empty: unnamed, format before 2.1)
   double l1_hit_rate = 0;  // sectors, all cached spaces
   double l2_hit_rate = 0;
   uint64_t gmem_requests = 0;

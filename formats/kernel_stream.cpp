@@ -33,7 +33,8 @@ CtaTrace CtaRecord::decode() const {
 // Builds kernels from the records of one member and dispatches them.
 class KernelAssembler {
  public:
-  explicit KernelAssembler(KernelHandler& handler) : handler_(handler) {}
+  KernelAssembler(KernelHandler& handler, const std::optional<GpuExpectation>& expected_gpu)
+      : handler_(handler), expected_gpu_(expected_gpu) {}
 
   void record(const Record& r) {
     const std::string& type = r.type();
@@ -46,6 +47,7 @@ class KernelAssembler {
     Kernel& k = open_kernel(*id, r);
     if (type == "insts") return insts(k, r);
     if (type == "cta") return cta(k, r);
+    if (expected_gpu_) check_record_gpu(r, *expected_gpu_);
     k.attached_.push_back(r);
     handler_.attached(k, r);
   }
@@ -97,15 +99,20 @@ class KernelAssembler {
   }
 
   KernelHandler& handler_;
+  const std::optional<GpuExpectation>& expected_gpu_;
   std::optional<Kernel> open_;
   std::set<uint32_t> seen_;  // kernel ids of this member
 };
 
 void read_kernels(Reader& reader, KernelHandler& handler) {
   reader.accept_members();
+  const auto& expected = reader.expected_gpu();
   do {
-    handler.begin_member(reader.header(), reader.member());
-    KernelAssembler assembler(handler);
+    const Header& header = reader.header();
+    if (expected && !header.records_name_gpu())
+      check_gpu_model(header, expected->gpu, expected->accept_other, reader.name());
+    handler.begin_member(header, reader.member());
+    KernelAssembler assembler(handler, expected);
     Record r;
     while (reader.next(r)) assembler.record(r);
     assembler.end_kernel();

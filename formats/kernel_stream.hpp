@@ -115,7 +115,10 @@ class KernelHandler {
 // to `handler` in order. BadInput for a record about a kernel that is not
 // the open one (before its kernel record, or after a later kernel's), a
 // kernel id twice in a member, a slice that does not continue the table,
-// and a CTA outside its grid.
+// and a CTA outside its grid. When the reader expects a GPU model
+// (Reader::expect_gpu), also for a record attached to a kernel that names
+// another model (format 2.1 on), or, in a member before 2.1, whose records
+// name none, a provenance stage that computed for another model.
 void read_kernels(Reader& reader, KernelHandler& handler);
 
 }  // namespace sasskit::stream

@@ -1,14 +1,46 @@
 #include "formats/sample_record.hpp"
 
+#include <cmath>
+
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
+
+namespace sasskit {
+
+std::optional<double> sampling_error(const std::vector<double>& predicted_cycles,
+                                     const std::vector<uint64_t>& sm_insts, const std::vector<uint32_t>& kept_sms) {
+  double cycles = 0, insts = 0, kept_cycles = 0, kept_insts = 0;
+  for (size_t sm = 0; sm < predicted_cycles.size() && sm < sm_insts.size(); ++sm)
+    cycles += predicted_cycles[sm], insts += double(sm_insts[sm]);
+  for (uint32_t sm : kept_sms)
+    if (sm < predicted_cycles.size() && sm < sm_insts.size())
+      kept_cycles += predicted_cycles[sm], kept_insts += double(sm_insts[sm]);
+  if (cycles <= 0 || insts <= 0 || kept_insts <= 0) return std::nullopt;
+  return (kept_cycles / kept_insts) / (cycles / insts) - 1;
+}
+
+std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& kernels) {
+  double projected = 0, corrected = 0;
+  bool sampled = false;
+  for (const SampledCycles& k : kernels) {
+    if (k.sampled && !(k.error && *k.error > -1)) return std::nullopt;
+    sampled = sampled || k.sampled;
+    projected += k.cycles;
+    corrected += k.cycles / (1 + k.error.value_or(0));
+  }
+  if (!sampled || corrected <= 0) return std::nullopt;
+  return projected / corrected - 1;
+}
+
+}  // namespace sasskit
 
 namespace sasskit::stream {
 
 void RecordCodec<KernelSample>::pack(Packer& pk, const KernelSample& s) {
-  pk.pack_map(9);
+  pk.pack_map(9 + (s.gpu.empty() ? 0 : 1) + (s.sm_insts.empty() ? 0 : 1) + (s.sampling_error ? 1 : 0));
   pack_type(pk, type);
   pack_field(pk, "kernel", s.kernel_id);
+  if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
   pack_field(pk, "selection", s.selection);
   pack_field(pk, "sms", s.sms);
   pack_field(pk, "ctas", s.ctas);
@@ -16,12 +48,15 @@ void RecordCodec<KernelSample>::pack(Packer& pk, const KernelSample& s) {
   pack_field(pk, "kernel_insts", s.kernel_insts);
   pack_field(pk, "sample_insts", s.sample_insts);
   pack_field(pk, "kernel_ctas", s.kernel_ctas);
+  if (!s.sm_insts.empty()) pack_field(pk, "sm_insts", s.sm_insts);
+  if (s.sampling_error) pack_field(pk, "sampling_error", *s.sampling_error);
 }
 
 KernelSample RecordCodec<KernelSample>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   KernelSample s;
   s.kernel_id = m.get<uint32_t>("kernel");
+  s.gpu = m.get_or<std::string>("gpu", "");
   s.selection = m.get<std::string>("selection");
   s.sms = m.get<std::vector<uint32_t>>("sms");
   s.ctas = m.get<std::vector<uint32_t>>("ctas");
@@ -29,8 +64,14 @@ KernelSample RecordCodec<KernelSample>::unpack(const Record& r) {
   s.kernel_insts = m.get<uint64_t>("kernel_insts");
   s.sample_insts = m.get<uint64_t>("sample_insts");
   s.kernel_ctas = m.get<uint32_t>("kernel_ctas");
+  s.sm_insts = m.get_or<std::vector<uint64_t>>("sm_insts", {});
+  if (m.has("sampling_error")) s.sampling_error = m.get<double>("sampling_error");
   if (s.sample_insts > s.kernel_insts)
     fail_input(r.where(), "sample_insts exceeds kernel_insts");
+  if (!s.sm_insts.empty() && s.sm_insts.size() != s.predicted_cycles.size())
+    fail_input(r.where(), "sample columns 'sm_insts' and 'predicted_cycles' differ in length");
+  if (s.sampling_error && !std::isfinite(*s.sampling_error))
+    fail_input(r.where(), "field 'sampling_error' is not a finite number");
   return s;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,37 @@ struct KernelSample {
   uint64_t kernel_insts = 0;             // warp instructions of the whole kernel
   uint64_t sample_insts = 0;             // warp instructions of the CTAs kept
   uint32_t kernel_ctas = 0;              // CTAs of the whole kernel
+  std::vector<uint64_t> sm_insts;        // per SM of the model: warp instructions of its CTA-set (2.1)
+  // The estimated relative error of counts scaled by kernel_insts /
+  // sample_insts (sampling_error(); 2.1; absent in older records).
+  std::optional<double> sampling_error;
+  std::string gpu;                       // the GPU model it was computed for (empty: unnamed, before 2.1)
   bool operator==(const KernelSample&) const = default;
 };
+
+// The sample's error on HyFiSS's own prediction (cta-sample(1), SAMPLING
+// ERROR): scaling the kept SMs' predicted non-stall cycles by kernel_insts /
+// sample_insts, as a report scales the simulated counts, against the sum
+// over every SM's prediction: (Σ_kept P / Σ_kept N) / (Σ P / Σ N) − 1, with
+// P = predicted_cycles and N = sm_insts. Signed: positive when the kept
+// SMs take more predicted cycles per instruction than the kernel. nullopt
+// when the kernel or the sample has no instructions or no predicted time.
+std::optional<double> sampling_error(const std::vector<double>& predicted_cycles,
+                                     const std::vector<uint64_t>& sm_insts, const std::vector<uint32_t>& kept_sms);
+
+// One kernel's part of a sum of cycles: its (weighted, sample-projected)
+// cycles, whether they come from a CTA sample, and the sample's estimate.
+struct SampledCycles {
+  double cycles = 0;
+  bool sampled = false;
+  std::optional<double> error;
+};
+
+// The signed relative error of Σ cycles when each kernel's are off by its
+// estimate e (unsampled kernels: 0): Σ C / Σ (C / (1 + e)) − 1. nullopt
+// when no kernel is sampled or a sampled one has no estimate (a record
+// before 2.1).
+std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& kernels);
 
 }  // namespace sasskit
 

@@ -6,9 +6,10 @@
 namespace sasskit::stream {
 
 void RecordCodec<KernelSchedule>::pack(Packer& pk, const KernelSchedule& s) {
-  pk.pack_map(6);
+  pk.pack_map(6 + (s.gpu.empty() ? 0 : 1));
   pack_type(pk, type);
   pack_field(pk, "kernel", s.kernel_id);
+  if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
   pack_field(pk, "policy", s.policy);
   pack_field(pk, "launch", s.launch);
   pack_field(pk, "sm", s.sm);
@@ -19,6 +20,7 @@ KernelSchedule RecordCodec<KernelSchedule>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   KernelSchedule s;
   s.kernel_id = m.get<uint32_t>("kernel");
+  s.gpu = m.get_or<std::string>("gpu", "");
   s.policy = m.get<std::string>("policy");
   s.launch = m.get_or<uint64_t>("launch", 0);
   s.sm = m.get<std::vector<uint32_t>>("sm");

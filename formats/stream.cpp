@@ -1,5 +1,7 @@
 #include "formats/stream.hpp"
 
+#include <algorithm>
+
 #include "formats/records.hpp"
 
 #include "formats/msgpack_map.hpp"
@@ -308,6 +310,17 @@ void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept
     if (!s.gpu.empty() && s.gpu != gpu)
       fail_input(where, "its " + s.tool + " records were computed for GPU model " + s.gpu + ", not " + gpu +
                             " (--accept-other-gpu uses them anyway)");
+}
+
+void check_record_gpu(const Record& r, const GpuExpectation& expected) {
+  if (expected.accept_other || !r.raw("gpu")) return;
+  const std::string made_for = MapView(r.object(), r.where()).get<std::string>("gpu");
+  const auto control = [](unsigned char c) { return c < 0x20 || c == 0x7f; };
+  if (std::any_of(made_for.begin(), made_for.end(), control))
+    fail_input(r.where(), "field 'gpu' holds a control character");  // never echoed into a message
+  if (made_for != expected.gpu)
+    fail_input(r.where(), "this " + r.type() + " record was computed for GPU model " + made_for + ", not " +
+                              expected.gpu + " (--accept-other-gpu uses it anyway)");
 }
 
 }  // namespace sasskit::stream

@@ -23,7 +23,7 @@ struct InstTable;
 namespace sasskit::stream {
 
 inline constexpr uint32_t kMajor = 2;
-inline constexpr uint32_t kMinor = 0;
+inline constexpr uint32_t kMinor = 1;
 // The oldest major version still read: 1.x differs only in how cta records
 // are written, and its layout remains the expanded form of a cta record.
 inline constexpr uint32_t kOldestMajor = 1;
@@ -44,6 +44,15 @@ struct Header {
   uint32_t major = kMajor;
   uint32_t minor = kMinor;
   std::vector<Stage> provenance;
+  // Format 2.1 on: every record computed for a GPU model names it (`gpu`).
+  bool records_name_gpu() const { return major > 2 || (major == 2 && minor >= 1); }
+};
+
+// The GPU model a reading tool computes for (its --config): records made
+// for another model are refused unless `accept_other` (--accept-other-gpu).
+struct GpuExpectation {
+  std::string gpu;
+  bool accept_other = false;
 };
 
 // A record as read: its exact bytes and its type. It is decoded only when
@@ -103,6 +112,10 @@ class Reader {
   // Bytes consumed so far (for progress).
   uint64_t bytes_read() const { return consumed_; }
   const std::string& name() const { return name_; }
+  // The model the kernel layer checks every member and record against
+  // (kernel_stream.hpp, read_kernels); unset: no check.
+  void expect_gpu(GpuExpectation expected) { expected_gpu_ = std::move(expected); }
+  const std::optional<GpuExpectation>& expected_gpu() const { return expected_gpu_; }
 
  private:
   bool read_object(std::string& bytes);
@@ -126,6 +139,7 @@ class Reader {
   bool members_ = false;
   size_t member_ = 0;
   std::optional<std::string> pending_;  // the next member's header bytes
+  std::optional<GpuExpectation> expected_gpu_;
 };
 
 // Writes a header (the upstream provenance plus this stage), records, and an
@@ -193,7 +207,13 @@ Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
 
 // Refuses (bad input, at `where`) a stream that a stage computed for
 // another GPU model than `gpu`, unless `accept`: records made for one model
-// do not describe another.
+// do not describe another. For streams before 2.1, whose records do not
+// name their model (read_kernels checks those of 2.1 one by one).
 void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept, const std::string& where);
+
+// Refuses (bad input, at the record) a record whose `gpu` names another
+// model than `expected`'s, unless it accepts other models. A record
+// without `gpu` passes.
+void check_record_gpu(const Record& r, const GpuExpectation& expected);
 
 }  // namespace sasskit::stream

@@ -21,6 +21,7 @@ struct KernelSchedule {
   std::vector<uint32_t> sm;    // per CTA
   std::vector<uint64_t> start; // per CTA, predicted start cycle, from the kernel's launch
   uint64_t launch = 0;         // the kernel's launch on the GPU timeline (first kernel: 0)
+  std::string gpu;             // the GPU model of a sched record (cta-sample sets it; format 2.1)
   bool operator==(const KernelSchedule&) const = default;
 };
 

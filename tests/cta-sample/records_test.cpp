@@ -47,6 +47,27 @@ TEST(SampleRecord, RoundTrips) {
   EXPECT_EQ(round_trip(s), s);
 }
 
+TEST(SampleRecord, CarriesModelPerSmInstructionsAndError) {
+  KernelSample s{2, "max", {0}, {0, 2}, {53, 13}, 240, 200, 3};
+  s.sm_insts = {200, 40};
+  s.sampling_error = -0.036;
+  s.gpu = "QV100";
+  EXPECT_EQ(round_trip(s), s);
+  KernelSample old{2, "max", {0}, {0, 2}, {53, 13}, 240, 200, 3};  // a 2.0 record: no estimate
+  EXPECT_EQ(round_trip(old), old);
+}
+
+TEST(SampleRecord, RefusesPerSmColumnsOfDifferentLengths) {
+  KernelSample s{2, "max", {0}, {0, 2}, {53, 13}, 240, 200, 3};
+  s.sm_insts = {200};
+  EXPECT_THROW(round_trip(s), Error);
+}
+
+TEST(SchedRecord, NamesItsGpuModel) {
+  KernelSchedule s{4, "greedy", {0, 3, 1}, {0, 0, 17}, 250, "QV100"};
+  EXPECT_EQ(round_trip(s), s);
+}
+
 TEST(CtaLog, ReadsHyfissIssueConfig) {
   std::istringstream in(kIssueConfig);
   const CtaLog log = CtaLog::parse_issue_config(in, "issue.config");

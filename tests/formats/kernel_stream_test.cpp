@@ -232,3 +232,73 @@ TEST(KernelStream, PassingARecordOnNeverDecodesIt) {
   EXPECT_EQ(r.kernel_id(), 1u);
   EXPECT_THROW(decode<CtaTrace>(r), Error);
 }
+
+namespace {
+
+// A kernel with a sched record made for `gpu` ("" names none), written by
+// a cta-sample stage of model `stage_gpu`.
+std::string sched_for(const std::string& gpu, const std::string& stage_gpu = "QV100") {
+  std::ostringstream out;
+  Writer w(out, "test", Header{}, Stage{"cta-sample", "0", {}, stage_gpu});
+  w.write(kernel(1));
+  KernelSchedule s{1, "greedy", {0, 1, 0, 1}, {0, 0, 5, 5}, 0};
+  s.gpu = gpu;
+  w.write(s);
+  w.finish();
+  return out.str();
+}
+
+// The same bytes under a 2.0 header, whose records do not name their model.
+std::string as_version_2_0(std::string bytes) {
+  const std::string minor_1 = std::string("\xa5minor", 6) + '\x01';
+  const auto at = bytes.find(minor_1);
+  EXPECT_NE(at, std::string::npos);
+  bytes[at + 6] = '\x00';
+  return bytes;
+}
+
+std::string model_error(const std::string& bytes, const std::string& gpu, bool accept = false) {
+  std::istringstream in(bytes);
+  Reader reader(in, "s");
+  reader.expect_gpu({gpu, accept});
+  Log log;
+  try {
+    read_kernels(reader, log);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+    return e.where() + ": " + e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(KernelStream, RecordsOfAnotherGpuModelAreRefusedOneByOne) {
+  EXPECT_EQ(model_error(sched_for("QV100"), "QV100"), "");
+  const std::string e = model_error(sched_for("QV100"), "A100");
+  EXPECT_EQ(e.rfind("s: record 2: ", 0), 0u) << e;  // the sched record, after the kernel record
+  EXPECT_NE(e.find("this sched record was computed for GPU model QV100, not A100"), std::string::npos) << e;
+  EXPECT_EQ(model_error(sched_for("QV100"), "A100", true), "");  // --accept-other-gpu
+  // Without an expectation (stall-report) nothing is checked.
+  EXPECT_EQ(error_of(sched_for("QV100")), "");
+}
+
+TEST(KernelStream, In21ARecordDecidesNotTheProvenance) {
+  // A record without gpu passes, whatever the stages say.
+  EXPECT_EQ(model_error(sched_for("", "QV100"), "A100"), "");
+  EXPECT_EQ(model_error(sched_for("A100", "QV100"), "A100"), "");
+}
+
+TEST(KernelStream, Before21TheProvenanceDecides) {
+  const std::string old = as_version_2_0(sched_for("", "QV100"));
+  const std::string e = model_error(old, "A100");
+  EXPECT_NE(e.find("its cta-sample records were computed for GPU model QV100, not A100"), std::string::npos) << e;
+  EXPECT_EQ(model_error(old, "QV100"), "");
+  EXPECT_EQ(model_error(old, "A100", true), "");
+}
+
+TEST(KernelStream, AGpuNameWithAControlCharacterIsNeverEchoed) {
+  const std::string e = model_error(sched_for("QV100\nfake: line"), "A100");
+  EXPECT_NE(e.find("field 'gpu' holds a control character"), std::string::npos) << e;
+  EXPECT_EQ(e.find("fake"), std::string::npos) << e;
+}

@@ -1,5 +1,7 @@
-// pipe-sim's JSON summary counts a projected kernel's instructions as
-// stall-report does: the trace's count over the projected cycles.
+// pipe-sim's JSON summary counts as stall-report does, under its names: a
+// projected kernel's instructions are the trace's count over the projected
+// cycles, a CTA-sampled kernel's counts are scaled by its sample, and
+// stall shares are of the stall cycles.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -22,8 +24,9 @@ TEST(JsonSummary, ProjectedKernelReportsTheProjectedIpc) {
   std::ostringstream out;
   write_json_summary(out, "test", {r});
   const std::string json = out.str();
-  EXPECT_NE(json.find("\"instructions\":4000,\"ipc\":10,"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"total_cycles\":400,\"instructions\":4000"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"cycles\":400,\"warp_insts\":4000,\"ipc\":10,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"application\":{\"sampling_error_frac\":null,\"cycles\":400,\"warp_insts\":4000"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"timeline_cycles\":400}"), std::string::npos) << json;
 }
 
 TEST(JsonSummary, UnprojectedKernelReportsTheSimulatedIpc) {
@@ -33,5 +36,28 @@ TEST(JsonSummary, UnprojectedKernelReportsTheSimulatedIpc) {
   r.stats.projection.projected_insts = 4000;  // ignored: no projection
   std::ostringstream out;
   write_json_summary(out, "test", {r});
-  EXPECT_NE(out.str().find("\"instructions\":100,\"ipc\":2,"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\"warp_insts\":100,\"ipc\":2,"), std::string::npos) << out.str();
+}
+
+TEST(JsonSummary, SampledKernelIsScaledAndSharesAreOfStallCycles) {
+  KernelResult r;
+  r.stats.kernel_id = 7;
+  r.stats.cycles = 100;
+  r.stats.total.insts = 50;
+  r.stats.total.stall_type[size_t(StallType::MemData)] = 30;
+  r.stats.total.stall_type[size_t(StallType::Idle)] = 10;
+  KernelSample s;
+  s.kernel_insts = 200;
+  s.sample_insts = 50;  // scale 4
+  s.sampling_error = -0.25;
+  std::ostringstream out;
+  write_json_summary(out, "test", {r}, {s});
+  const std::string json = out.str();
+  EXPECT_NE(json.find("\"kernel_id\":7,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"sample_scale\":4,\"sampling_error_frac\":-0.25,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"warp_insts\":200,\"ipc\":2,\"stall_cycles\":160,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"stall_MemData_cycles\":120,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"stall_MemData_frac\":0.75,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"stall_Idle_frac\":0.25,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"application\":{\"sampling_error_frac\":-0.25,"), std::string::npos) << json;
 }

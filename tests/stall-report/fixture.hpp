@@ -143,9 +143,13 @@ inline KernelSample fixture_sample() {
   s.selection = "max";
   s.sms = {0};
   s.ctas = {0, 1};
+  s.predicted_cycles = {11000, 9000};
   s.kernel_insts = 40000;
   s.sample_insts = 20000;
   s.kernel_ctas = 4;
+  s.sm_insts = {20000, 20000};
+  s.sampling_error = sampling_error(s.predicted_cycles, s.sm_insts, s.sms);  // (11000/20000) / (20000/40000) - 1 = 0.1
+  s.gpu = "QV100";
   return s;
 }
 

@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "compare.hpp"
 #include "fixture.hpp"
 #include "gather.hpp"
 #include "libcommon/diag.hpp"
+#include "metrics.hpp"
 #include "output.hpp"
 #include "plot.hpp"
 #include "plot_table.hpp"
@@ -76,6 +78,32 @@ TEST(Gather, TotalsUsePlanWeightsAndSampleScales) {
   EXPECT_DOUBLE_EQ(*r.totals.l1_hit_rate, (0.6 * 300 + 0.75 * 12000) / 12300);
   EXPECT_DOUBLE_EQ(*r.totals.l2_hit_rate, 0.5);
   EXPECT_FALSE(r.totals.gmem_requests);  // kernel 1 has no cache record
+}
+
+TEST(Gather, SamplingErrorOfTheSampledKernelAndOfTheWeightedTotal) {
+  Report r = report({.plan = true, .sample = true});
+  EXPECT_FALSE(r.kernels[0].m.sampled);
+  EXPECT_FALSE(r.kernels[0].m.sampling_error);
+  ASSERT_TRUE(r.kernels[1].m.sampling_error);
+  EXPECT_NEAR(*r.kernels[1].m.sampling_error, 0.1, 1e-12);
+  // Scheduler cycles: vecAdd 3 x (400 + 1000) exact, gemm's (scaled) 10% too high.
+  const double vecadd = 3 * (400 + 1000.0);
+  const double gemm = r.kernels[1].m.instructions + r.kernels[1].m.stall_cycles();
+  ASSERT_TRUE(r.totals.sampling_error);
+  EXPECT_NEAR(*r.totals.sampling_error, (vecadd + gemm) / (vecadd + gemm / 1.1) - 1, 1e-12);
+  EXPECT_FALSE(report({.plan = true}).totals.sampling_error);  // nothing sampled
+}
+
+TEST(Gather, SampledKernelWithoutAnEstimateLeavesTheTotalUnknown) {
+  Report r = report({.sample = true});
+  r.kernels[1].m.sampling_error.reset();  // a 2.0 sample record
+  EXPECT_FALSE(combined_sampling_error(r.kernels));
+  r.kernels[1].m.sampled = false;
+  EXPECT_FALSE(combined_sampling_error(r.kernels));
+  r.kernels[1].m.sampling_error = -0.5;
+  r.kernels[1].m.sampled = true;
+  r.kernels[0].weight = 0;
+  EXPECT_DOUBLE_EQ(*combined_sampling_error(r.kernels), -0.5);  // only gemm counts
 }
 
 TEST(Gather, NoStatsIsBadInput) {
@@ -223,4 +251,33 @@ TEST(Plot, PlanErrorBoundBecomesAnErrorBarOnTheApplication) {
   EXPECT_TRUE(compare_cpi_table({r, report({})}).groups[0].rows[0].error);
   EXPECT_FALSE(compare_cpi_table({r, report({})}).groups[0].rows[1].error);
   EXPECT_NE(plot_script(r, nullptr, "svg", "a.svg").find("with yerrorbars"), std::string::npos);
+}
+
+TEST(Plot, SamplingErrorBecomesErrorBarsOnTheSampledKernelAndTheApplication) {
+  Report r = report({.plan = true, .sample = true});
+  r.plan_error_bound = 0.05;
+  PlotTable t = cpi_stack_table(r);
+  auto height = [](const PlotRow& row) {
+    double h = 0;
+    for (double v : row.values) h += v;
+    return h;
+  };
+  const auto& rows = t.groups[0].rows;
+  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_EQ(rows[0].label, "2 gemm");
+  ASSERT_TRUE(rows[0].error);
+  EXPECT_NEAR(*rows[0].error, 0.1 * height(rows[0]), 1e-9);
+  EXPECT_FALSE(rows[1].error);  // vecAdd: not sampled
+  ASSERT_TRUE(rows[2].error);
+  EXPECT_NEAR(*rows[2].error, (std::fabs(*r.totals.sampling_error) + 0.05) * height(rows[2]), 1e-9);
+  // In a comparison, the sampled kernel's group has them too, drawn where
+  // the group's bars are: groups start after the previous one and a gap.
+  const PlotTable c = compare_cpi_table({report({}), r});
+  ASSERT_EQ(c.groups[1].title, "2 gemm");
+  EXPECT_FALSE(c.groups[1].rows[0].error);  // the first run did not sample
+  ASSERT_TRUE(c.groups[1].rows[1].error);
+  EXPECT_NEAR(*c.groups[1].rows[1].error, 0.1 * height(c.groups[1].rows[1]), 1e-9);
+  const std::string script = compare_plot_script({report({}), r}, "svg", "c.svg");
+  EXPECT_NE(script.find("newhistogram '2 gemm' lt 1 at 2,"), std::string::npos) << script;
+  EXPECT_NE(script.find("\n4 "), std::string::npos) << script;  // gemm's second bar: x = 3 + 1
 }

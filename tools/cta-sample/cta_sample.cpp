@@ -61,6 +61,7 @@ void write_summary(JsonWriter& json, const stream::Kernel& kernel, const OpenKer
     json.null();
   json.key("sampled_sms").array(sample ? sample->sms : std::vector<uint32_t>{});
   if (sample) json.field("kernel_insts", sample->kernel_insts).field("sample_insts", sample->sample_insts);
+  if (sample && sample->sampling_error) json.field("sampling_error", *sample->sampling_error);
   json.key("predicted_cycles_per_sm").array(predicted);
   json.end_object();
 }
@@ -77,7 +78,6 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
   std::unique_ptr<SpillFile> spill;
   OpenKernel open;
   bool warned_sched = false;
-  std::string source;  // the input's name, for messages about its header
 
   Impl(const GpuConfig& g, const Options& o, stream::Writer* w, JsonWriter* j)
       : gpu(g), options(o), writer(w), json(j), model(g), scheduler(g.num_sms) {
@@ -98,7 +98,6 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
   }
 
   void begin_member(const stream::Header& header, size_t member) override {
-    stream::check_gpu_model(header, gpu.name, options.accept_other_gpu, source);
     if (member > 0 && writer) writer->next_member(header);
   }
 
@@ -170,10 +169,14 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
                                 " cta records (first missing: CTA " + std::to_string(missing) + ")");
     }
     const std::vector<UnitCounts> counts = counts_in_grid_order(open);
-    const KernelSchedule sched = schedule(k, counts);
+    KernelSchedule sched = schedule(k, counts);
+    sched.gpu = gpu.name;
     const auto predicted = predict_per_sm(model, sched, counts, gpu.num_sms);
     std::optional<KernelSample> sample;
-    if (!options.sample.keep_all) sample = choose_sample(sched, counts, predicted, options.sample);
+    if (!options.sample.keep_all) {
+      sample = choose_sample(sched, counts, predicted, options.sample);
+      sample->gpu = gpu.name;
+    }
     if (writer) emit(sched, sample);
     if (json) write_summary(*json, k, open, sched, predicted, sample);
   }
@@ -186,7 +189,7 @@ CtaSampleStream::CtaSampleStream(const GpuConfig& gpu, const Options& options,
 CtaSampleStream::~CtaSampleStream() = default;
 
 void CtaSampleStream::read(stream::Reader& reader) {
-  impl_->source = reader.name();
+  reader.expect_gpu({impl_->gpu.name, impl_->options.accept_other_gpu});
   stream::read_kernels(reader, *impl_);
 }
 

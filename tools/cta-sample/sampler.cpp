@@ -46,14 +46,17 @@ KernelSample choose_sample(const KernelSchedule& schedule, const std::vector<Uni
   }
   std::vector<bool> kept_sm(predicted.size(), false);
   for (uint32_t sm : s.sms) kept_sm[sm] = true;
+  s.sm_insts.assign(predicted.size(), 0);
   for (uint32_t i = 0; i < schedule.sm.size(); ++i) {
     const uint64_t insts = total(cta_counts[i]);
     s.kernel_insts += insts;
+    s.sm_insts[schedule.sm[i]] += insts;
     if (kept_sm[schedule.sm[i]]) {
       s.ctas.push_back(i);
       s.sample_insts += insts;
     }
   }
+  s.sampling_error = sampling_error(s.predicted_cycles, s.sm_insts, s.sms);
   return s;
 }
 

@@ -24,7 +24,8 @@ std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSched
 
 // The sample of one kernel: the chosen SMs (longest first; ties to the lower
 // SM id; SMs without CTAs are never chosen unless forced), their CTAs, and
-// the instruction counts of the kernel and of the sample.
+// the instruction counts of the kernel, of each SM and of the sample, and
+// the sampling error estimate (formats/sample_record.hpp).
 KernelSample choose_sample(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
                            const std::vector<double>& predicted, const SampleOptions& options);
 

@@ -63,10 +63,7 @@ int main(int argc, char** argv) {
     pipesim::StreamOutput run;
     run.batches.batch_bytes = batch_mib << 20;
     run.with_ctas = !stats_only;
-    run.check_header = [&](const stream::Header& h) {
-      stream::check_gpu_model(h, opt.sim.gpu.name, gpu_options.accept_other_gpu(), in.name());
-    };
-    run.check_header(reader.header());
+    reader.expect_gpu({opt.sim.gpu.name, gpu_options.accept_other_gpu()});
     bool json = format == "json";
     Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
     std::optional<stream::Writer> writer;
@@ -74,10 +71,12 @@ int main(int argc, char** argv) {
       writer.emplace(out.stream(), out.name(), reader.header(),
                      stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance, opt.sim.gpu.name));
     run.writer = writer ? &*writer : nullptr;
+    std::vector<std::optional<KernelSample>> samples;
+    run.samples = &samples;
     auto results = pipesim::simulate_stream(reader, opt, run);
     in.check_read_error();
     if (writer) writer->finish();
-    if (json) pipesim::write_json_summary(out.stream(), opt.sim.gpu.name, results);
+    if (json) pipesim::write_json_summary(out.stream(), opt.sim.gpu.name, results, samples);
     if (!trace_stalls.empty()) {
       Output trace(trace_stalls, OutputKind::Text, tool.common().force);
       pipesim::write_stall_trace(trace.stream(), results);

@@ -1,5 +1,6 @@
 #include "output.hpp"
 
+#include <array>
 #include <cstdio>
 #include <iterator>
 
@@ -45,7 +46,6 @@ class SimulatingSink : public BatchSink {
   std::vector<KernelResult> results;
 
   void member(const stream::Header& header, size_t member) override {
-    if (out_.check_header) out_.check_header(header);
     state_ = RunState{};
     if (member > 0 && out_.writer) out_.writer->next_member(header);
   }
@@ -53,6 +53,8 @@ class SimulatingSink : public BatchSink {
   void batch(Workload&& w) override {
     auto done = simulate_workload(w, opt_, opcode_table_classifier, state_);
     if (out_.writer) write_stream(*out_.writer, w, done, out_.with_ctas);
+    if (out_.samples)
+      for (const KernelInput& k : w.kernels) out_.samples->push_back(k.sample);
     results.insert(results.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
   }
 
@@ -72,54 +74,102 @@ std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptio
 
 namespace {
 
-double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
+double share(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
+
+// One row of the summary: a kernel's counts, or the application's sums,
+// already projected by the sample scale (and by PKP for instructions).
+struct SummaryCounts {
+  double cycles = 0;
+  double warp_insts = 0;
+  std::array<double, kStallTypes> stall_type{};
+  double stall_cycles() const {
+    double n = 0;
+    for (double v : stall_type) n += v;
+    return n;
+  }
+  void add(const SummaryCounts& o) {
+    cycles += o.cycles;
+    warp_insts += o.warp_insts;
+    for (size_t t = 0; t < kStallTypes; ++t) stall_type[t] += o.stall_type[t];
+  }
+};
+
+// kernel over sampled instructions, as stall-report's sample_scale; 1 when
+// the kernel was not CTA-sampled.
+double sample_scale(const KernelSample* sample) {
+  return sample && sample->sample_insts > 0 ? double(sample->kernel_insts) / double(sample->sample_insts) : 1.0;
+}
 
 // The kernel's instructions over its (projected) cycles, as stall-report
 // counts them: under PKP the trace's count, not the simulated part.
-uint64_t kernel_insts(const KernelStats& s) {
-  return s.projection.applied ? s.projection.projected_insts : s.total.insts;
+SummaryCounts kernel_counts(const KernelStats& s, double scale) {
+  SummaryCounts c;
+  c.cycles = double(s.cycles);
+  c.warp_insts = double(s.projection.applied ? s.projection.projected_insts : s.total.insts) * scale;
+  for (size_t t = 0; t < kStallTypes; ++t) c.stall_type[t] = double(s.total.stall_type[t]) * scale;
+  return c;
 }
 
-void stall_shares(JsonWriter& j, const SimCounters& c) {
-  j.key("stall_share").begin_object();
-  for (size_t t = 0; t < kStallTypes; ++t) j.field(stall_type_name(StallType(t)), share(c.stall_type[t], c.sched_cycles));
-  j.end_object();
+// cycles, warp_insts, ipc and the stall cycles by type, in cycles and as
+// shares of the stall cycles: stall-report(1)'s names (COLUMNS).
+void counts_fields(JsonWriter& j, const SummaryCounts& c) {
+  j.field("cycles", c.cycles).field("warp_insts", c.warp_insts).field("ipc", share(c.warp_insts, c.cycles));
+  j.field("stall_cycles", c.stall_cycles());
+  for (size_t t = 0; t < kStallTypes; ++t)
+    j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_cycles", c.stall_type[t]);
+  for (size_t t = 0; t < kStallTypes; ++t)
+    j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_frac", share(c.stall_type[t], c.stall_cycles()));
+}
+
+void sampling_error_field(JsonWriter& j, std::optional<double> error) {
+  j.key("sampling_error_frac");
+  if (error)
+    j.value(*error);
+  else
+    j.null();
+}
+
+void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample, const SummaryCounts& c) {
+  const double scale = sample_scale(sample);
+  j.begin_object()
+      .field("kernel_id", uint64_t(s.kernel_id))
+      .field("kernel_name", s.name)
+      .field("stream_id", s.stream_id)
+      .field("start_cycle", s.start_cycle)
+      .field("simulated_sms", uint64_t(s.per_sm.size()))
+      .field("sample_scale", scale);
+  sampling_error_field(j, sample ? sample->sampling_error : std::nullopt);
+  counts_fields(j, c);
+  j.field("occupancy_frac", s.total.achieved_occupancy())
+      .field("unknown_opcode_warp_insts", double(s.total.unknown_opcodes) * scale)
+      .field("projected", s.projection.applied)
+      .field("simulated_cycles", s.projection.simulated_cycles)
+      .end_object();
 }
 
 }  // namespace
 
-void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results) {
+void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results,
+                        const std::vector<std::optional<KernelSample>>& samples) {
   JsonWriter j(out);
-  SimCounters all;
+  SummaryCounts all;
+  std::vector<SampledCycles> parts;
   uint64_t end = 0;
   j.begin_object().field("gpu", gpu).key("kernels").begin_array();
-  uint64_t all_insts = 0;
-  for (const auto& r : results) {
-    const KernelStats& s = r.stats;
-    const uint64_t insts = kernel_insts(s);
-    all_insts += insts;
-    j.begin_object()
-        .field("id", uint64_t(s.kernel_id))
-        .field("name", s.name)
-        .field("stream", s.stream_id)
-        .field("start", s.start_cycle)
-        .field("cycles", s.cycles)
-        .field("instructions", insts)
-        .field("ipc", s.cycles ? double(insts) / double(s.cycles) : 0.0)
-        .field("occupancy", s.total.achieved_occupancy())
-        .field("sms", uint64_t(s.per_sm.size()));
-    stall_shares(j, s.total);
-    j.field("other_share", share(s.total.stall_type[size_t(StallType::Other)], s.total.stall_cycles()))
-        .field("unknown_opcodes", s.total.unknown_opcodes)
-        .field("projected", s.projection.applied)
-        .field("simulated_cycles", s.projection.simulated_cycles)
-        .end_object();
-    all.add(s.total);
+  for (size_t k = 0; k < results.size(); ++k) {
+    const KernelStats& s = results[k].stats;
+    const KernelSample* sample = k < samples.size() && samples[k] ? &*samples[k] : nullptr;
+    const SummaryCounts c = kernel_counts(s, sample_scale(sample));
+    kernel_json(j, s, sample, c);
+    all.add(c);
+    parts.push_back({c.warp_insts + c.stall_cycles(), sample != nullptr,
+                     sample ? sample->sampling_error : std::nullopt});
     end = std::max(end, s.start_cycle + s.cycles);
   }
-  j.end_array().field("total_cycles", end).field("instructions", all_insts);
-  j.field("other_share", share(all.stall_type[size_t(StallType::Other)], all.stall_cycles()));
-  j.end_object();
+  j.end_array().key("application").begin_object();
+  sampling_error_field(j, combined_sampling_error(parts));
+  counts_fields(j, all);
+  j.field("timeline_cycles", end).end_object().end_object();
   out << "\n";
 }
 

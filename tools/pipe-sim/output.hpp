@@ -2,10 +2,11 @@
 // last record, a JSON summary per kernel, and the per-cycle stall trace.
 #pragma once
 
-#include <functional>
+#include <optional>
 #include <ostream>
 #include <vector>
 
+#include "formats/sample_record.hpp"
 #include "simulate.hpp"
 
 namespace sasskit::pipesim {
@@ -20,8 +21,8 @@ struct StreamOutput {
   BatchOptions batches;
   stream::Writer* writer = nullptr;  // null: results only
   bool with_ctas = true;             // false: --stats-only
-  // Called with each member's header before its kernels (GPU model check).
-  std::function<void(const stream::Header&)> check_header;
+  // When set: each kernel's sample record (cta-sample), in result order.
+  std::vector<std::optional<KernelSample>>* samples = nullptr;
 };
 
 // Simulates the stream batch by batch (opcode tables from configs/opcodes)
@@ -30,8 +31,12 @@ struct StreamOutput {
 // stats, and the SMs' stall traces when tracing.
 std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptions& opt, const StreamOutput& out);
 
-// {"gpu", "kernels": [{id, name, cycles, instructions, ipc, stall shares...}], totals}.
-void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results);
+// {"gpu", "kernels": [...], "application": {...}} under stall-report(1)'s
+// column names (pipe-sim(1), JSON SUMMARY): counts projected by each
+// kernel's sample scale (`samples`, in result order; none: not sampled)
+// and, under PKP, instructions by the projection.
+void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results,
+                        const std::vector<std::optional<KernelSample>>& samples = {});
 
 // Tab-separated: kernel, sm, cycle, subcore, what (issued or the stall
 // type), event, pc (hex, or - when none).

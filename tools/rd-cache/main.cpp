@@ -36,10 +36,7 @@ int main(int argc, char** argv) {
     if (!sweep.empty()) opt.sweep = sasskit::rdcache::parse_sweep(sweep, sweep_assoc, gpu);
     sasskit::Input in(input);
     sasskit::stream::Reader reader(in.stream(), in.name());
-    opt.check_header = [&](const sasskit::stream::Header& h) {
-      sasskit::stream::check_gpu_model(h, gpu.name, gpu_options.accept_other_gpu(), in.name());
-    };
-    opt.check_header(reader.header());
+    reader.expect_gpu({gpu.name, gpu_options.accept_other_gpu()});
     const bool binary = sweep.empty() && format == "stream";
     sasskit::Output out(output, binary ? sasskit::OutputKind::Binary : sasskit::OutputKind::Text,
                         tool.common().force);

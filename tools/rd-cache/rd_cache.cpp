@@ -57,7 +57,6 @@ class Filter : public stream::KernelHandler {
 
   // Each member is a stream of its own: L2 starts empty.
   void begin_member(const stream::Header& header, size_t member) override {
-    if (options_.check_header) options_.check_header(header);
     model_.emplace(gpu_, make_access_order(options_.order), options_.sweep, options_.threads);
     sink_.member(header, member);
   }

@@ -2,7 +2,6 @@
 // hands the input records and each kernel's results to a Sink.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,8 +17,6 @@ struct Options {
   std::vector<SweepPoint> sweep;
   bool memcpy_to_l2 = true;
   unsigned threads = 1;
-  // Called with each member's header before its records (GPU model check).
-  std::function<void(const stream::Header&)> check_header;
 };
 
 // Reads the stream through the kernel layer (every member: each starts

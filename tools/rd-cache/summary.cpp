@@ -44,6 +44,7 @@ KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& r
   const KernelCounts& counts = result.counts;
   KernelCacheModel m;
   m.kernel_id = kernel.info.id;
+  m.gpu = gpu.name;
   m.l1_hit_rate = counts.l1.rate();
   m.l2_hit_rate = counts.l2.rate();
   m.gmem_requests = counts.gmem_requests();

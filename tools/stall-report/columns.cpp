@@ -126,6 +126,7 @@ const ShareGroup& unit_insts_group() {
 }
 
 std::string percent(double fraction) { return printf_string("%.1f%%", fraction * 100); }
+std::string signed_percent(double fraction) { return printf_string("%+.1f%%", fraction * 100); }
 
 std::string format_text(std::optional<double> v, Kind kind) {
   if (!v) return "-";

@@ -54,5 +54,7 @@ std::string format_text(std::optional<double> v, Kind kind);
 std::string format_csv(std::optional<double> v, Kind kind);
 // "12.5%"
 std::string percent(double fraction);
+// "+12.5%", "-0.3%"
+std::string signed_percent(double fraction);
 
 }  // namespace sasskit::stallreport

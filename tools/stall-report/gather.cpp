@@ -61,9 +61,12 @@ void add_scaled(std::array<double, N>& to, const std::array<uint64_t, N>& from, 
   for (size_t i = 0; i < N; ++i) to[i] += double(from[i]) * s;
 }
 
-Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, double scale) {
+Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, const KernelSample* sample,
+                       double scale) {
   const SimCounters& t = ks.total;
   Metrics m;
+  m.sampled = sample != nullptr;
+  if (sample) m.sampling_error = sample->sampling_error;
   m.cycles = double(ks.cycles);
   uint64_t insts = ks.projection.applied ? ks.projection.projected_insts : t.insts;
   m.instructions = double(insts) * scale;
@@ -131,14 +134,16 @@ Report member_report(const Collected& c, const std::string& name, const GatherOp
     k.id = ks.kernel_id;
     k.name = ks.name;
     k.gpu = ks.gpu;
-    if (auto s = c.sample.find(ks.kernel_id); s != c.sample.end() && s->second.sample_insts > 0)
-      k.sample_scale = double(s->second.kernel_insts) / double(s->second.sample_insts);
+    auto sample = c.sample.find(ks.kernel_id);
+    if (sample != c.sample.end() && sample->second.sample_insts > 0)
+      k.sample_scale = double(sample->second.kernel_insts) / double(sample->second.sample_insts);
     if (plan) {
       if (const PlanEntry* e = plan->entry(ks.kernel_id)) k.weight = e->weight;
       else warn(name, "kernel " + std::to_string(ks.kernel_id) + " is not in the plan; it weighs 1 in the totals");
     }
     auto cache = c.cache.find(ks.kernel_id);
-    k.m = kernel_metrics(ks, cache == c.cache.end() ? nullptr : &cache->second, k.sample_scale);
+    k.m = kernel_metrics(ks, cache == c.cache.end() ? nullptr : &cache->second,
+                         sample == c.sample.end() ? nullptr : &sample->second, k.sample_scale);
     auto sass = c.sass.find(ks.kernel_id);
     std::vector<StalledPc> pcs = pc_rows(ks, sass == c.sass.end() ? nullptr : &sass->second);
     k.top_pcs = top_stalled_pcs(pcs, opt.top_pcs);

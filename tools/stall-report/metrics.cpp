@@ -55,7 +55,16 @@ Metrics application_totals(const std::vector<KernelReport>& kernels) {
   t.occupancy = occupancy.get().value_or(0);
   t.l1_hit_rate = l1.get();
   t.l2_hit_rate = l2.get();
+  t.sampled = std::any_of(kernels.begin(), kernels.end(), [](const KernelReport& k) { return k.m.sampled; });
+  t.sampling_error = combined_sampling_error(kernels);
   return t;
+}
+
+std::optional<double> combined_sampling_error(const std::vector<KernelReport>& kernels) {
+  std::vector<SampledCycles> parts;
+  for (const KernelReport& k : kernels)
+    parts.push_back({(k.m.instructions + k.m.stall_cycles()) * k.weight, k.m.sampled, k.m.sampling_error});
+  return sasskit::combined_sampling_error(parts);
 }
 
 }  // namespace sasskit::stallreport

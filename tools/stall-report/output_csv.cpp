@@ -20,7 +20,7 @@ struct RowKey {
 
 void write_csv(std::ostream& out, const std::vector<Report>& runs) {
   const auto& cols = metric_columns();
-  out << "run,gpu,config,scope,kernel_id,kernel_name,shards,weight,sample_scale,error_bound_frac";
+  out << "run,gpu,config,scope,kernel_id,kernel_name,shards,weight,sample_scale,error_bound_frac,sampling_error_frac";
   for (const Column* c : cols) out << ',' << c->key;
   out << '\n';
   for (const Report& rep : runs) {
@@ -28,7 +28,8 @@ void write_csv(std::ostream& out, const std::vector<Report>& runs) {
       out << csv_field(rep.run) << ',' << csv_field(rep.gpu) << ',' << csv_field(rep.config) << ',' << key.scope << ','
           << (key.id ? std::to_string(*key.id) : "") << ',' << csv_field(key.name) << ','
           << (key.shards ? std::to_string(*key.shards) : "") << ',' << format_csv(key.weight, Kind::Ratio) << ','
-          << format_csv(key.sample_scale, Kind::Ratio) << ',' << format_csv(key.error_bound, Kind::Ratio);
+          << format_csv(key.sample_scale, Kind::Ratio) << ',' << format_csv(key.error_bound, Kind::Ratio) << ','
+          << format_csv(m.sampling_error, Kind::Ratio);
       for (const Column* c : cols) out << ',' << format_csv(c->get(m), c->kind);
       out << '\n';
     };

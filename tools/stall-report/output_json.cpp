@@ -17,6 +17,8 @@ void number(JsonWriter& w, std::optional<double> v, Kind kind) {
 
 // The metrics under the CSV's column names (stall-report(1), COLUMNS).
 void metrics(JsonWriter& w, const Metrics& m) {
+  w.key("sampling_error_frac");
+  number(w, m.sampling_error, Kind::Ratio);
   for (const Column* c : metric_columns()) {
     w.key(c->key);
     number(w, c->get(m), c->kind);

@@ -86,6 +86,9 @@ void write_text(std::ostream& out, const Report& rep) {
   out << "stall-report: " << rep.kernels.size() << (rep.kernels.size() == 1 ? " kernel" : " kernels") << " from "
       << rep.source << '\n';
   if (rep.projected) out << "Totals are projected: " << projection_note(rep) << ".\n";
+  if (rep.totals.sampling_error)
+    out << "CTA sampling: the projected scheduler cycles (and CPI) are off by an estimated "
+        << signed_percent(*rep.totals.sampling_error) << ".\n";
   out << '\n';
   summary_table(out, rep);
   share_table(out, rep, stall_type_group(), false);

@@ -63,17 +63,32 @@ void data_blocks(std::ostream& out, const std::string& name, const PlotTable& t)
   }
 }
 
-// The error bars of the first group (bar i at x = i): x, stack height and
+// Where each group's first bar sits: groups follow one another with one
+// empty slot between them. gnuplot draws a rowstacked newhistogram after
+// the first one bar's width past its `at` (gnuplot 5.4).
+std::vector<size_t> group_starts(const PlotTable& t) {
+  std::vector<size_t> starts;
+  size_t x = 0;
+  for (const PlotGroup& g : t.groups) {
+    starts.push_back(x);
+    x += g.rows.size() + 1;
+  }
+  return starts;
+}
+
+// The error bars (bar i of a group at its start + i): x, stack height and
 // half-width per bar that has one; false when none has.
 bool error_block(std::ostream& out, const std::string& name, const PlotTable& t) {
-  if (t.groups.empty()) return false;
   std::ostringstream rows;
-  const auto& bars = t.groups[0].rows;
-  for (size_t i = 0; i < bars.size(); ++i) {
-    if (!bars[i].error) continue;
-    double height = 0;
-    for (double v : bars[i].values) height += v;
-    rows << i << ' ' << height << ' ' << *bars[i].error << '\n';
+  const std::vector<size_t> starts = group_starts(t);
+  for (size_t g = 0; g < t.groups.size(); ++g) {
+    const auto& bars = t.groups[g].rows;
+    for (size_t i = 0; i < bars.size(); ++i) {
+      if (!bars[i].error) continue;
+      double height = 0;
+      for (double v : bars[i].values) height += v;
+      rows << starts[g] + i << ' ' << height << ' ' << *bars[i].error << '\n';
+    }
   }
   if (rows.str().empty()) return false;
   out << '$' << name << "err << EOD\n" << rows.str() << "EOD\n";
@@ -92,12 +107,15 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
          "set style fill solid 0.85 border -1\nset boxwidth 0.75\nset yrange [0:*]\nset xrange [*:*]\n"
          "unset logscale\nset key outside right top\nset xtics rotate by -25 nomirror\nset grid ytics\n";
   out << "plot ";
+  const std::vector<size_t> starts = group_starts(t);
   for (size_t g = 0; g < t.groups.size(); ++g) {
     if (g) out << ", ";
-    out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1, for [i=2:" << t.series.size() + 1 << "] $"
+    out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1 at " << (g ? starts[g] - 1 : 0)
+        << ", for [i=2:"
+        << t.series.size() + 1 << "] $"
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
   }
-  if (errors) out << ", $" << name << "err using 1:2:3 with yerrorbars lt -1 lw 1.5 ps 0 title 'plan error bound'";
+  if (errors) out << ", $" << name << "err using 1:2:3 with yerrorbars lt -1 lw 1.5 ps 0 title 'error estimate'";
   out << '\n';
 }
 

@@ -42,16 +42,19 @@ std::vector<double> cpi_split(const Metrics& m) {
 
 double scheduler_cycles(const Metrics& m) { return m.instructions + m.stall_cycles(); }
 
-// `row` is a stack of `rep`'s application: the plan's error bound, when it
-// states one, becomes an error bar on the stack's height.
-PlotRow with_error_bound(PlotRow row, const Report& rep) {
-  if (rep.plan_error_bound) {
-    double height = 0;
-    for (double v : row.values) height += v;
-    row.error = *rep.plan_error_bound * height;
-  }
+// `row` is a stack of `m`: an error bar on its height of the relative size
+// |CTA sampling error| + `plan_bound` (the plan's, on application stacks),
+// where either is known. The two add: neither is assumed to cancel the other.
+PlotRow with_error(PlotRow row, const Metrics& m, std::optional<double> plan_bound = std::nullopt) {
+  if (!m.sampling_error && !plan_bound) return row;
+  double height = 0;
+  for (double v : row.values) height += v;
+  row.error = (std::fabs(m.sampling_error.value_or(0)) + plan_bound.value_or(0)) * height;
   return row;
 }
+
+// The application's stack of `rep`.
+PlotRow with_error(PlotRow row, const Report& rep) { return with_error(std::move(row), rep.totals, rep.plan_error_bound); }
 
 std::string short_name(const KernelReport& k) {
   return plot_label(std::to_string(k.id) + " " + base_kernel_name(demangle_kernel_name(k.name)));
@@ -64,6 +67,7 @@ struct Bar {
   Metrics m;
   double weight;
   const KernelReport* kernel;  // null for "other" and the application
+  std::optional<double> plan_bound = std::nullopt;  // the application's
 };
 
 // The heaviest kernels (by weighted scheduler cycles, ties by id), the rest
@@ -82,7 +86,8 @@ std::vector<Bar> bars(const Report& rep) {
   }
   if (!rest.empty())
     out.push_back({"other (" + std::to_string(rest.size()) + " kernels)", application_totals(rest), 1, nullptr});
-  out.push_back({rep.projected ? "application (projected)" : "application", rep.totals, 1, nullptr});
+  out.push_back({rep.projected ? "application (projected)" : "application", rep.totals, 1, nullptr,
+                 rep.plan_error_bound});
   return out;
 }
 
@@ -108,8 +113,7 @@ std::string run_label(const std::vector<Report>& runs, size_t i) {
 
 PlotTable cpi_stack_table(const Report& rep) {
   PlotTable t{"CPI stack per warp scheduler", "cycles per warp instruction", cycle_series(), {{}}};
-  for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cpi_split(b.m)});
-  t.groups[0].rows.back() = with_error_bound(t.groups[0].rows.back(), rep);  // the application
+  for (const Bar& b : bars(rep)) t.groups[0].rows.push_back(with_error({b.label, cpi_split(b.m)}, b.m, b.plan_bound));
   return t;
 }
 
@@ -118,8 +122,8 @@ PlotTable cycle_stack_table(const Report& rep) {
   double scale = thousands_scale(scheduler_cycles(rep.totals), unit);
   PlotTable t{"Scheduler cycles of the application by kernel (plan weights applied)",
               "scheduler cycles" + unit, cycle_series(), {{}}};
-  for (const Bar& b : bars(rep)) t.groups[0].rows.push_back({b.label, cycle_split(b.m, b.weight / scale)});
-  t.groups[0].rows.back() = with_error_bound(t.groups[0].rows.back(), rep);  // the application
+  for (const Bar& b : bars(rep))
+    t.groups[0].rows.push_back(with_error({b.label, cycle_split(b.m, b.weight / scale)}, b.m, b.plan_bound));
   return t;
 }
 
@@ -140,14 +144,15 @@ PlotTable compare_cpi_table(const std::vector<Report>& runs) {
   if (runs.empty()) return t;
   PlotGroup app{"application", {}};
   for (size_t i = 0; i < runs.size(); ++i)
-    app.rows.push_back(with_error_bound({run_number(i), cpi_split(runs[i].totals)}, runs[i]));
+    app.rows.push_back(with_error({run_number(i), cpi_split(runs[i].totals)}, runs[i]));
   t.groups.push_back(std::move(app));
   for (const Bar& b : bars(runs[0])) {
     if (!b.kernel) continue;  // "other" and the application
     PlotGroup g{b.label, {}};
     for (size_t i = 0; i < runs.size(); ++i) {
       const KernelReport* k = find_kernel(runs[i], *b.kernel);
-      g.rows.push_back({run_number(i), k ? cpi_split(k->m) : std::vector<double>(t.series.size(), 0)});
+      g.rows.push_back(k ? with_error({run_number(i), cpi_split(k->m)}, k->m)
+                         : PlotRow{run_number(i), std::vector<double>(t.series.size(), 0)});
     }
     t.groups.push_back(std::move(g));
   }
@@ -161,7 +166,7 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
   double scale = thousands_scale(largest, unit);
   PlotTable t{"Scheduler cycles of the application, per run", "scheduler cycles" + unit, cycle_series(), {{}}};
   for (size_t i = 0; i < runs.size(); ++i)
-    t.groups[0].rows.push_back(with_error_bound({run_label(runs, i), cycle_split(runs[i].totals, 1 / scale)}, runs[i]));
+    t.groups[0].rows.push_back(with_error({run_label(runs, i), cycle_split(runs[i].totals, 1 / scale)}, runs[i]));
   return t;
 }
 

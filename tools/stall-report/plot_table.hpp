@@ -17,8 +17,9 @@ struct PlotRow {
   std::string label;  // already reduced by plot_label()
   std::vector<double> values;
   // The +- half-width of an error bar on the stack's height, where one is
-  // known: the plan's relative error bound times the height (application
-  // bars of a plan-weighted run). Drawn for the first group only.
+  // known: the stack's CTA sampling error estimate (its magnitude), plus
+  // the plan's relative error bound on application stacks, times the
+  // height.
   std::optional<double> error = std::nullopt;
 };
 

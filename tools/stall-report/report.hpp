@@ -41,6 +41,12 @@ struct Metrics {
   std::array<double, kStallEvents> stall_event{};
   std::array<double, kUnitClasses> unit_busy{};
   std::array<double, kUnitClasses> unit_insts{};
+  // CTA sampling: whether any CTA-sampled kernel contributes, and the
+  // estimated signed relative error of the scheduler and stall cycles (so
+  // of the CPI) that its sample scale projects (cta-sample(1), SAMPLING
+  // ERROR); unknown when a sampled kernel's record states none (before 2.1).
+  bool sampled = false;
+  std::optional<double> sampling_error;
 
   double ipc() const { return cycles > 0 ? instructions / cycles : 0; }
   double sm_ipc() const { return sm_cycles > 0 ? instructions / sm_cycles : 0; }

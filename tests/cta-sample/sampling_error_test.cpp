@@ -1,0 +1,72 @@
+// cta-sample's sampling error estimate (cta-sample(1), SAMPLING ERROR):
+// the sample's instruction scaling applied to HyFiSS's per-SM predictions.
+#include <gtest/gtest.h>
+
+#include "formats/sample_record.hpp"
+#include "libcommon/nonstall.hpp"
+#include "sampler.hpp"
+#include "test_gpu.hpp"
+
+using namespace sasskit;
+using namespace sasskit::ctasample;
+
+namespace {
+
+UnitCounts sp(uint64_t n) {
+  UnitCounts c{};
+  c[static_cast<size_t>(UnitClass::Sp)] = n;
+  return c;
+}
+
+}  // namespace
+
+// SM 0: 53 predicted cycles for 50 instructions, SM 1: 13 for 10; keeping
+// SM 0 and scaling by 60/50 gives 63.6 cycles where the SMs sum to 66.
+TEST(SamplingError, KeptSmsCyclesPerInstructionOverTheKernels) {
+  const auto e = sampling_error({53, 13}, {50, 10}, {0});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_DOUBLE_EQ(*e, (53.0 / 50) / (66.0 / 60) - 1);  // -3.6%
+  EXPECT_NEAR(*e, -0.036364, 1e-6);
+  EXPECT_DOUBLE_EQ(*sampling_error({53, 13}, {50, 10}, {1}), (13.0 / 10) / (66.0 / 60) - 1);  // +18.2%
+}
+
+TEST(SamplingError, ZeroWhenEveryCtaSetHasTheSameCyclesPerInstruction) {
+  EXPECT_DOUBLE_EQ(*sampling_error({20, 10, 0}, {200, 100, 0}, {0}), 0);
+  EXPECT_DOUBLE_EQ(*sampling_error({20, 10}, {200, 100}, {0, 1}), 0);  // everything kept
+}
+
+TEST(SamplingError, UnknownWithoutInstructions) {
+  EXPECT_FALSE(sampling_error({0, 0}, {0, 0}, {0}).has_value());
+  EXPECT_FALSE(sampling_error({5, 0}, {10, 0}, {1}).has_value());  // the kept SM ran nothing
+  EXPECT_FALSE(sampling_error({5}, {10}, {}).has_value());
+}
+
+// The same numbers through choose_sample on a model: SP has N = 4 units of
+// latency 4 (tiny4, IRate 4), so a set of n SP instructions takes n/4 + 3.
+// CTAs of 40, 40 and 160 on SMs 0, 1, 0: SM 0 predicts 53 for 200, SM 1 13
+// for 40.
+TEST(SamplingError, ChooseSampleStatesItForTheLongestSm) {
+  const GpuConfig gpu = tiny_gpu(2);
+  const NonStallModel model(gpu);
+  KernelSchedule sched;
+  sched.sm = {0, 1, 0};
+  sched.start = {0, 0, 0};
+  const std::vector<UnitCounts> counts{sp(40), sp(40), sp(160)};
+  const auto predicted = predict_per_sm(model, sched, counts, gpu.num_sms);
+  ASSERT_EQ(predicted, (std::vector<double>{53, 13}));
+  const KernelSample s = choose_sample(sched, counts, predicted, SampleOptions{});
+  EXPECT_EQ(s.sms, std::vector<uint32_t>{0});
+  EXPECT_EQ(s.sm_insts, (std::vector<uint64_t>{200, 40}));
+  ASSERT_TRUE(s.sampling_error.has_value());
+  EXPECT_DOUBLE_EQ(*s.sampling_error, (53.0 / 200) / (66.0 / 240) - 1);
+}
+
+// 100 sampled cycles 25% too high (really 80) beside 100 exact ones:
+// 200 projected for 180, +11.1%.
+TEST(SamplingError, CombinedOverKernelsIsTheErrorOfTheSum) {
+  const auto e = combined_sampling_error({{100, true, 0.25}, {100, false, std::nullopt}});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_DOUBLE_EQ(*e, 200.0 / 180 - 1);
+  EXPECT_FALSE(combined_sampling_error({{100, false, std::nullopt}}).has_value());  // nothing sampled
+  EXPECT_FALSE(combined_sampling_error({{100, true, std::nullopt}}).has_value());   // a 2.0 record
+}
