@@ -142,10 +142,11 @@ TEST(Driver, SmallKernelsOfTwoStreamsRunSideBySide) {
     for (const auto& sm : r.stats.per_sm) EXPECT_TRUE(sms.insert(sm.sm).second) << "SM " << sm.sm << " shared";
   EXPECT_EQ(p.both[1].stats.start_cycle, 0u);
   // Only the GPU-wide bandwidth couples them (each SM's share halves while
-  // all four run): within 10% of the kernel alone, where running one after
-  // the other would take twice as long.
+  // all four run), and these kernels do not saturate it (they came out
+  // equal): within 2% of the kernel alone, where running one after the
+  // other would take twice as long.
   const double one = double(p.alone[0].stats.cycles);
-  EXPECT_NEAR(double(p.makespan()), one, 0.1 * one);
+  EXPECT_NEAR(double(p.makespan()), one, 0.02 * one);
 }
 
 TEST(Driver, KernelsOfOneStreamRunAloneOneAfterTheOther) {
