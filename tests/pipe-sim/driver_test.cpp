@@ -347,6 +347,26 @@ TEST(Driver, SmsASampleLeftOutShareBandwidthAsPredicted) {
   EXPECT_EQ(unpredicted.cycles(), long_neighbour.cycles());
 }
 
+TEST(Driver, KernelsOfTwoStreamsShareTheDramBandwidth) {
+  // CTA 0 of TwoSmStream (64 KiB of L2 misses) as a kernel of its own,
+  // twice: alone it has all 64 bytes/cycle; beside its copy on the other SM
+  // (stream 1) each gets 32 for the whole run.
+  TwoSmStream s;
+  KernelInput& heavy = s.w.kernels[0];
+  heavy.ctas.pop_back();
+  const double alone = double(run(s.w, s.o)[0].stats.cycles);
+  EXPECT_NEAR(alone, 65536 / 64.0 + s.latency, 0.1 * (65536 / 64.0 + s.latency));
+  KernelInput copy = heavy;
+  copy.info.id = 2;
+  copy.info.stream_id = 1;
+  s.w.kernels.push_back(std::move(copy));
+  auto both = run(s.w, s.o);
+  ASSERT_EQ(both[1].stats.start_cycle, 0u);
+  EXPECT_NE(both[0].stats.per_sm[0].sm, both[1].stats.per_sm[0].sm);
+  const double shared = 65536 / 32.0 + s.latency;
+  for (const auto& r : both) EXPECT_NEAR(double(r.stats.cycles), shared, 0.1 * shared);
+}
+
 TEST(Driver, ModelledScheduleGivesLongCtasFewerCompanions) {
   // 16 CTAs on 4 SMs, two resident per SM; CTAs 0, 4, 8 and 12 run 20 times
   // longer. Plain round-robin would put all four long ones on SM 0; with
