@@ -230,6 +230,7 @@ void import_memory(const AccelSimOptions& o, GpuConfig& g) {
   // Older configs spell it TB, HyFiSS's thread_block.
   g.cta_launch_latency = static_cast<unsigned>(
       o.number_or("gpgpu_TB_launch_latency", o.number_or("gpgpu_thread_block_launch_latency", 0)));
+  g.max_concurrent_kernels = static_cast<unsigned>(o.number_or("gpgpu_max_concurrent_kernel", 0));
 }
 
 }  // namespace

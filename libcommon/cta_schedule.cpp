@@ -22,6 +22,7 @@ struct SmState {
   std::vector<Interval> placed;   // CTAs of the kernel being scheduled
   std::multiset<uint64_t> live;   // ends of placed CTAs not known to be over
   uint64_t work = 0;              // predicted cycles assigned in this kernel
+  uint64_t drained = 0;           // one kernel per SM: when earlier kernels' CTAs have ended
 
   // Share of the SM the current kernel's CTAs use at `t` >= floor (all
   // started by then).
@@ -46,6 +47,7 @@ struct SmState {
   // The earliest cycle >= floor at which a CTA of `share` and `duration` fits.
   // `floor` never decreases within a kernel, so ends up to it can be dropped.
   uint64_t earliest_start(uint64_t floor, uint64_t duration, uint64_t share) {
+    floor = std::max(floor, drained);
     live.erase(live.begin(), live.upper_bound(floor));
     if (foreign.empty()) {
       if ((live.size() + 1) * share <= kCapacity) return floor;
@@ -67,9 +69,13 @@ struct SmState {
     work += duration;
   }
 
-  // Called at a kernel launch: what is still running becomes foreign.
-  void begin_kernel(uint64_t launch) {
-    foreign.insert(foreign.end(), placed.begin(), placed.end());
+  // Called at a kernel launch: what is still running becomes foreign, or
+  // with one kernel per SM, keeps the SM until it ends.
+  void begin_kernel(uint64_t launch, bool one_kernel_per_sm) {
+    if (one_kernel_per_sm)
+      for (const auto& p : placed) drained = std::max(drained, p.end);
+    else
+      foreign.insert(foreign.end(), placed.begin(), placed.end());
     std::erase_if(foreign, [&](const Interval& f) { return f.end <= launch; });
     placed.clear();
     live.clear();
@@ -95,12 +101,23 @@ SchedPolicyKind parse_policy(const std::string& name) {
 }
 
 struct CtaScheduler::State {
+  SharingOptions sharing;
   std::vector<SmState> sms;
   unsigned last_sm;  // round-robin cursor
   uint64_t last_launch = 0;
   std::map<uint64_t, uint64_t> stream_end;
+  std::multiset<uint64_t> kernel_ends;  // of the kernels scheduled so far
 
-  explicit State(unsigned n) : sms(n), last_sm(n - 1) {}
+  State(unsigned n, const SharingOptions& s) : sharing(s), sms(n), last_sm(n - 1) {}
+
+  // The earliest cycle from `ready` on at which fewer than the limit of
+  // kernels are running.
+  uint64_t launch_slot(uint64_t ready) {
+    kernel_ends.erase(kernel_ends.begin(), kernel_ends.upper_bound(ready));
+    const unsigned limit = sharing.max_concurrent_kernels;
+    if (limit == 0 || kernel_ends.size() < limit) return ready;
+    return *std::next(kernel_ends.begin(), static_cast<std::ptrdiff_t>(kernel_ends.size() - limit));
+  }
 
   unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, uint64_t duration, uint64_t share,
                    uint64_t& start) {
@@ -120,9 +137,9 @@ struct CtaScheduler::State {
   }
 };
 
-CtaScheduler::CtaScheduler(unsigned num_sms) {
+CtaScheduler::CtaScheduler(unsigned num_sms, const SharingOptions& sharing) {
   if (num_sms == 0) fail("the GPU model has no SMs");
-  state_ = std::make_unique<State>(num_sms);
+  state_ = std::make_unique<State>(num_sms, sharing);
 }
 
 CtaScheduler::~CtaScheduler() = default;
@@ -135,8 +152,10 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
          " CTA durations for " + std::to_string(k.num_ctas) + " CTAs");
   State& s = *state_;
   auto stream = s.stream_end.find(k.stream_id);
-  uint64_t launch = std::max(s.last_launch, stream == s.stream_end.end() ? 0 : stream->second);
-  for (auto& sm : s.sms) sm.begin_kernel(launch);
+  uint64_t launch = s.launch_slot(std::max(
+      s.last_launch, (stream == s.stream_end.end() ? 0 : stream->second) + s.sharing.launch_latency));
+  for (auto& sm : s.sms) sm.begin_kernel(launch, s.sharing.one_kernel_per_sm);
+  if (s.sharing.one_kernel_per_sm) s.last_sm = static_cast<unsigned>(s.sms.size() - 1);
 
   const uint64_t share = kCapacity / k.ctas_per_sm;
   const unsigned n_sms = static_cast<unsigned>(s.sms.size());
@@ -169,6 +188,7 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
   }
   s.last_launch = launch;
   s.stream_end[k.stream_id] = std::max(end, stream == s.stream_end.end() ? 0 : stream->second);
+  s.kernel_ends.insert(end);
   return out;
 }
 

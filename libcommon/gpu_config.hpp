@@ -94,6 +94,7 @@ struct GpuConfig {
   double noc_port_bytes_per_cycle = 0;  // one SM's interconnect port, bytes per SM clock (0: a line)
   unsigned kernel_launch_latency = 0;  // cycles from a kernel's predecessor in its stream to its start
   unsigned cta_launch_latency = 0;     // cycles from a free CTA slot to the next CTA's first fetch
+  unsigned max_concurrent_kernels = 0; // kernels resident on the GPU at once (0: no limit)
   // Sustained DRAM bandwidth in bytes per SM clock, whole chip (0 when unknown).
   double dram_bytes_per_cycle() const {
     return clock_mhz > 0 ? dram_efficiency * dram_bandwidth_gbs * 1e3 / clock_mhz : 0;

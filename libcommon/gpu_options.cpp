@@ -132,6 +132,8 @@ std::vector<Key> make_keys() {
       {"kernel-launch-latency", "cycles between a kernel and the next one in its stream",
        member(&G::kernel_launch_latency)},
       {"cta-launch-latency", "cycles from a free CTA slot to the next CTA's start", member(&G::cta_launch_latency)},
+      {"max-concurrent-kernels", "kernels of different streams resident on the GPU at once (0: no limit)",
+       member(&G::max_concurrent_kernels)},
   };
   k.insert(k.end(), chip.begin(), chip.end());
   return k;

@@ -89,6 +89,37 @@ TEST(Schedule, SameStreamKernelsRunOneAfterAnother) {
   EXPECT_EQ(next.start, (U64{0}));
 }
 
+TEST(Schedule, OneKernelPerSmWaitsForTheSmToDrain) {
+  CtaScheduler sched(2, SharingOptions{.one_kernel_per_sm = true});
+  // A: one CTA of half an SM on SM 0, long; SM 1 stays free.
+  KernelSchedule a = sched.schedule({1, 0, 1, 2, {10}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(a.sm, (U32{0}));
+  // B, another stream, two CTAs that would fit beside A: both go to the
+  // free SM 1 (one after the other there beats waiting for SM 0 at 10).
+  KernelSchedule b = sched.schedule({2, 1, 3, 1, {2, 2, 2}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(b.launch, 0u);
+  EXPECT_EQ(b.sm, (U32{1, 1, 1}));
+  EXPECT_EQ(b.start, (U64{0, 2, 4}));
+  // C, another stream: SM 1 drains of B at 6, SM 0 of A at 10.
+  KernelSchedule c = sched.schedule({3, 2, 2, 1, {1, 1}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(c.sm, (U32{1, 1}));
+  EXPECT_EQ(c.start, (U64{6, 7}));
+}
+
+TEST(Schedule, LaunchLatencyAndConcurrentKernelLimit) {
+  CtaScheduler sched(4, SharingOptions{.one_kernel_per_sm = true, .launch_latency = 3, .max_concurrent_kernels = 2});
+  KernelSchedule a = sched.schedule({1, 0, 1, 1, {10}}, SchedPolicyKind::RoundRobin);
+  KernelSchedule b = sched.schedule({2, 1, 1, 1, {20}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(a.launch, 3u);
+  EXPECT_EQ(b.launch, 3u);
+  // A third stream waits for one of the two running kernels to end (A at 13).
+  KernelSchedule c = sched.schedule({3, 2, 1, 1, {1}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(c.launch, 13u);
+  // A's stream again: 3 cycles after A's end, not before C's launch.
+  KernelSchedule d = sched.schedule({4, 0, 1, 1, {1}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(d.launch, 16u);
+}
+
 TEST(Schedule, PolicyNamesRoundTripAndBadNamesAreUsageErrors) {
   for (auto p : {SchedPolicyKind::RoundRobin, SchedPolicyKind::Greedy, SchedPolicyKind::Wave})
     EXPECT_EQ(parse_policy(policy_name(p)), p);

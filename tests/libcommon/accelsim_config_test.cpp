@@ -40,7 +40,7 @@ fs::path tiny_config(const std::string& name, const std::string& extra = "") {
          "S:64:128:16,L:B:m:L:P,A:192:4,32:0,32\n"
          "-gpgpu_l2_rop_latency 150\n-dram_latency 100\n-gpgpu_dram_buswidth 4\n"
          "-dram_data_command_freq_ratio 4\n-icnt_flit_size 32\n-gpgpu_kernel_launch_latency 4000\n"
-         "-gpgpu_TB_launch_latency 12\n"
+         "-gpgpu_TB_launch_latency 12\n-gpgpu_max_concurrent_kernel 128\n"
          "-gpgpu_dram_timing_opt \"nbk=16:CCD=1:\n   CL=12:WL=2\"\n"
       << extra;
   std::ofstream(dir / "trace.config") << "-trace_opcode_latency_initiation_int 4,2\n"
@@ -88,6 +88,7 @@ TEST(AccelSimImport, TinyConfigMapsEveryPart) {
   EXPECT_DOUBLE_EQ(g.noc_port_bytes_per_cycle, 32);  // a 32-byte sector per flit
   EXPECT_EQ(g.kernel_launch_latency, 4000u);
   EXPECT_EQ(g.cta_launch_latency, 12u);
+  EXPECT_EQ(g.max_concurrent_kernels, 128u);
   EXPECT_EQ(g.smem_carveouts_kb, (std::vector<unsigned>{32, 64}));
   EXPECT_NO_THROW(validate(g));
 }
@@ -99,7 +100,7 @@ TEST(AccelSimImport, BadValueNamesFileAndLine) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::BadInput);
-    EXPECT_EQ(e.where(), (dir / "gpgpusim.config").string() + ":39");
+    EXPECT_EQ(e.where(), (dir / "gpgpusim.config").string() + ":40");
     EXPECT_NE(std::string(e.what()).find("-gpgpu_shader_cta"), std::string::npos) << e.what();
   }
 }
@@ -181,6 +182,7 @@ TEST(AccelSimImport, QV100AgreesWithTheBundledModelOnGeometry) {
   EXPECT_NEAR(imported.dram_bandwidth_gbs, ours.dram_bandwidth_gbs, 1.0);
   EXPECT_EQ(imported.kernel_launch_latency, ours.kernel_launch_latency);
   EXPECT_EQ(imported.cta_launch_latency, ours.cta_launch_latency);
+  EXPECT_EQ(imported.max_concurrent_kernels, ours.max_concurrent_kernels);
   for (UnitClass u : {UnitClass::Int, UnitClass::Sp, UnitClass::Dp, UnitClass::Sfu}) {
     EXPECT_EQ(imported.unit(u).initiation_interval, ours.unit(u).initiation_interval) << unit_name(u);
   }

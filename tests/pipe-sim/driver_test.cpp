@@ -2,6 +2,7 @@
 // stream placement, the stats record codec, PKP and the stall trace.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 #include "formats/stats_record.hpp"
@@ -105,6 +106,85 @@ TEST(Driver, StreamsOverlapAndOneStreamSerialises) {
   auto apart = run(make_workload(2, 8, 1), options(1));
   EXPECT_EQ(same[1].stats.start_cycle, same[0].stats.cycles);
   EXPECT_EQ(apart[1].stats.start_cycle, 0u);
+}
+
+// Concurrent kernels (pipe-sim(1), "timeline"): two copies of a kernel on
+// streams 0 and `second`, and the cycle the later of the two ends.
+struct Pair {
+  std::vector<KernelResult> alone, both;
+  Pair(uint32_t ctas, uint64_t second, const RunOptions& o) {
+    alone = run(make_workload(1, ctas), o);
+    both = run(make_workload(2, ctas, second), o);
+  }
+  uint64_t makespan() const {
+    uint64_t end = 0;
+    for (const auto& r : both) end = std::max(end, r.stats.start_cycle + r.stats.cycles);
+    return end;
+  }
+};
+
+TEST(Driver, KernelsThatEachFillTheGpuShareItAcrossStreams) {
+  // 24 CTAs, two resident per SM on 4 SMs: three waves each.
+  Pair p(24, 1, options(1));
+  const uint64_t one = p.alone[0].stats.cycles;
+  EXPECT_EQ(p.both[1].stats.start_cycle, 0u);  // launched beside the first
+  EXPECT_GT(p.makespan(), one + one / 4);      // but not on SMs of its own
+  EXPECT_LE(p.makespan(), 2 * one);            // no longer than one after the other
+  EXPECT_EQ(p.both[0].stats.total.ctas + p.both[1].stats.total.ctas, 48u);
+}
+
+TEST(Driver, SmallKernelsOfTwoStreamsRunSideBySide) {
+  // Two CTAs take 2 of the 4 SMs (round-robin, one CTA each); the second
+  // kernel's take the other two.
+  Pair p(2, 1, options(1));
+  std::set<uint32_t> sms;
+  for (const auto& r : p.both)
+    for (const auto& sm : r.stats.per_sm) EXPECT_TRUE(sms.insert(sm.sm).second) << "SM " << sm.sm << " shared";
+  EXPECT_EQ(p.both[1].stats.start_cycle, 0u);
+  // Only the GPU-wide bandwidth couples them (each SM's share halves while
+  // all four run), and these kernels do not saturate it (they came out
+  // equal): within 2% of the kernel alone, where running one after the
+  // other would take twice as long.
+  const double one = double(p.alone[0].stats.cycles);
+  EXPECT_NEAR(double(p.makespan()), one, 0.02 * one);
+}
+
+TEST(Driver, KernelsOfOneStreamRunAloneOneAfterTheOther) {
+  Pair p(4, 0, options(1));
+  EXPECT_EQ(p.both[1].stats.start_cycle, p.both[0].stats.cycles);
+  EXPECT_EQ(p.both[1].stats.cycles, p.alone[0].stats.cycles);
+  EXPECT_EQ(p.both[1].stats.per_sm.size(), p.alone[0].stats.per_sm.size());
+}
+
+TEST(Driver, ConcurrentKernelLimitSerialisesStreams) {
+  RunOptions o = options(1);
+  o.sim.gpu.max_concurrent_kernels = 1;
+  Pair p(4, 1, o);
+  EXPECT_EQ(p.both[1].stats.start_cycle, p.both[0].stats.cycles);
+  EXPECT_EQ(p.both[1].stats.cycles, p.alone[0].stats.cycles);
+}
+
+TEST(Driver, ConcurrentKernelsGiveTheSameBytesForAnyThreadCount) {
+  for (uint32_t ctas : {4u, 24u}) {
+    const std::string one = stats_bytes(Pair(ctas, 1, options(1)).both);
+    EXPECT_EQ(one, stats_bytes(Pair(ctas, 1, options(2)).both));
+    EXPECT_EQ(one, stats_bytes(Pair(ctas, 1, options(4)).both));
+  }
+}
+
+TEST(Driver, PkpStoppedKernelFreesItsSmsAtItsProjectedEnd) {
+  RunOptions o = options(1);
+  o.sim.pkp.enabled = true;
+  o.sim.pkp.window = 300;
+  Pair p(96, 1, o);
+  for (const auto& r : p.both) EXPECT_TRUE(r.stats.projection.applied);
+  // The first kernel fills the GPU, so the second waits for its SMs, which
+  // PKP frees at the first kernel's projected end: the two projections in
+  // a row land within their errors (5% each, PkpStopsEarlyAndProjects) of
+  // the full simulation of both.
+  RunOptions full = options(1);
+  Pair f(96, 1, full);
+  EXPECT_NEAR(double(p.makespan()), double(f.makespan()), 0.1 * double(f.makespan()));
 }
 
 TEST(Driver, KernelLaunchLatencySeparatesKernelsOfAStream) {
@@ -265,6 +345,26 @@ TEST(Driver, SmsASampleLeftOutShareBandwidthAsPredicted) {
   TwoSmStream unpredicted;
   unpredicted.keep_only_heavy_cta(std::nullopt);
   EXPECT_EQ(unpredicted.cycles(), long_neighbour.cycles());
+}
+
+TEST(Driver, KernelsOfTwoStreamsShareTheDramBandwidth) {
+  // CTA 0 of TwoSmStream (64 KiB of L2 misses) as a kernel of its own,
+  // twice: alone it has all 64 bytes/cycle; beside its copy on the other SM
+  // (stream 1) each gets 32 for the whole run.
+  TwoSmStream s;
+  KernelInput& heavy = s.w.kernels[0];
+  heavy.ctas.pop_back();
+  const double alone = double(run(s.w, s.o)[0].stats.cycles);
+  EXPECT_NEAR(alone, 65536 / 64.0 + s.latency, 0.1 * (65536 / 64.0 + s.latency));
+  KernelInput copy = heavy;
+  copy.info.id = 2;
+  copy.info.stream_id = 1;
+  s.w.kernels.push_back(std::move(copy));
+  auto both = run(s.w, s.o);
+  ASSERT_EQ(both[1].stats.start_cycle, 0u);
+  EXPECT_NE(both[0].stats.per_sm[0].sm, both[1].stats.per_sm[0].sm);
+  const double shared = 65536 / 32.0 + s.latency;
+  for (const auto& r : both) EXPECT_NEAR(double(r.stats.cycles), shared, 0.1 * shared);
 }
 
 TEST(Driver, ModelledScheduleGivesLongCtasFewerCompanions) {

@@ -51,9 +51,10 @@ void write_kernel(stream::Writer& w, const MiniKernel& k) {
   for (const auto& c : k.ctas) w.write(c);
 }
 
-std::string three_kernels() {
-  return stream_bytes([](stream::Writer& w) {
-    for (uint32_t id = 1; id <= 3; ++id) write_kernel(w, mini_kernel(id, id == 3 ? 1 : 0));
+// The third kernel on `third_stream`.
+std::string three_kernels(uint64_t third_stream = 1) {
+  return stream_bytes([&](stream::Writer& w) {
+    for (uint32_t id = 1; id <= 3; ++id) write_kernel(w, mini_kernel(id, id == 3 ? third_stream : 0));
   });
 }
 
@@ -133,11 +134,31 @@ TEST(Batches, OutputDoesNotDependOnSpilling) {
   EXPECT_EQ(simulated(bytes, 1, CtaIntake::Hold), simulated(bytes, 1));
 }
 
-TEST(Batches, OutputDoesNotDependOnTheBatching) {
-  const std::string bytes = three_kernels();
+TEST(Batches, OutputOfOneStreamDoesNotDependOnTheBatching) {
+  const std::string bytes = three_kernels(0);
   std::string whole = simulated(bytes, size_t(1) << 30);
   EXPECT_GT(whole.size(), bytes.size());  // the stats records were added
   EXPECT_EQ(simulated(bytes, 1), whole);
+}
+
+// Kernels of other streams overlap within a batch; a batch boundary waits
+// for every kernel before it (pipe-sim(1), the timeline).
+TEST(Batches, ABatchBoundaryIsADeviceWideSynchronisation) {
+  auto stats = [](const std::string& bytes) {
+    std::istringstream in(bytes);
+    stream::Reader reader(in, "test");
+    std::vector<KernelStats> out;
+    for (stream::Record r; reader.next(r);)
+      if (r.type() == "stats") out.push_back(stream::decode<KernelStats>(r));
+    return out;
+  };
+  const std::string bytes = three_kernels(1);
+  auto whole = stats(simulated(bytes, size_t(1) << 30)), one_each = stats(simulated(bytes, 1));
+  ASSERT_EQ(whole.size(), 3u);
+  ASSERT_EQ(one_each.size(), 3u);
+  EXPECT_EQ(whole[2].start_cycle, whole[1].start_cycle);  // launched beside the second
+  EXPECT_EQ(one_each[2].start_cycle, one_each[1].start_cycle + one_each[1].cycles);
+  EXPECT_EQ(one_each[1].start_cycle, whole[1].start_cycle);
 }
 
 TEST(Batches, RecordAboutACompleteKernelIsRefused) {

@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   size_t batch_mib = 256;
   app.add_option("--batch-mib", batch_mib,
                  "Read complete kernels in batches of about this many MiB of cta records (kernels of a batch "
-                 "run in parallel; their records wait in a temporary file in $TMPDIR)")
+                 "share the GPU; a batch boundary waits for every kernel before it; their records wait in a "
+                 "temporary file in $TMPDIR)")
       ->check(sasskit::positive_number())
       ->capture_default_str();
   return tool.run([&] {

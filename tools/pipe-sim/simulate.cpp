@@ -4,30 +4,15 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <memory>
-#include <numeric>
 #include <set>
 
+#include "gpu_timeline.hpp"
 #include "kernel_stats.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/nonstall.hpp"
-#include "parallel.hpp"
-#include "pkp.hpp"
 
 namespace sasskit::pipesim {
 namespace {
-
-struct KernelPlan {
-  KernelProgram program;
-  SimOptions sim;
-  std::vector<SmWork> sms;  // ascending SM number, only SMs with CTAs
-  std::string schedule;
-  // SMs of the grid that the stream left out: each counts as running while
-  // the lead simulated SM (sms[lead]) has simulated less than this share of
-  // its instructions.
-  std::vector<double> absent_until;
-  size_t lead = 0;
-};
 
 unsigned resident_ctas(const GpuConfig& gpu, const KernelInfo& k) {
   CtaResources need{static_cast<unsigned>(k.block.volume()), k.nregs, k.shmem};
@@ -81,16 +66,21 @@ KernelSchedule recorded_schedule(const KernelInput& k) {
 // Without a sched record, the modelled schedule covers the CTAs the stream
 // holds, in grid order (all of the grid for an unsampled stream, so the
 // same schedule as over the grid), and never allocates for CTAs a declared
-// grid has but the data does not (formats/SECURITY.md).
+// grid has but the data does not (formats/SECURITY.md). One scheduler plans
+// the batch's kernels jointly, in launch order: a kernel of another stream
+// takes the SMs that the kernels launched before it leave free or drain
+// first (run_on_gpu's model, with predicted CTA times and launches).
 KernelSchedule modelled_schedule(const KernelInput& k, unsigned ctas_per_sm, const RunOptions& opt,
-                                 std::vector<PlacedCta>& ctas) {
+                                 CtaScheduler& scheduler, std::vector<PlacedCta>& ctas) {
   std::stable_sort(ctas.begin(), ctas.end(), [](const PlacedCta& a, const PlacedCta& b) { return a.linear < b.linear; });
   std::vector<uint64_t> cycles;
   for (size_t i = 0; i < ctas.size(); ++i) {
     ctas[i].slot = i;
     cycles.push_back(ctas[i].cycles);
   }
-  return model_schedule(opt.sim.gpu, k.info.id, static_cast<uint32_t>(ctas.size()), ctas_per_sm, opt.policy, cycles);
+  return scheduler.schedule(
+      KernelLaunch{k.info.id, k.info.stream_id, static_cast<uint32_t>(ctas.size()), ctas_per_sm, std::move(cycles)},
+      opt.policy);
 }
 
 // Which SM runs each CTA present in the stream, in launch order per SM.
@@ -136,8 +126,9 @@ void plan_absent_sms(const KernelInput& k, const std::set<uint32_t>& busy_sms, K
 }
 
 KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t code_base, const RunOptions& opt,
-                       const ClassifierFor& classify) {
+                       const ClassifierFor& classify, CtaScheduler& scheduler) {
   KernelPlan p;
+  p.stream_id = k.info.stream_id;
   p.sim = opt.sim;
   p.sim.ctas_per_sm = resident_ctas(opt.sim.gpu, k.info);
   const uint64_t wave = uint64_t(p.sim.ctas_per_sm) * opt.sim.gpu.num_sms;
@@ -150,7 +141,8 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);
   std::vector<PlacedCta> ctas = stream_ctas(k, p.program, opt.sim.gpu);
-  KernelSchedule sched = k.sched ? recorded_schedule(k) : modelled_schedule(k, p.sim.ctas_per_sm, opt, ctas);
+  KernelSchedule sched =
+      k.sched ? recorded_schedule(k) : modelled_schedule(k, p.sim.ctas_per_sm, opt, scheduler, ctas);
   p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
   p.sms = place_ctas(k, ctas, sched, opt.sim.gpu, spill);
   // Bandwidth is shared by every SM the whole grid runs on, also those whose
@@ -161,109 +153,17 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   return p;
 }
 
-// Same stream: one after the other; different streams: side by side. Each
-// kernel starts `launch_latency` cycles after its predecessor in the stream
-// ends, and not before the kernel launched before it.
-void place_on_timeline(const std::vector<KernelInput>& kernels, uint64_t launch_latency, RunState& state,
-                       std::vector<KernelResult>& results) {
-  for (size_t i = 0; i < results.size(); ++i) {
-    KernelStats& s = results[i].stats;
-    uint64_t& stream_end = state.stream_end[kernels[i].info.stream_id];
-    s.start_cycle = std::max(state.previous_start, stream_end + launch_latency);
-    stream_end = s.start_cycle + s.cycles;
-    state.previous_start = s.start_cycle;
-  }
+// The GPU the batch's kernels find: every earlier batch has ended.
+TimelineStart timeline_start(const RunState& state) {
+  TimelineStart start{state.stream_end, state.previous_start};
+  for (const auto& [stream, end] : state.stream_end) start.floor = std::max(start.floor, end);
+  return start;
 }
 
-// Runs every (kernel, SM) task in windows of kShareWindow cycles. Between
-// windows, each SM still running gets 1 / n of the bandwidth, n the SMs of
-// its kernel still running, plus those of the grid that the stream left out
-// and that still run by plan_absent_sms. Tasks only meet at the window
-// boundaries (and, with PKP, at the sampling steps within a window), so the
-// results do not depend on the thread count.
-constexpr uint64_t kShareWindow = 1000;
-
-// The largest divisor of kShareWindow that is at most PKP's sampling
-// interval: windows split into steps without moving their boundaries.
-uint64_t step_cycles(const PkpOptions& pkp) {
-  if (!pkp.enabled) return kShareWindow;
-  uint64_t interval = Pkp(pkp, 1).interval(), step = 1;
-  for (uint64_t d = 1; d <= std::min(interval, kShareWindow); ++d)
-    if (kShareWindow % d == 0) step = d;
-  return step;
-}
-
-// PKP over one kernel's SMs (pka-micro21 §3.2, at kernel level).
-struct KernelWatch {
-  Pkp pkp;
-  std::vector<size_t> tasks;
-  bool stopped = false;
-};
-
-std::vector<KernelWatch> watch_kernels(const std::vector<KernelPlan>& plans,
-                                       const std::vector<std::pair<size_t, size_t>>& tasks) {
-  std::vector<KernelWatch> out;
-  for (const KernelPlan& p : plans) out.push_back(KernelWatch{Pkp(p.sim.pkp, uint64_t(p.sim.ctas_per_sm) * p.sms.size()), {}});
-  for (size_t i = 0; i < tasks.size(); ++i) out[tasks[i].first].tasks.push_back(i);
-  return out;
-}
-
-// Stops every SM of a kernel whose GPU-wide IPC is stable at `cycle`, with
-// the kernel's end projected from its unfinished CTAs.
-void apply_pkp(std::vector<KernelWatch>& watches, std::vector<std::unique_ptr<SmSim>>& sims, uint64_t cycle) {
-  for (KernelWatch& w : watches) {
-    if (w.stopped || w.tasks.empty()) continue;
-    uint64_t insts = 0, trace = 0, finished = 0, total = 0;
-    for (size_t i : w.tasks) {
-      insts += sims[i]->simulated_insts();
-      trace += sims[i]->trace_insts();
-      finished += sims[i]->finished_ctas();
-      total += sims[i]->ctas();
-    }
-    if (!w.pkp.stable(cycle, insts, finished, total)) continue;
-    w.stopped = true;
-    uint64_t end = cycle + Pkp::remaining_cycles(cycle, insts, trace);
-    for (size_t i : w.tasks) sims[i]->stop(end);
-  }
-}
-
-void share_bandwidth(const std::vector<KernelPlan>& plans, const std::vector<std::pair<size_t, size_t>>& tasks,
-                     const std::vector<std::unique_ptr<SmSim>>& sims, const std::vector<size_t>& running) {
-  std::vector<size_t> lead_task(plans.size());
-  for (size_t i = 0; i < tasks.size(); ++i)
-    if (tasks[i].second == plans[tasks[i].first].lead) lead_task[tasks[i].first] = i;
-  std::vector<unsigned> sharing(plans.size());
-  for (size_t k = 0; k < plans.size(); ++k) {
-    if (plans[k].sms.empty()) continue;
-    double progress = sims[lead_task[k]]->progress();
-    for (double until : plans[k].absent_until) sharing[k] += progress < until;
-  }
-  for (size_t i : running) ++sharing[tasks[i].first];
-  for (size_t i : running) sims[i]->share_bandwidth(sharing[tasks[i].first]);
-}
-
-std::vector<SmResult> run_in_windows(const std::vector<KernelPlan>& plans,
-                                     const std::vector<std::pair<size_t, size_t>>& tasks, const PkpOptions& pkp,
-                                     unsigned threads) {
-  std::vector<std::unique_ptr<SmSim>> sims;
-  for (const auto& [k, s] : tasks) sims.push_back(std::make_unique<SmSim>(plans[k].sim, plans[k].program, plans[k].sms[s]));
-  std::vector<size_t> running(tasks.size());
-  std::iota(running.begin(), running.end(), size_t(0));
-  std::vector<KernelWatch> watches = watch_kernels(plans, tasks);
-  const uint64_t step = step_cycles(pkp);
-  for (uint64_t limit = step; !running.empty(); limit += step) {
-    if ((limit - step) % kShareWindow == 0) share_bandwidth(plans, tasks, sims, running);
-    std::vector<char> more(running.size());
-    parallel_for(running.size(), threads, [&](size_t j) { more[j] = sims[running[j]]->run_until(limit); });
-    apply_pkp(watches, sims, limit);
-    std::vector<size_t> still;
-    for (size_t j = 0; j < running.size(); ++j)
-      if (more[j] && !watches[tasks[running[j]].first].stopped) still.push_back(running[j]);
-    running = std::move(still);
-  }
-  std::vector<SmResult> done;
-  for (auto& sim : sims) done.push_back(sim->finish());
-  return done;
+CtaScheduler batch_scheduler(const GpuConfig& gpu) {
+  return CtaScheduler(gpu.num_sms, SharingOptions{.one_kernel_per_sm = true,
+                                                  .launch_latency = gpu.kernel_launch_latency,
+                                                  .max_concurrent_kernels = gpu.max_concurrent_kernels});
 }
 
 }  // namespace
@@ -277,18 +177,15 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
                                             const ClassifierFor& classify, RunState& state) {
   std::vector<KernelPlan> plans;
+  CtaScheduler scheduler = batch_scheduler(opt.sim.gpu);
   unsigned line = std::max(1u, opt.sim.gpu.l1i.line_bytes);
   for (const KernelInput& k : w.kernels) {
-    plans.push_back(plan_kernel(k, w.spill.get(), state.code_base, opt, classify));
+    plans.push_back(plan_kernel(k, w.spill.get(), state.code_base, opt, classify, scheduler));
     state.code_base += code_footprint(k.table, line);
   }
-  std::vector<std::pair<size_t, size_t>> tasks;  // (kernel, SM position)
-  for (size_t k = 0; k < plans.size(); ++k)
-    for (size_t s = 0; s < plans[k].sms.size(); ++s) tasks.push_back({k, s});
-  std::vector<SmResult> done = run_in_windows(plans, tasks, opt.sim.pkp, opt.threads);
+  std::vector<KernelRun> runs = run_on_gpu(plans, timeline_start(state), opt.sim.pkp, opt.threads);
 
   std::vector<KernelResult> results(plans.size());
-  for (size_t i = 0; i < tasks.size(); ++i) results[tasks[i].first].sms.push_back(std::move(done[i]));
   for (size_t k = 0; k < plans.size(); ++k) {
     const KernelInfo& info = w.kernels[k].info;
     KernelStats& s = results[k].stats;
@@ -298,10 +195,13 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
     s.schedule = plans[k].schedule;
     s.memory = w.kernels[k].cache ? "cache-record" : "defaults";
     s.stream_id = info.stream_id;
+    results[k].sms = std::move(runs[k].sms);
     merge_sm_results(plans[k].program, results[k].sms, s);
+    s.start_cycle = runs[k].launch;
+    state.stream_end[info.stream_id] = s.start_cycle + s.cycles;
+    state.previous_start = s.start_cycle;
     if (!opt.sim.trace_stalls) results[k].sms.clear();
   }
-  place_on_timeline(w.kernels, opt.sim.gpu.kernel_launch_latency, state, results);
   return results;
 }
 

@@ -1,6 +1,7 @@
-// Simulating every kernel of a workload: decode, CTA placement (sched record
-// or occupancy + model_schedule), the SMs in parallel, then the per-kernel
-// merge and the GPU timeline, independent of the thread count.
+// Simulating every kernel of a workload: decode, CTA placement (sched record,
+// or occupancy and a schedule planned over the batch's kernels), the kernels
+// on one GPU timeline (gpu_timeline.hpp), then the per-kernel merge,
+// independent of the thread count.
 #pragma once
 
 #include <map>

@@ -82,6 +82,8 @@ class SmSim {
   uint64_t trace_insts() const { return res_.trace_insts; }
   uint64_t finished_ctas() const { return res_.counters.ctas; }
   size_t ctas() const { return work_.ctas.size(); }
+  // The SM's clock: where run_until stopped, or the cycle after its end.
+  uint64_t cycle() const { return now_; }
   // Share of the SM's trace instructions simulated so far.
   double progress() const {
     return res_.trace_insts ? double(res_.counters.insts) / double(res_.trace_insts) : 1.0;

@@ -1,0 +1,322 @@
+#include "gpu_timeline.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "libcommon/diag.hpp"
+#include "parallel.hpp"
+#include "pkp.hpp"
+
+namespace sasskit::pipesim {
+namespace {
+
+// Between windows of a kernel, every SM still running gets 1 / n of the
+// bandwidth, n the SMs running any kernel at that cycle, plus those of a
+// grid that the stream left out and that still run by plan_absent_sms, plus
+// the SMs of a kernel PKP stopped until its projected end. SMs only meet at
+// window boundaries (and, with PKP, at the sampling steps within a window),
+// so the results do not depend on the thread count.
+constexpr uint64_t kShareWindow = 1000;
+
+// The largest divisor of kShareWindow that is at most PKP's sampling
+// interval: windows split into steps without moving their boundaries.
+uint64_t step_cycles(const PkpOptions& pkp) {
+  if (!pkp.enabled) return kShareWindow;
+  uint64_t interval = Pkp(pkp, 1).interval(), step = 1;
+  for (uint64_t d = 1; d <= std::min(interval, kShareWindow); ++d)
+    if (kShareWindow % d == 0) step = d;
+  return step;
+}
+
+// One segment: a kernel's CTAs on one SM, simulated in its own clock from
+// its start on the timeline.
+struct Task {
+  size_t kernel = 0;
+  std::unique_ptr<SmSim> sim;
+  uint64_t start = kNever;  // on the timeline, once known
+  bool shared = false;      // has had its bandwidth share
+  bool done = false;
+  uint64_t end = 0;         // on the timeline, once done
+};
+
+struct KernelState {
+  uint64_t launch = kNever;
+  // When its first segment starts (later than the launch while other
+  // kernels hold the SMs): its windows and PKP's cycles count from there.
+  uint64_t origin = kNever;
+  uint64_t end = 0;  // on the timeline: the latest end of its segments so far
+  size_t left = 0;   // segments not done
+  std::vector<size_t> tasks;
+  std::optional<size_t> stream_before;  // the previous kernel of its stream in the batch
+  Pkp pkp;
+  bool stopped = false;  // by PKP
+  bool launched() const { return launch != kNever; }
+  bool finished() const { return launched() && left == 0; }
+};
+
+// The segments one physical SM runs, in kernel launch order.
+struct Lane {
+  std::vector<size_t> tasks;
+  size_t next = 0;    // the first one not done
+  uint64_t free = 0;  // when the segments before `next` have ended
+};
+
+class GpuTimeline {
+ public:
+  GpuTimeline(const std::vector<KernelPlan>& plans, const TimelineStart& start, const PkpOptions& pkp,
+              unsigned threads)
+      : plans_(plans), start_(start), threads_(threads), step_(step_cycles(pkp)) {
+    const GpuConfig& gpu = plans.front().sim.gpu;
+    latency_ = gpu.kernel_launch_latency;
+    max_kernels_ = gpu.max_concurrent_kernels;
+    std::map<uint64_t, size_t> last_of_stream;
+    for (size_t k = 0; k < plans.size(); ++k) {
+      const KernelPlan& p = plans[k];
+      KernelState ks{.pkp = Pkp(p.sim.pkp, uint64_t(p.sim.ctas_per_sm) * p.sms.size())};
+      if (auto it = last_of_stream.find(p.stream_id); it != last_of_stream.end()) ks.stream_before = it->second;
+      last_of_stream[p.stream_id] = k;
+      for (const SmWork& work : p.sms) {
+        ks.tasks.push_back(tasks_.size());
+        lanes_[work.sm].tasks.push_back(tasks_.size());
+        tasks_.push_back(Task{k, std::make_unique<SmSim>(p.sim, p.program, work)});
+      }
+      ks.left = ks.tasks.size();
+      kernels_.push_back(std::move(ks));
+    }
+  }
+
+  std::vector<KernelRun> run() {
+    resolve();
+    for (uint64_t from = 0; next_launch_ < kernels_.size() || unfinished_ > 0;) {
+      const uint64_t limit = next_boundary(from);
+      run_until(limit);
+      now_ = limit;
+      at_boundary(limit);
+      resolve();
+      from = limit + 1;
+    }
+    return results();
+  }
+
+ private:
+  // Launches and segment starts that what has ended allows; true if any.
+  bool resolve() {
+    bool changed = false;
+    while (next_launch_ < kernels_.size() && try_launch(next_launch_)) {
+      ++next_launch_;
+      changed = true;
+    }
+    for (auto& [sm, lane] : lanes_) changed |= advance(lane);
+    return changed;
+  }
+
+  bool try_launch(size_t k) {
+    KernelState& ks = kernels_[k];
+    uint64_t ready = start_.floor;
+    if (k > 0) ready = std::max(ready, kernels_[k - 1].launch);
+    if (ks.stream_before) {
+      const KernelState& before = kernels_[*ks.stream_before];
+      if (!before.finished()) return false;
+      ready = std::max(ready, before.end + latency_);
+    } else {
+      auto it = start_.stream_end.find(plans_[k].stream_id);
+      ready = std::max(ready, (it == start_.stream_end.end() ? 0 : it->second) + latency_);
+    }
+    std::optional<uint64_t> slot = launch_slot(ready);
+    if (!slot) return false;
+    ks.launch = *slot;
+    ks.end = ks.launch;
+    resident_.push_back(k);
+    if (ks.left > 0) ++unfinished_;
+    return true;
+  }
+
+  // The earliest cycle from `ready` on at which fewer than
+  // max-concurrent-kernels run, or nothing while that depends on kernels
+  // still running.
+  std::optional<uint64_t> launch_slot(uint64_t ready) {
+    std::erase_if(resident_, [&](size_t j) { return kernels_[j].finished() && kernels_[j].end <= now_; });
+    if (max_kernels_ == 0) return ready;
+    std::vector<uint64_t> ends;
+    size_t running = 0;
+    for (size_t j : resident_) {
+      const KernelState& other = kernels_[j];
+      if (other.finished() && other.end <= ready) continue;
+      ++running;
+      if (other.finished()) ends.push_back(other.end);
+    }
+    if (running < max_kernels_) return ready;
+    const size_t need = running - max_kernels_ + 1;
+    if (ends.size() < need) return std::nullopt;
+    std::sort(ends.begin(), ends.end());
+    return ends[need - 1];
+  }
+
+  // Starts the lane's next segment once the one before has ended and its
+  // kernel has launched.
+  bool advance(Lane& lane) {
+    bool changed = false;
+    for (; lane.next < lane.tasks.size(); ++lane.next) {
+      Task& t = tasks_[lane.tasks[lane.next]];
+      if (t.start == kNever) {
+        KernelState& ks = kernels_[t.kernel];
+        if (!ks.launched()) break;
+        t.start = std::max(lane.free, ks.launch);
+        ks.origin = std::min(ks.origin, t.start);
+        active_.push_back(lane.tasks[lane.next]);
+        changed = true;
+      }
+      if (!t.done) break;
+      lane.free = std::max(lane.free, t.end);
+    }
+    return changed;
+  }
+
+  // The first window or PKP step of a kernel from cycle `from` on.
+  uint64_t next_boundary(uint64_t from) const {
+    uint64_t next = kNever;
+    for (size_t k : resident_) {
+      const KernelState& ks = kernels_[k];
+      if (ks.finished() || ks.origin == kNever) continue;
+      uint64_t point = ks.origin >= from ? ks.origin : ks.origin + (from - ks.origin + step_ - 1) / step_ * step_;
+      next = std::min(next, point);
+    }
+    if (next == kNever)
+      throw Error(ExitCode::Internal, "pipe-sim", "no kernel can launch: please report this stream");
+    return next;
+  }
+
+  // Runs every started segment up to `limit`; segments that this lets
+  // start before `limit` run in further passes.
+  void run_until(uint64_t limit) {
+    for (bool more = true; more; more = resolve()) {
+      std::vector<size_t> now;
+      for (size_t i : active_)
+        if (tasks_[i].start < limit) now.push_back(i);
+      if (now.empty()) return;
+      for (size_t i : now)
+        if (!tasks_[i].shared) share(tasks_[i], sharing_at(tasks_[i].start));
+      std::vector<char> busy(now.size());
+      parallel_for(now.size(), threads_, [&](size_t j) {
+        Task& t = tasks_[now[j]];
+        busy[j] = t.sim->run_until(limit - t.start);
+      });
+      for (size_t j = 0; j < now.size(); ++j)
+        if (!busy[j]) end_segment(now[j], tasks_[now[j]].start + tasks_[now[j]].sim->cycle());
+    }
+  }
+
+  void end_segment(size_t i, uint64_t end) {
+    Task& t = tasks_[i];
+    KernelState& ks = kernels_[t.kernel];
+    t.done = true;
+    t.end = end;
+    ks.end = std::max(ks.end, end);
+    if (--ks.left == 0) --unfinished_;
+    std::erase(active_, i);
+  }
+
+  void at_boundary(uint64_t at) {
+    bool window = false;
+    for (size_t k : resident_) {
+      const KernelState& ks = kernels_[k];
+      if (ks.finished() || ks.origin == kNever || ks.origin > at) continue;
+      if (ks.origin < at && (at - ks.origin) % step_ == 0) apply_pkp(k, at);
+      window |= !ks.finished() && (at - ks.origin) % kShareWindow == 0;
+    }
+    if (!window) return;
+    const unsigned sharing = sharing_at(at);
+    for (size_t i : active_)
+      if (tasks_[i].start <= at) share(tasks_[i], sharing);
+  }
+
+  void share(Task& t, unsigned sharing) {
+    t.sim->share_bandwidth(sharing);
+    t.shared = true;
+  }
+
+  // The SMs running at `at`: started segments, the SMs of a stopped kernel
+  // until its projected end, and the SMs sampled kernels left out.
+  unsigned sharing_at(uint64_t at) const {
+    unsigned n = 0;
+    for (size_t i : active_) n += tasks_[i].start <= at;
+    for (size_t k : resident_) {
+      const KernelState& ks = kernels_[k];
+      if (ks.origin == kNever || ks.origin > at) continue;
+      if (ks.stopped) {
+        if (ks.end > at) n += static_cast<unsigned>(ks.tasks.size());
+        continue;
+      }
+      if (ks.finished() || ks.tasks.empty()) continue;
+      double progress = tasks_[ks.tasks[plans_[k].lead]].sim->progress();
+      for (double until : plans_[k].absent_until) n += progress < until;
+    }
+    return std::max(1u, n);
+  }
+
+  // Stops every SM of a kernel whose GPU-wide IPC is stable at `at`, with
+  // the kernel's end projected from its unfinished CTAs (pka-micro21 §3.2).
+  // Its segments that have not started end with it: the SMs are free for
+  // the next segments at the projected end.
+  void apply_pkp(size_t k, uint64_t at) {
+    KernelState& ks = kernels_[k];
+    const uint64_t cycle = at - ks.origin;
+    uint64_t insts = 0, trace = 0, finished = 0, total = 0;
+    for (size_t i : ks.tasks) {
+      insts += tasks_[i].sim->simulated_insts();
+      trace += tasks_[i].sim->trace_insts();
+      finished += tasks_[i].sim->finished_ctas();
+      total += tasks_[i].sim->ctas();
+    }
+    if (!ks.pkp.stable(cycle, insts, finished, total)) return;
+    const uint64_t end = at + Pkp::remaining_cycles(cycle, insts, trace);
+    ks.stopped = true;
+    for (size_t i : ks.tasks) {
+      Task& t = tasks_[i];
+      if (t.done) continue;
+      if (t.start == kNever || t.start > at) t.start = at;
+      t.sim->stop(end - t.start);
+      end_segment(i, std::max(end, t.start + t.sim->cycle()));  // as SmSim::finish projects it
+    }
+  }
+
+  std::vector<KernelRun> results() {
+    std::vector<KernelRun> out(kernels_.size());
+    for (size_t k = 0; k < kernels_.size(); ++k) out[k].launch = kernels_[k].launch;
+    for (Task& t : tasks_) {
+      SmResult r = t.sim->finish();
+      const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for the SM to drain
+      r.cycles += offset;
+      r.projected_cycles += offset;
+      for (StallTraceRow& row : r.trace) row.cycle += offset;
+      out[t.kernel].sms.push_back(std::move(r));
+    }
+    return out;
+  }
+
+  const std::vector<KernelPlan>& plans_;
+  const TimelineStart& start_;
+  unsigned threads_;
+  uint64_t step_;
+  uint64_t latency_ = 0;
+  unsigned max_kernels_ = 0;
+  std::vector<Task> tasks_;
+  std::vector<KernelState> kernels_;
+  std::map<uint32_t, Lane> lanes_;  // by SM number
+  std::vector<size_t> active_;      // segments with a start, not done
+  std::vector<size_t> resident_;    // launched kernels not known to have ended
+  size_t next_launch_ = 0;
+  size_t unfinished_ = 0;           // launched kernels with segments not done
+  uint64_t now_ = 0;                // the last boundary reached
+};
+
+}  // namespace
+
+std::vector<KernelRun> run_on_gpu(const std::vector<KernelPlan>& plans, const TimelineStart& start,
+                                  const PkpOptions& pkp, unsigned threads) {
+  if (plans.empty()) return {};
+  return GpuTimeline(plans, start, pkp, threads).run();
+}
+
+}  // namespace sasskit::pipesim

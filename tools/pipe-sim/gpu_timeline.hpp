@@ -1,0 +1,53 @@
+// The kernels of a batch on one GPU: each physical SM runs a sequence of
+// segments (a kernel and its CTAs placed on that SM), one kernel at a time,
+// as in Accel-Sim with -gpgpu_concurrent_kernel_sm off. A kernel launches
+// kernel-launch-latency after the previous kernel of its stream has ended,
+// never before the kernel launched before it, and only while fewer than
+// max-concurrent-kernels run; a segment starts when its kernel has launched
+// and the SM's previous segment has ended. Every running SM of any kernel
+// shares the interconnect and DRAM bandwidth.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sm.hpp"
+
+namespace sasskit::pipesim {
+
+// A kernel ready to run: its decoded program, the options its SMs run
+// with, and the CTAs each SM runs.
+struct KernelPlan {
+  KernelProgram program;
+  SimOptions sim;
+  std::vector<SmWork> sms;  // ascending SM number, only SMs with CTAs
+  uint64_t stream_id = 0;
+  std::string schedule;
+  // SMs of the grid that the stream left out: each counts as running while
+  // the lead simulated SM (sms[lead]) has simulated less than this share of
+  // its instructions.
+  std::vector<double> absent_until;
+  size_t lead = 0;
+};
+
+// What the batch finds on the GPU timeline.
+struct TimelineStart {
+  std::map<uint64_t, uint64_t> stream_end;  // per CUDA stream: when its last kernel ended
+  // No kernel of the batch launches before: earlier batches have ended
+  // (a batch boundary is a device-wide synchronisation).
+  uint64_t floor = 0;
+};
+
+struct KernelRun {
+  uint64_t launch = 0;        // on the GPU timeline
+  std::vector<SmResult> sms;  // per KernelPlan::sms; cycles count from the launch
+};
+
+// Runs the kernels in windows of 1000 cycles counted from each kernel's
+// first segment (PKP steps within them); the results do not depend on the
+// thread count.
+std::vector<KernelRun> run_on_gpu(const std::vector<KernelPlan>& plans, const TimelineStart& start,
+                                  const PkpOptions& pkp, unsigned threads);
+
+}  // namespace sasskit::pipesim
