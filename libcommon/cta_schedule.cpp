@@ -13,71 +13,31 @@ namespace {
 // every c up to 32 resident CTAs; larger c round down, which still fits c.
 constexpr uint64_t kCapacity = 144403552893600ULL;
 
-struct Interval {
-  uint64_t start, end, share;
-};
-
 struct SmState {
-  std::vector<Interval> foreign;  // CTAs of earlier kernels still running at this launch
-  std::vector<Interval> placed;   // CTAs of the kernel being scheduled
   std::multiset<uint64_t> live;   // ends of placed CTAs not known to be over
   uint64_t work = 0;              // predicted cycles assigned in this kernel
-  uint64_t drained = 0;           // one kernel per SM: when earlier kernels' CTAs have ended
+  uint64_t kernel_end = 0;        // when the CTAs placed so far have all ended
+  uint64_t drained = 0;           // when earlier kernels' CTAs have ended
 
-  // Share of the SM the current kernel's CTAs use at `t` >= floor (all
-  // started by then).
-  uint64_t own_used(uint64_t t, uint64_t share) const {
-    return static_cast<uint64_t>(std::distance(live.upper_bound(t), live.end())) * share;
-  }
-  uint64_t foreign_used(uint64_t t) const {
-    uint64_t used = 0;
-    for (const auto& f : foreign)
-      if (f.start <= t && f.end > t) used += f.share;
-    return used;
-  }
-
-  bool fits(uint64_t at, uint64_t duration, uint64_t share) const {
-    auto used_at = [&](uint64_t p) { return own_used(p, share) + foreign_used(p) + share; };
-    if (used_at(at) > kCapacity) return false;
-    for (const auto& f : foreign)
-      if (f.start > at && f.start < at + duration && used_at(f.start) > kCapacity) return false;
-    return true;
-  }
-
-  // The earliest cycle >= floor at which a CTA of `share` and `duration` fits.
+  // The earliest cycle >= floor at which a CTA of `share` fits.
   // `floor` never decreases within a kernel, so ends up to it can be dropped.
-  uint64_t earliest_start(uint64_t floor, uint64_t duration, uint64_t share) {
+  uint64_t earliest_start(uint64_t floor, uint64_t share) {
     floor = std::max(floor, drained);
     live.erase(live.begin(), live.upper_bound(floor));
-    if (foreign.empty()) {
-      if ((live.size() + 1) * share <= kCapacity) return floor;
-      return *live.begin();  // full: the first CTA to end frees the slot
-    }
-    std::vector<uint64_t> candidates{floor};
-    candidates.insert(candidates.end(), live.begin(), live.end());
-    for (const auto& f : foreign)
-      if (f.end > floor) candidates.push_back(f.end);
-    std::sort(candidates.begin(), candidates.end());
-    for (uint64_t c : candidates)
-      if (fits(c, duration, share)) return c;
-    return candidates.back();  // everything is over by then
+    if ((live.size() + 1) * share <= kCapacity) return floor;
+    return *live.begin();  // full: the first CTA to end frees the slot
   }
 
-  void place(uint64_t start, uint64_t duration, uint64_t share) {
-    placed.push_back({start, start + duration, share});
+  void place(uint64_t start, uint64_t duration) {
     live.insert(start + duration);
     work += duration;
+    kernel_end = std::max(kernel_end, start + duration);
   }
 
-  // Called at a kernel launch: what is still running becomes foreign, or
-  // with one kernel per SM, keeps the SM until it ends.
-  void begin_kernel(uint64_t launch, bool one_kernel_per_sm) {
-    if (one_kernel_per_sm)
-      for (const auto& p : placed) drained = std::max(drained, p.end);
-    else
-      foreign.insert(foreign.end(), placed.begin(), placed.end());
-    std::erase_if(foreign, [&](const Interval& f) { return f.end <= launch; });
-    placed.clear();
+  // Called at a kernel launch: the SM is the new kernel's once what earlier
+  // kernels placed on it has ended.
+  void begin_kernel() {
+    drained = kernel_end;
     live.clear();
     work = 0;
   }
@@ -119,13 +79,13 @@ struct CtaScheduler::State {
     return *std::next(kernel_ends.begin(), static_cast<std::ptrdiff_t>(kernel_ends.size() - limit));
   }
 
-  unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, uint64_t duration, uint64_t share,
+  unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, uint64_t share,
                    uint64_t& start) {
     const unsigned n = static_cast<unsigned>(sms.size());
     unsigned best = n;
     for (unsigned k = 0; k < n; ++k) {
       unsigned sm = policy == SchedPolicyKind::RoundRobin ? (last_sm + 1 + k) % n : k;
-      uint64_t t = sms[sm].earliest_start(floor, duration, share);
+      uint64_t t = sms[sm].earliest_start(floor, share);
       bool better = best == n || t < start ||
                     (t == start && policy == SchedPolicyKind::Greedy && sms[sm].work < sms[best].work);
       if (better) {
@@ -154,8 +114,8 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
   auto stream = s.stream_end.find(k.stream_id);
   uint64_t launch = s.launch_slot(std::max(
       s.last_launch, (stream == s.stream_end.end() ? 0 : stream->second) + s.sharing.launch_latency));
-  for (auto& sm : s.sms) sm.begin_kernel(launch, s.sharing.one_kernel_per_sm);
-  if (s.sharing.one_kernel_per_sm) s.last_sm = static_cast<unsigned>(s.sms.size() - 1);
+  for (auto& sm : s.sms) sm.begin_kernel();
+  s.last_sm = static_cast<unsigned>(s.sms.size() - 1);
 
   const uint64_t share = kCapacity / k.ctas_per_sm;
   const unsigned n_sms = static_cast<unsigned>(s.sms.size());
@@ -174,12 +134,12 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     if (policy == SchedPolicyKind::Wave) {
       if (i % wave_size == 0) floor = wave_end;
       sm = i % n_sms;
-      start = s.sms[sm].earliest_start(floor, duration, share);
+      start = s.sms[sm].earliest_start(floor, share);
     } else {
-      sm = s.pick_sm(policy, floor, duration, share, start);
+      sm = s.pick_sm(policy, floor, share, start);
       floor = start;
     }
-    s.sms[sm].place(start, duration, share);
+    s.sms[sm].place(start, duration);
     s.last_sm = sm;
     wave_end = std::max(wave_end, start + duration);
     end = std::max(end, start + duration);
@@ -190,6 +150,11 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
   s.stream_end[k.stream_id] = std::max(end, stream == s.stream_end.end() ? 0 : stream->second);
   s.kernel_ends.insert(end);
   return out;
+}
+
+SharingOptions accelsim_sharing(const GpuConfig& gpu) {
+  return SharingOptions{.launch_latency = gpu.kernel_launch_latency,
+                        .max_concurrent_kernels = gpu.max_concurrent_kernels};
 }
 
 KernelSchedule model_schedule(const GpuConfig& gpu, uint32_t kernel_id, uint32_t num_ctas,

@@ -45,25 +45,28 @@ struct KernelLaunch {
   std::vector<uint64_t> cta_cycles;   // optional, as in model_schedule()
 };
 
-// How the kernels of different streams share the GPU.
+// How the kernels of different streams share the GPU. An SM takes CTAs of
+// a kernel only once the CTAs of earlier kernels on it have all ended
+// (Accel-Sim with -gpgpu_concurrent_kernel_sm off), and each kernel's
+// round-robin starts from SM 0, so a kernel alone gets model_schedule's
+// placement.
 struct SharingOptions {
-  // false: CTAs of different kernels share an SM while their fractions of
-  // it sum to at most 1. true: an SM takes CTAs of a kernel only once the
-  // CTAs of earlier kernels on it have all ended (Accel-Sim with
-  // -gpgpu_concurrent_kernel_sm off), and each kernel's round-robin starts
-  // from SM 0, so a kernel alone gets model_schedule's placement.
-  bool one_kernel_per_sm = false;
   uint64_t launch_latency = 0;  // from a kernel's end to the next kernel of its stream
   unsigned max_concurrent_kernels = 0;  // running at once; 0: no limit
 };
+
+// The GPU model's sharing: its kernel launch latency and concurrent-kernel
+// limit. cta-sample and pipe-sim both place
+// with it, so a sampled stream's sched record agrees with pipe-sim's plan.
+SharingOptions accelsim_sharing(const GpuConfig& gpu);
 
 // The CTA scheduler across the kernels of an application, in launch order.
 // A kernel launches `launch_latency` after the previous kernel of its
 // stream has finished (the first of a stream: after cycle 0), never before
 // the kernel launched before it, and only while fewer than
 // `max_concurrent_kernels` run; kernels of other streams run beside it
-// where SMs have room: a CTA takes 1/ctas_per_sm of an SM (see
-// SharingOptions for CTAs of different kernels on one SM). Within a kernel
+// on the SMs it leaves free or has drained (SharingOptions); a CTA takes
+// 1/ctas_per_sm of an SM. Within a kernel
 // CTAs are dispatched in launch order, each no earlier than the one before,
 // so a kernel launched earlier has the first pick of the SMs.
 //   round-robin: to the SM with the earliest free slot; ties go to the next

@@ -59,28 +59,6 @@ TEST(Schedule, WaveWaitsForTheWholePreviousWave) {
   EXPECT_EQ(s.start, (U64{0, 0, 5, 5, 6}));
 }
 
-TEST(Schedule, KernelsOfOtherStreamsShareSmsWhenTheyFit) {
-  CtaScheduler sched(2);
-  // A: half an SM per CTA, long.
-  KernelSchedule a = sched.schedule({1, 0, 2, 2, {10, 10}}, SchedPolicyKind::RoundRobin);
-  EXPECT_EQ(a.sm, (U32{0, 1}));
-  // B, another stream: fits in the other halves at once.
-  KernelSchedule b = sched.schedule({2, 1, 2, 2, {1, 1}}, SchedPolicyKind::RoundRobin);
-  EXPECT_EQ(b.launch, 0u);
-  EXPECT_EQ(b.sm, (U32{0, 1}));
-  EXPECT_EQ(b.start, (U64{0, 0}));
-  // C, B's stream again: starts after B (cycle 1) and needs a whole SM,
-  // which only frees when A ends at 10.
-  KernelSchedule c = sched.schedule({3, 1, 1, 1, {1}}, SchedPolicyKind::RoundRobin);
-  EXPECT_EQ(c.launch, 1u);
-  EXPECT_EQ(c.start, (U64{9}));
-  // D, A's stream: launches when A ends, beside C.
-  KernelSchedule d = sched.schedule({4, 0, 1, 2, {1}}, SchedPolicyKind::RoundRobin);
-  EXPECT_EQ(d.launch, 10u);
-  EXPECT_NE(d.sm[0], c.sm[0]);
-  EXPECT_EQ(d.start, (U64{0}));
-}
-
 TEST(Schedule, SameStreamKernelsRunOneAfterAnother) {
   CtaScheduler sched(2);
   sched.schedule({1, 5, 4, 1, {}}, SchedPolicyKind::RoundRobin);  // two waves: ends at 2
@@ -90,7 +68,7 @@ TEST(Schedule, SameStreamKernelsRunOneAfterAnother) {
 }
 
 TEST(Schedule, OneKernelPerSmWaitsForTheSmToDrain) {
-  CtaScheduler sched(2, SharingOptions{.one_kernel_per_sm = true});
+  CtaScheduler sched(2);
   // A: one CTA of half an SM on SM 0, long; SM 1 stays free.
   KernelSchedule a = sched.schedule({1, 0, 1, 2, {10}}, SchedPolicyKind::RoundRobin);
   EXPECT_EQ(a.sm, (U32{0}));
@@ -107,7 +85,7 @@ TEST(Schedule, OneKernelPerSmWaitsForTheSmToDrain) {
 }
 
 TEST(Schedule, LaunchLatencyAndConcurrentKernelLimit) {
-  CtaScheduler sched(4, SharingOptions{.one_kernel_per_sm = true, .launch_latency = 3, .max_concurrent_kernels = 2});
+  CtaScheduler sched(4, SharingOptions{.launch_latency = 3, .max_concurrent_kernels = 2});
   KernelSchedule a = sched.schedule({1, 0, 1, 1, {10}}, SchedPolicyKind::RoundRobin);
   KernelSchedule b = sched.schedule({2, 1, 1, 1, {20}}, SchedPolicyKind::RoundRobin);
   EXPECT_EQ(a.launch, 3u);

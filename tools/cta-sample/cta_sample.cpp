@@ -80,7 +80,7 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
   bool warned_sched = false;
 
   Impl(const GpuConfig& g, const Options& o, stream::Writer* w, JsonWriter* j)
-      : gpu(g), options(o), writer(w), json(j), model(g), scheduler(g.num_sms) {
+      : gpu(g), options(o), writer(w), json(j), model(g), scheduler(g.num_sms, accelsim_sharing(g)) {
     if (writer) spill = std::make_unique<SpillFile>();
   }
 

@@ -160,11 +160,7 @@ TimelineStart timeline_start(const RunState& state) {
   return start;
 }
 
-CtaScheduler batch_scheduler(const GpuConfig& gpu) {
-  return CtaScheduler(gpu.num_sms, SharingOptions{.one_kernel_per_sm = true,
-                                                  .launch_latency = gpu.kernel_launch_latency,
-                                                  .max_concurrent_kernels = gpu.max_concurrent_kernels});
-}
+CtaScheduler batch_scheduler(const GpuConfig& gpu) { return CtaScheduler(gpu.num_sms, accelsim_sharing(gpu)); }
 
 }  // namespace
 
