@@ -45,8 +45,10 @@ bool LineReader::next(std::string_view& line) {
   size_t scanned = begin_;
   for (;;) {
     const char* start = buf_.data() + begin_;
-    const char* nl = static_cast<const char*>(
-        std::memchr(buf_.data() + scanned, '\n', end_ - scanned));
+    // Nothing to scan before the first read: the buffer may not exist yet.
+    const char* nl = scanned < end_ ? static_cast<const char*>(
+                                          std::memchr(buf_.data() + scanned, '\n', end_ - scanned))
+                                    : nullptr;
     if (nl) {
       size_t len = static_cast<size_t>(nl - start);
       begin_ += len + 1;
