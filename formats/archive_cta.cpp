@@ -42,15 +42,15 @@ TrendTable::TrendTable(unsigned bits)
   if (!slots_) throw std::bad_alloc();
 }
 
-TrendTable::Slot& TrendTable::slot(uint64_t key) const { return slots_[(key * kGolden) >> shift_]; }
+size_t TrendTable::index(uint64_t key) const { return (key * kGolden) >> shift_; }
 
 uint64_t TrendTable::predict(uint64_t key, uint64_t fallback) const {
-  const Slot& s = slot(key);
+  const Slot& s = slots_[index(key)];
   return s.inverted_key == ~key ? s.last + s.step : fallback;
 }
 
 void TrendTable::update(uint64_t key, uint64_t value) {
-  Slot& s = slot(key);
+  Slot& s = slots_[index(key)];
   if (s.inverted_key == ~key) {
     s.step = value - s.last;
   } else {

@@ -71,7 +71,7 @@ class TrendTable {
   struct Free {
     void operator()(Slot* p) const { std::free(p); }
   };
-  Slot& slot(uint64_t key) const;
+  size_t index(uint64_t key) const;
   unsigned shift_;
   std::unique_ptr<Slot[], Free> slots_;
 };
