@@ -70,13 +70,9 @@ struct CtaScheduler::State {
 
   State(unsigned n, const SharingOptions& s) : sharing(s), sms(n), last_sm(n - 1) {}
 
-  // The earliest cycle from `ready` on at which fewer than the limit of
-  // kernels are running.
   uint64_t launch_slot(uint64_t ready) {
-    kernel_ends.erase(kernel_ends.begin(), kernel_ends.upper_bound(ready));
-    const unsigned limit = sharing.max_concurrent_kernels;
-    if (limit == 0 || kernel_ends.size() < limit) return ready;
-    return *std::next(kernel_ends.begin(), static_cast<std::ptrdiff_t>(kernel_ends.size() - limit));
+    kernel_ends.erase(kernel_ends.begin(), kernel_ends.upper_bound(ready));  // keep only those that matter
+    return *concurrent_kernel_slot(ready, sharing.max_concurrent_kernels, {kernel_ends.begin(), kernel_ends.end()}, 0);
   }
 
   unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, uint64_t share,
@@ -155,6 +151,17 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
 SharingOptions accelsim_sharing(const GpuConfig& gpu) {
   return SharingOptions{.launch_latency = gpu.kernel_launch_latency,
                         .max_concurrent_kernels = gpu.max_concurrent_kernels};
+}
+
+std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, std::vector<uint64_t> ends,
+                                               size_t pending) {
+  std::erase_if(ends, [&](uint64_t end) { return end <= ready; });
+  const size_t running = ends.size() + pending;
+  if (limit == 0 || running < limit) return ready;
+  const size_t need = running - limit + 1;  // kernels that must end first
+  if (ends.size() < need) return std::nullopt;
+  std::nth_element(ends.begin(), ends.begin() + std::ptrdiff_t(need - 1), ends.end());
+  return ends[need - 1];
 }
 
 KernelSchedule model_schedule(const GpuConfig& gpu, uint32_t kernel_id, uint32_t num_ctas,

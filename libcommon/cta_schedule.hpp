@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,15 @@ struct SharingOptions {
 // limit. cta-sample and pipe-sim both place
 // with it, so a sampled stream's sched record agrees with pipe-sim's plan.
 SharingOptions accelsim_sharing(const GpuConfig& gpu);
+
+// The concurrent-kernel limit, held once for the scheduler (predicted ends)
+// and pipe-sim's timeline (simulated ends): the earliest cycle from `ready`
+// on at which fewer than `limit` kernels run (0: no limit). The kernels
+// launched before are `ends`, those whose end is known (in any order), and
+// `pending` more still running with their end not known yet; nullopt while
+// the answer depends on one of those.
+std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, std::vector<uint64_t> ends,
+                                               size_t pending);
 
 // The CTA scheduler across the kernels of an application, in launch order.
 // A kernel launches `launch_latency` after the previous kernel of its

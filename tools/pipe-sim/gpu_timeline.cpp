@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "libcommon/cta_schedule.hpp"
 #include "libcommon/diag.hpp"
 #include "parallel.hpp"
 #include "pkp.hpp"
@@ -132,25 +133,19 @@ class GpuTimeline {
     return true;
   }
 
-  // The earliest cycle from `ready` on at which fewer than
-  // max-concurrent-kernels run, or nothing while that depends on kernels
-  // still running.
+  // When max-concurrent-kernels lets the kernel launch, or nothing while
+  // that depends on kernels still running.
   std::optional<uint64_t> launch_slot(uint64_t ready) {
     std::erase_if(resident_, [&](size_t j) { return kernels_[j].finished() && kernels_[j].end <= now_; });
-    if (max_kernels_ == 0) return ready;
     std::vector<uint64_t> ends;
-    size_t running = 0;
+    size_t pending = 0;
     for (size_t j : resident_) {
-      const KernelState& other = kernels_[j];
-      if (other.finished() && other.end <= ready) continue;
-      ++running;
-      if (other.finished()) ends.push_back(other.end);
+      if (kernels_[j].finished())
+        ends.push_back(kernels_[j].end);
+      else
+        ++pending;
     }
-    if (running < max_kernels_) return ready;
-    const size_t need = running - max_kernels_ + 1;
-    if (ends.size() < need) return std::nullopt;
-    std::sort(ends.begin(), ends.end());
-    return ends[need - 1];
+    return concurrent_kernel_slot(ready, max_kernels_, std::move(ends), pending);
   }
 
   // Starts the lane's next segment once the one before has ended and its
