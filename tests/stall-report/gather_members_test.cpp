@@ -23,15 +23,6 @@ TEST(GatherMembers, OneReportPerMemberWithItsProvenance) {
   EXPECT_NE(members[0].report.kernels[0].m.cycles, members[1].report.kernels[0].m.cycles);
 }
 
-TEST(GatherMembers, TheJoinedReportHoldsEveryMembersKernels) {
-  std::istringstream in(fixture_stream({}) + fixture_stream({}));
-  const Report joined = gather_report(in, "ab", {});
-  std::istringstream one(fixture_stream({}));
-  const Report single = gather_report(one, "a", {});
-  ASSERT_EQ(joined.kernels.size(), 2 * single.kernels.size());
-  EXPECT_DOUBLE_EQ(joined.totals.instructions, 2 * single.totals.instructions);
-}
-
 TEST(GatherMembers, AMemberWithoutStatsIsRefused) {
   FixtureOptions nostats;
   nostats.stats = false;

@@ -22,7 +22,7 @@ namespace {
 
 Report report(const FixtureOptions& o, size_t top = 5) {
   std::istringstream in(sasskit::testing::fixture_stream(o));
-  return gather_report(in, "in.stream", {top});
+  return gather_members(in, "in.stream", {top}).front().report;
 }
 
 double type_cycles(const Metrics& m, StallType t) { return m.stall_type[size_t(t)]; }
@@ -109,7 +109,7 @@ TEST(Gather, SampledKernelWithoutAnEstimateLeavesTheTotalUnknown) {
 TEST(Gather, NoStatsIsBadInput) {
   std::istringstream in(sasskit::testing::fixture_stream({.stats = false}));
   try {
-    gather_report(in, "in.stream", {});
+    gather_members(in, "in.stream", {});
     FAIL() << "accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::BadInput);

@@ -15,7 +15,7 @@ namespace {
 
 Report labelled(const sasskit::testing::FixtureOptions& o, const std::string& label) {
   std::istringstream in(sasskit::testing::fixture_stream(o));
-  Report r = gather_report(in, "dir/in.stream", {});
+  Report r = gather_members(in, "dir/in.stream", {}).front().report;
   describe_run(r, label);
   return r;
 }

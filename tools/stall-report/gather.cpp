@@ -172,20 +172,6 @@ std::vector<MemberReport> gather_members(std::istream& in, const std::string& na
   return out;
 }
 
-Report gather_report(std::istream& in, const std::string& name, const GatherOptions& opt) {
-  std::vector<MemberReport> members = gather_members(in, name, opt);
-  Report rep = std::move(members.front().report);
-  rep.source = name;
-  for (size_t m = 1; m < members.size(); ++m) {
-    Report& more = members[m].report;
-    rep.kernels.insert(rep.kernels.end(), more.kernels.begin(), more.kernels.end());
-    rep.projected = rep.projected || more.projected;
-    if (rep.plan_method.empty()) rep.plan_method = more.plan_method;
-  }
-  rep.totals = application_totals(rep.kernels);
-  return rep;
-}
-
 std::vector<Report> load_member_reports(const std::string& path, const GatherOptions& opt) {
   Input in(path);
   std::vector<MemberReport> members = gather_members(in.stream(), in.name(), opt);

@@ -27,8 +27,6 @@ struct MemberReport {
 
 // Every member's report, in order. BadInput when a member has no stats record.
 std::vector<MemberReport> gather_members(std::istream& in, const std::string& name, const GatherOptions& opt);
-// Every member's kernels in one report (members in order, totals over all).
-Report gather_report(std::istream& in, const std::string& name, const GatherOptions& opt);
 // Every member of the stream at `path` as a report of its own, each named
 // (Report::source) `path` for the first member and "path: member N" after.
 std::vector<Report> load_member_reports(const std::string& path, const GatherOptions& opt);
