@@ -1,5 +1,6 @@
 #include "compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "metrics.hpp"
@@ -29,6 +30,12 @@ std::vector<CompareRow> rows_for(const std::vector<const Metrics*>& ms) {
     rows.push_back(std::move(r));
   };
   for (const Column& c : summary_columns()) add(c.key, c.kind, [&c](const Metrics& m) { return c.get(m); });
+  // A sampled run's estimate beside its cycles, so a difference smaller than it reads as such.
+  if (std::any_of(ms.begin(), ms.end(), [](const Metrics* m) { return m && m->sampling_error; })) {
+    CompareRow r{"sampling_error_frac", Kind::Ratio, {}};
+    for (const Metrics* m : ms) r.values.push_back(m ? m->sampling_error : std::nullopt);
+    rows.push_back(std::move(r));
+  }
   add("stall_cycles", Kind::Count, [](const Metrics& m) { return m.stall_cycles(); });
   for (const Column& c : stall_type_columns())
     add("stall_" + c.title + "_frac", Kind::Fraction,
