@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <string>
 
 #include "libcommon/diag.hpp"
@@ -55,6 +56,15 @@ void require(bool present, const std::string& key) {
     invalid("missing value for '" + key + "' (set it in the --config file or with --" + key + ")");
 }
 
+// The name goes into reports, stream records and --dump-config's quoted value, so it keeps to
+// characters that every one of them carries unescaped and that read back unchanged.
+bool is_plain_model_name(const std::string& name) {
+  const auto plain = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || (c != '\0' && std::strchr(" ._+-()", c));
+  };
+  return std::all_of(name.begin(), name.end(), plain) && name.front() != ' ' && name.back() != ' ';
+}
+
 std::string is(const std::string& key, uint64_t value) { return key + " = " + std::to_string(value); }
 
 void validate_cache(const CacheGeometry& c, const std::string& p) {
@@ -77,6 +87,8 @@ void validate_cache(const CacheGeometry& c, const std::string& p) {
 
 void validate_required(const GpuConfig& g) {
   require(!g.name.empty(), "name");
+  if (!is_plain_model_name(g.name))
+    invalid("name may hold only letters, digits, spaces (not at either end) and . _ + - ( )");  // never echoed
   require(g.clock_mhz > 0, "clock-mhz");
   const std::pair<uint64_t, const char*> positive[] = {{g.num_sms, "num-sms"},
                                                        {g.subcores_per_sm, "subcores-per-sm"},

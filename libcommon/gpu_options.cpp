@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <variant>
 
@@ -301,6 +302,25 @@ std::string type_name(const Key& key) {
 
 bool is_list(const Key& key) { return std::holds_alternative<Ref<std::vector<unsigned>>>(key.field); }
 
+// CLI11 splits an unquoted value at spaces and commas, and of a key that takes one value
+// the option would keep only the last part: the file reader refuses such a line instead.
+// (A key repeated on the command line still takes the last, as overrides expect.)
+class OneValuePerKeyReader : public CLI::ConfigTOML {
+ public:
+  std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
+    std::vector<CLI::ConfigItem> items = CLI::ConfigTOML::from_config(input);
+    for (const CLI::ConfigItem& item : items) {
+      if (item.inputs.size() < 2 || !item.parents.empty()) continue;
+      for (const Key& k : keys())
+        if (k.name == item.name && !is_list(k))
+          throw CLI::ConfigError(k.name + " takes one value, the config file gives " +
+                                 std::to_string(item.inputs.size()) +
+                                 " (quote a text value that holds spaces or commas)");
+    }
+    return items;
+  }
+};
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ",") + s;
@@ -331,6 +351,7 @@ std::string dump_config(const GpuConfig& gpu) {
 GpuOptions::GpuOptions(CLI::App& app) {
   const std::string group = "GPU model (keys of the --config file, see sasskit-config(5))";
   app.allow_config_extras(CLI::config_extras_mode::error);
+  app.config_formatter(std::make_shared<OneValuePerKeyReader>());
   for (const Key& k : keys()) {
     std::string help = k.help;
     help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));

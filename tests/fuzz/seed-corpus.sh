@@ -23,6 +23,8 @@ tiny=tests/trace-unpack/data/tiny
 raw=$(od -An -tu4 -j22 -N4 "$c/archive/tiny-none.sz" | tr -d ' ')
 tail -c +31 "$c/archive/tiny-none.sz" | head -c "$raw" > "$c/cta_block/tiny-first-block"
 cp configs/qv100.cfg configs/gtx1080.cfg tests/cta-sample/tiny.cfg "$c/gpu_config/"
+# A fuzz finding: a quote in the name did not read back from --dump-config.
+sed "s/^name = .*/name = 'GTX \"1080\" b'/" configs/gtx1080.cfg > "$c/gpu_config/regression-quote-in-name"
 cp tests/pipe-sim/cases/import-accelsim-line-size-zero-refused/cmd "$c/accelsim_config/with-shell-lines"
 sed -n '/^-gpgpu_n_clusters/,/^-icnt_flit_size/p' "$c/accelsim_config/with-shell-lines" \
   | sed 's/S:4:0:64/S:4:128:64/' > "$c/accelsim_config/tiny"
