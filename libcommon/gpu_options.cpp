@@ -145,10 +145,15 @@ const std::vector<Key>& keys() {
   return all;
 }
 
-const Key& find_key(std::string_view name) {
+const Key* lookup_key(std::string_view name) {
   for (const Key& k : keys()) {
-    if (k.name == name) return k;
+    if (k.name == name) return &k;
   }
+  return nullptr;
+}
+
+const Key& find_key(std::string_view name) {
+  if (const Key* k = lookup_key(name)) return *k;
   fail_usage("unknown GPU config key '" + std::string(name) + "'");
 }
 
@@ -308,16 +313,16 @@ bool is_list(const Key& key) { return std::holds_alternative<Ref<std::vector<uns
 class OneValuePerKeyReader : public CLI::ConfigTOML {
  public:
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
-    std::vector<CLI::ConfigItem> items = CLI::ConfigTOML::from_config(input);
-    for (const CLI::ConfigItem& item : items) {
+    std::vector<CLI::ConfigItem> parsed = CLI::ConfigTOML::from_config(input);
+    for (const CLI::ConfigItem& item : parsed) {
       if (item.inputs.size() < 2 || !item.parents.empty()) continue;
-      for (const Key& k : keys())
-        if (k.name == item.name && !is_list(k))
-          throw CLI::ConfigError(k.name + " takes one value, the config file gives " +
-                                 std::to_string(item.inputs.size()) +
-                                 " (quote a text value that holds spaces or commas)");
+      const Key* key = lookup_key(item.name);  // an unknown key is CLI11's error to report
+      if (key && !is_list(*key))
+        throw CLI::ConfigError(key->name + " takes one value, the config file gives " +
+                               std::to_string(item.inputs.size()) +
+                               " (quote a text value that holds spaces or commas)");
     }
-    return items;
+    return parsed;
   }
 };
 
