@@ -19,7 +19,7 @@ std::vector<T> column(const MapView& m, std::string_view key, size_t expected, s
 }  // namespace
 
 void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) {
-  pk.pack_map(26 + (c.gpu.empty() ? 0 : 1));
+  pk.pack_map(30 + (c.gpu.empty() ? 0 : 1));
   pack_type(pk, type);
   pack_field(pk, "kernel", c.kernel_id);
   if (!c.gpu.empty()) pack_field(pk, "gpu", c.gpu);
@@ -33,6 +33,8 @@ void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) 
   pack_field(pk, "l2_hits", c.l2_hits);
   pack_field(pk, "l2_bound_sectors", c.l2_bound_sectors);
   pack_field(pk, "dram_sectors", c.dram_sectors);
+  pack_field(pk, "dram_read_sectors", c.dram_read_sectors);
+  pack_field(pk, "dram_write_sectors", c.dram_write_sectors);
   pack_field(pk, "noc_queue", c.noc_queue);
   pack_field(pk, "dram_queue", c.dram_queue);
   pack_field(pk, "pc", c.pc);
@@ -41,6 +43,8 @@ void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) 
   pack_field(pk, "pc_l2_hit_rate", c.pc_l2_hit_rate);
   pack_field(pk, "pc_requests", c.pc_requests);
   pack_field(pk, "pc_sectors", c.pc_sectors);
+  pack_field(pk, "pc_l2_sectors", c.pc_l2_sectors);
+  pack_field(pk, "pc_writeback_sectors", c.pc_writeback_sectors);
   pack_field(pk, "sm", c.sm);
   pack_field(pk, "sm_l1_hit_rate", c.sm_l1_hit_rate);
   pack_field(pk, "sm_l2_hit_rate", c.sm_l2_hit_rate);
@@ -73,6 +77,8 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   c.l2_hits = m.get_or<uint64_t>("l2_hits", 0);
   c.l2_bound_sectors = m.get_or<uint64_t>("l2_bound_sectors", 0);
   c.dram_sectors = m.get_or<uint64_t>("dram_sectors", 0);
+  c.dram_read_sectors = m.get_or<uint64_t>("dram_read_sectors", 0);
+  c.dram_write_sectors = m.get_or<uint64_t>("dram_write_sectors", 0);
   c.noc_queue = m.get_or<double>("noc_queue", 0);
   c.dram_queue = m.get_or<double>("dram_queue", 0);
   c.pc = m.get<std::vector<uint64_t>>("pc");
@@ -83,6 +89,10 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   c.pc_l2_hit_rate = column<double>(m, "pc_l2_hit_rate", pcs, "pc");
   c.pc_requests = column<uint64_t>(m, "pc_requests", pcs, "pc");
   c.pc_sectors = column<uint64_t>(m, "pc_sectors", pcs, "pc");
+  c.pc_l2_sectors = column<uint64_t>(m, "pc_l2_sectors", pcs, "pc");
+  c.pc_writeback_sectors = column<uint64_t>(m, "pc_writeback_sectors", pcs, "pc");
+  if (c.pc_writeback_sectors.size() != c.pc_l2_sectors.size())
+    fail_input(r.where(), "cache columns 'pc_writeback_sectors' and 'pc_l2_sectors' come together");
   c.sm = m.get_or<std::vector<uint32_t>>("sm", {});
   c.sm_l1_hit_rate = column<double>(m, "sm_l1_hit_rate", c.sm.size(), "sm");
   c.sm_l2_hit_rate = column<double>(m, "sm_l2_hit_rate", c.sm.size(), "sm");

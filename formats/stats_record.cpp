@@ -49,6 +49,9 @@ void SimCounters::add(const SimCounters& o) {
   mem_insts += o.mem_insts;
   mem_requests += o.mem_requests;
   l1d_misses += o.l1d_misses;
+  l2_sectors += o.l2_sectors;
+  dram_read_sectors += o.dram_read_sectors;
+  dram_write_sectors += o.dram_write_sectors;
   smem_conflict_cycles += o.smem_conflict_cycles;
   reg_bank_conflicts += o.reg_bank_conflicts;
   unknown_opcodes += o.unknown_opcodes;
@@ -66,7 +69,7 @@ void pack_column(Packer& pk, const std::array<T, N>& a, F field) {
 }
 
 void pack_counters(Packer& pk, const SimCounters& c, uint32_t extra_fields) {
-  pk.pack_map(23 + extra_fields);
+  pk.pack_map(26 + extra_fields);
   pack_key(pk, "active_cycles"); pk.pack(c.active_cycles);
   pack_key(pk, "sm_cycles"); pk.pack(c.sm_cycles);
   pack_key(pk, "sched_cycles"); pk.pack(c.sched_cycles);
@@ -86,6 +89,9 @@ void pack_counters(Packer& pk, const SimCounters& c, uint32_t extra_fields) {
   pack_key(pk, "mem_insts"); pk.pack(c.mem_insts);
   pack_key(pk, "mem_requests"); pk.pack(c.mem_requests);
   pack_key(pk, "l1d_misses"); pk.pack(c.l1d_misses);
+  pack_key(pk, "l2_sectors"); pk.pack(c.l2_sectors);
+  pack_key(pk, "dram_read_sectors"); pk.pack(c.dram_read_sectors);
+  pack_key(pk, "dram_write_sectors"); pk.pack(c.dram_write_sectors);
   pack_key(pk, "smem_conflict_cycles"); pk.pack(c.smem_conflict_cycles);
   pack_key(pk, "reg_bank_conflicts"); pk.pack(c.reg_bank_conflicts);
   pack_key(pk, "unknown_opcodes"); pk.pack(c.unknown_opcodes);
@@ -124,6 +130,9 @@ SimCounters unpack_counters(const MapView& m) {
   c.mem_insts = m.get<uint64_t>("mem_insts");
   c.mem_requests = m.get<uint64_t>("mem_requests");
   c.l1d_misses = m.get<uint64_t>("l1d_misses");
+  c.l2_sectors = m.get_or<uint64_t>("l2_sectors", 0);
+  c.dram_read_sectors = m.get_or<uint64_t>("dram_read_sectors", 0);
+  c.dram_write_sectors = m.get_or<uint64_t>("dram_write_sectors", 0);
   c.smem_conflict_cycles = m.get<uint64_t>("smem_conflict_cycles");
   c.reg_bank_conflicts = m.get<uint64_t>("reg_bank_conflicts");
   c.unknown_opcodes = m.get<uint64_t>("unknown_opcodes");

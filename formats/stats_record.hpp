@@ -66,6 +66,9 @@ struct SimCounters {
   uint64_t mem_insts = 0;      // memory instructions
   uint64_t mem_requests = 0;   // coalesced requests (global/local lines, shared wavefronts)
   uint64_t l1d_misses = 0;     // requests that left the SM
+  uint64_t l2_sectors = 0;     // sectors those requests took to L2 (2.2)
+  uint64_t dram_read_sectors = 0;   // sectors read from DRAM (2.2)
+  uint64_t dram_write_sectors = 0;  // sectors written to DRAM: write-backs, writes passed on (2.2)
   uint64_t smem_conflict_cycles = 0;  // extra shared-memory cycles from bank conflicts
   uint64_t reg_bank_conflicts = 0;    // operand reads deferred a cycle by a busy bank
   uint64_t unknown_opcodes = 0;       // dynamic instructions classified by the fallback

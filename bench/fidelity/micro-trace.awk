@@ -13,7 +13,8 @@
 # exceeds L2, lat-atomic ATOM.ADD. Throughputs (one CTA of 32 warps, or 80 CTAs
 # for the chip-wide levels): tp-fp32 FFMA, tp-fp64 DFMA, tp-half HFMA2, tp-int IMAD,
 # tp-sfu MUFU.SQRT, tp-tensor HMMA.884, bw-l1 / bw-l2 / bw-dram LDG.E.128,
-# bw-smem LDS. Registers rotate over 8 accumulators so throughput kernels have
+# bw-dram-st STG.E.128 (each line written once: DRAM sees the write-backs),
+# bw-dram-copy LDG.E.128 and STG.E.128 in turn (one array to another), bw-smem LDS. Registers rotate over 8 accumulators so throughput kernels have
 # independent work.
 BEGIN {
   # Addresses are offsets below 4 GiB (mawk's %x is 32-bit) printed after the
@@ -21,7 +22,7 @@ BEGIN {
   line = 128
   ctas = 1; warps = 32; lanes = 32; smem = 0
   if (kind ~ /^lat-/) { warps = 1; lanes = kind ~ /^lat-(smem|l1|l2|dram|atomic)$/ ? 1 : 32 }
-  if (kind ~ /^bw-(l2|dram)$/) ctas = 80
+  if (kind ~ /^bw-(l2|dram)/) ctas = 80
   if (kind == "bw-smem" || kind == "lat-smem") smem = 49152
   # Footprints, in 128-byte lines: L1 holds 32 KiB at the largest carve-out,
   # L2 4.5 MiB (TITAN V) to 6 MiB (Quadro GV100).
@@ -64,6 +65,10 @@ function mem(i, op, dst, srcs, width, base) {
   if (lanes == 1) printf "%s %s 1 R%d %s %s %d 0 %s \n", pc(i), mask(), dst, op, srcs, width, base
   else printf "%s %s 1 R%d %s %s %d 1 %s %d \n", pc(i), mask(), dst, op, srcs, width, base, width
 }
+# A store of all lanes: consecutive `width`-byte elements from `base`.
+function store(i, op, srcs, width, base) {
+  printf "%s %s 0 %s %s %d 1 %s %d \n", pc(i), mask(), op, srcs, width, base, width
+}
 
 function inst(c, w, i,    acc, k) {
   acc = 8 + 4 * (i % 8)   # throughput kernels: 8 independent accumulators
@@ -84,5 +89,8 @@ function inst(c, w, i,    acc, k) {
   else if (kind == "bw-smem") mem(i, "LDS", acc, "1 R2", 4, shared(((w * n + i) * 128) % 49152))
   else if (kind == "bw-l2") mem(i, "LDG.E.128", acc, "1 R2", 16, global((((c * 977 + w) * n + i) * 4 % footprint) * line))
   else if (kind == "bw-dram") mem(i, "LDG.E.128", acc, "1 R2", 16, global((((c * warps + w) * n + i) * 4) * line))
+  else if (kind == "bw-dram-st") store(i, "STG.E.128", "2 R2 R" acc, 16, global((((c * warps + w) * n + i) * 4) * line))
+  else if (kind == "bw-dram-copy" && i % 2 == 0) mem(i, "LDG.E.128", acc, "1 R2", 16, global((((c * warps + w) * n + i) * 2) * line))
+  else if (kind == "bw-dram-copy") store(i, "STG.E.128", "2 R4 R" (acc - 4), 16, global(1073741824 + (((c * warps + w) * n + i - 1) * 2) * line))
   else { print "micro-trace.awk: unknown kind " kind > "/dev/stderr"; exit 2 }
 }

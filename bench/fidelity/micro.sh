@@ -84,3 +84,8 @@ row bw-smem     256  512 B/clk    $((32 * 128))  shared_bw       "Shared Memory 
 # Chip-wide: 80 CTAs of 32 warps, one per SM.
 row bw-l2        32   64 B/clk    $((80 * 32 * 512)) l2_bw_128   "L2 bandwidth"
 row bw-dram      32   64 B/clk    $((80 * 32 * 512)) mem_bw      "Mem BW"
+# Stores and a copy (bytes read plus bytes written per clock). The V100 file has
+# no store or copy measurement: both are compared with mem_bw's read rate, the
+# rate the model lets writes sustain too (no read/write turnaround is modelled).
+row bw-dram-st   32   64 B/clk    $((80 * 32 * 512)) mem_bw      "Mem BW"
+row bw-dram-copy 32   64 B/clk    $((80 * 32 * 512)) mem_bw      "Mem BW"

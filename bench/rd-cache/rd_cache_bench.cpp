@@ -88,7 +88,7 @@ void sweep_ratio(const std::vector<LineAccess>& s, unsigned assoc) {
   for (uint64_t kb = 4; kb <= 512; kb *= 2) points.push_back({Level::L1, kb * 1024, assoc});
   LevelStacks stacks(Level::L1, l1_geometry(), points);
   const double t_sweep = seconds([&] {
-    for (const auto& a : s) stacks.access(a);
+    for (const auto& a : s) stacks.access(a, false);
   });
   uint64_t check = 0;
   const double t_exact = seconds([&] {

@@ -94,16 +94,18 @@ struct Simulated {
   SmResult result;
 };
 
-// Runs the CTAs on one SM (of `active_sms` sharing the bandwidth).
+// Runs the CTAs on one SM (of `active_sms` sharing the bandwidth), with
+// rd-cache's `cache` record if given, else the hit rates `mem`.
 inline Simulated simulate(const GpuConfig& gpu, const std::vector<StaticInst>& table,
                           const std::vector<CtaTrace>& ctas, unsigned ctas_per_sm = 8,
-                          MemoryDefaults mem = {}, unsigned active_sms = 1) {
+                          MemoryDefaults mem = {}, unsigned active_sms = 1,
+                          const KernelCacheModel* cache = nullptr) {
   SimOptions opt;
   opt.gpu = gpu;
   opt.ctas_per_sm = ctas_per_sm;
   opt.active_sms = active_sms;
   Simulated s;
-  s.program = build_program(1, table, 0x100000, classify, nullptr, mem);
+  s.program = build_program(1, table, 0x100000, classify, cache, mem);
   SmWork work;
   for (const auto& c : ctas) work.ctas.push_back(&c);
   s.result = SmSim(opt, s.program, work).run();

@@ -164,11 +164,33 @@ TEST(Pipeline, DramBandwidthBoundsMissingLoads) {
   expect_bookkeeping(one.result.counters);
 }
 
-TEST(Pipeline, StoresMissingAWriteBackL2UseNoDramBandwidth) {
-  // 16 warps x 32 stores of whole sectors, all L2 misses, then 32 loads of
+namespace {
+// rd-cache's record for `table`: every access misses L1 and L2, and each
+// sector sent to L2 evicts `writeback_per_sector` dirty sectors.
+KernelCacheModel all_miss_record(const std::vector<StaticInst>& table, double writeback_per_sector) {
+  KernelCacheModel c;
+  c.kernel_id = 1;
+  for (const StaticInst& s : table) {
+    if (!s.mem_width) continue;
+    c.pc.push_back(s.pc);
+    c.amat.push_back(0);
+    c.pc_l1_hit_rate.push_back(0);
+    c.pc_l2_hit_rate.push_back(0);
+    c.pc_requests.push_back(1000);
+    c.pc_sectors.push_back(1000);
+    c.pc_l2_sectors.push_back(1000);
+    c.pc_writeback_sectors.push_back(static_cast<uint64_t>(1000 * writeback_per_sector));
+  }
+  return c;
+}
+}  // namespace
+
+TEST(Pipeline, StoresTakeDramBandwidthWhenTheirDirtyLinesAreWrittenBack) {
+  // 16 warps x 32 stores of whole lines, all L2 misses, then 32 loads of
   // other lines that miss too. A write-back L2 allocates the stored sectors
   // without reading DRAM (NVIDIA's L2 keeps per-byte write masks; Accel-Sim's
-  // logs show no DRAM reads for them), so only the loads wait for DRAM.
+  // logs show no DRAM reads for them); DRAM sees them when the dirty lines
+  // are evicted, at the rate rd-cache's record gives.
   TableBuilder t;
   std::vector<uint32_t> seq;
   for (uint16_t r = 0; r < 32; ++r) seq.push_back(t.add("STG.E", {}, {2, 3}, 4));
@@ -177,13 +199,31 @@ TEST(Pipeline, StoresMissingAWriteBackL2UseNoDramBandwidth) {
   std::vector<CtaTrace> ctas = line_per_access_cta(t.insts, seq);
   GpuConfig g = dram_32_bytes_per_cycle();
   g.l2.write_policy = WritePolicy::WriteBack;
-  auto back = simulate(g, t.insts, ctas, 8, MemoryDefaults{0.0, 0.0}, 1);
-  double loads = 16 * 32 * 128 / 32.0, latency = g.l2.latency + g.dram_latency;
-  EXPECT_NEAR(double(back.result.cycles), loads + latency, 0.1 * (loads + latency));
-  // Write-through: every store goes on to DRAM and takes its share.
+  g.l2.write_allocate = true;
+  const double lines = 16 * 32, line_cycles = 128 / 32.0, latency = g.l2.latency + g.dram_latency;
+  const double loads = lines * line_cycles;
+  // Everything fits in L2: nothing is evicted, only the loads use DRAM.
+  const KernelCacheModel fits = all_miss_record(t.insts, 0);
+  auto kept = simulate(g, t.insts, ctas, 8, {}, 1, &fits);
+  EXPECT_NEAR(double(kept.result.cycles), loads + latency, 0.1 * (loads + latency));
+  EXPECT_EQ(kept.result.counters.dram_read_sectors, 4 * lines);
+  EXPECT_EQ(kept.result.counters.dram_write_sectors, 0u);
+  // Streaming: every sector sent to L2 evicts a dirty one. The stores' write-backs
+  // and the loads' evictions of stored lines double the traffic.
+  const KernelCacheModel streams = all_miss_record(t.insts, 1.0);
+  auto evicting = simulate(g, t.insts, ctas, 8, {}, 1, &streams);
+  EXPECT_EQ(evicting.result.counters.dram_write_sectors, 2 * 4 * lines);
+  EXPECT_GE(double(evicting.result.cycles), 3 * loads);
+  EXPECT_NEAR(double(evicting.result.cycles), 3 * loads + latency, 0.1 * (3 * loads + latency));
+  // Without rd-cache, each sector a store dirties where L2 misses is written back once.
+  auto defaults = simulate(g, t.insts, ctas, 8, MemoryDefaults{0.0, 0.0}, 1);
+  EXPECT_EQ(defaults.result.counters.dram_write_sectors, 4 * lines);
+  EXPECT_NEAR(double(defaults.result.cycles), 2 * loads + latency, 0.1 * (2 * loads + latency));
+  // Write-through: every store goes on to DRAM at once, and no line is dirty.
   g.l2.write_policy = WritePolicy::WriteThrough;
-  auto through = simulate(g, t.insts, ctas, 8, MemoryDefaults{0.0, 0.0}, 1);
-  EXPECT_GT(double(through.result.cycles), 1.8 * loads);
+  auto through = simulate(g, t.insts, ctas, 8, {}, 1, &streams);
+  EXPECT_EQ(through.result.counters.dram_write_sectors, 4 * lines);
+  EXPECT_NEAR(double(through.result.cycles), 2 * loads + latency, 0.1 * (2 * loads + latency));
 }
 
 TEST(Pipeline, LdstBusyCyclesCountTheAddressLatch) {

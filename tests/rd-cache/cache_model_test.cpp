@@ -243,7 +243,8 @@ TEST(CacheModel, CountsRequestsSectorsAndReuseOfOneWarp) {
   EXPECT_EQ(r.counts.l1.hits, 4u);
   EXPECT_EQ(r.counts.l2.accesses, 4u);
   EXPECT_EQ(r.counts.l2.hits, 0u);
-  EXPECT_EQ(r.counts.dram_sectors, 4u);
+  EXPECT_EQ(r.counts.dram_read_sectors, 4u);
+  EXPECT_EQ(r.counts.dram_write_sectors, 0u);
   const KernelCacheModel rec = make_record(k, r, gpu);
   ASSERT_EQ(rec.pc, (std::vector<uint64_t>{0x20}));
   // AMAT = 30 + 0.5 * (200 + 1.0 * 300)
@@ -251,6 +252,63 @@ TEST(CacheModel, CountsRequestsSectorsAndReuseOfOneWarp) {
   // The next kernel finds the lines in L2; a copy to new addresses also fills it.
   r = model.run(k, round_robin(1, gpu.num_sms), 1);
   EXPECT_EQ(r.counts.l2.hits, 4u);
+}
+
+namespace {
+// Kernel `id` of one warp: instruction `op` (4 bytes a lane, so a line per
+// access) at lines first, first + 1, ..., first + lines - 1.
+KernelAccesses one_line_per_access(uint32_t id, const std::string& op, uint64_t first, uint64_t lines,
+                                   const GpuConfig& gpu) {
+  KernelAccesses k(kernel_info(id, 1), gpu);
+  add_insts(k, {inst(0x40, op, 4)});
+  CtaTrace cta;
+  cta.kernel_id = id;
+  cta.cta = {0, 0, 0};
+  WarpTrace w;
+  for (uint64_t l = first; l < first + lines; ++l) {
+    w.inst.push_back(0);
+    w.mask.push_back(0xffffffff);
+    w.addr_mode.push_back(1);
+    for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x100000 + 128 * l + 4 * lane);
+  }
+  cta.warps = {w};
+  add_cta(k, cta, "lines");
+  return k;
+}
+}  // namespace
+
+TEST(CacheModel, StoresReachDramAsWriteBacksOfTheLinesTheyDirtied) {
+  const GpuConfig gpu = small_gpu();  // L2: 256 lines of 4 sectors, write-back, write-allocate
+  CacheModel model(gpu, make_access_order("round-robin"), {}, 1);
+  // 512 lines stored: no DRAM reads; the first 256 are evicted dirty.
+  const KernelAccesses stores = one_line_per_access(1, "STG.E", 0, 512, gpu);
+  KernelResult r = model.run(stores, round_robin(1, gpu.num_sms), 1);
+  EXPECT_EQ(r.counts.dram_read_sectors, 0u);
+  EXPECT_EQ(r.counts.dram_write_sectors, 256u * 4);
+  KernelCacheModel rec = make_record(stores, r, gpu);
+  EXPECT_EQ(rec.dram_sectors, 256u * 4);
+  EXPECT_EQ(rec.pc_l2_sectors, (std::vector<uint64_t>{512 * 4}));
+  EXPECT_EQ(rec.pc_writeback_sectors, (std::vector<uint64_t>{256 * 4}));
+  // Loads of 256 new lines read them and evict the other 256 dirty lines.
+  const KernelAccesses loads = one_line_per_access(2, "LDG.E", 1000, 256, gpu);
+  r = model.run(loads, round_robin(1, gpu.num_sms), 1);
+  EXPECT_EQ(r.counts.dram_read_sectors, 256u * 4);
+  EXPECT_EQ(r.counts.dram_write_sectors, 256u * 4);
+  // Those lines are clean: evicting them writes nothing back.
+  r = model.run(one_line_per_access(3, "LDG.E", 2000, 256, gpu), round_robin(1, gpu.num_sms), 1);
+  EXPECT_EQ(r.counts.dram_write_sectors, 0u);
+  // Stores that fit in L2 stay there, dirty, for the kernels after.
+  r = model.run(one_line_per_access(4, "STG.E", 3000, 128, gpu), round_robin(1, gpu.num_sms), 1);
+  EXPECT_EQ(r.counts.dram_read_sectors + r.counts.dram_write_sectors, 0u);
+}
+
+TEST(CacheModel, AWriteThroughL2PassesEveryWrittenSectorOn) {
+  GpuConfig gpu = small_gpu();
+  gpu.l2.write_policy = WritePolicy::WriteThrough;
+  CacheModel model(gpu, make_access_order("round-robin"), {}, 1);
+  KernelResult r = model.run(one_line_per_access(1, "STG.E", 0, 512, gpu), round_robin(1, gpu.num_sms), 1);
+  EXPECT_EQ(r.counts.dram_write_sectors, 512u * 4);
+  EXPECT_EQ(r.counts.dram_read_sectors, 0u);
 }
 
 TEST(CacheModel, HostCopyFillsL2) {

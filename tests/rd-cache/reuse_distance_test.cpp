@@ -8,40 +8,11 @@
 #include "lru_reference.hpp"
 
 using namespace sasskit::rdcache;
+using sasskit::rdcache::test::Access;
 using sasskit::rdcache::test::ExactLru;
+using sasskit::rdcache::test::generated_stream;
 
 namespace {
-
-struct Access {
-  uint64_t line;
-  uint32_t mask;
-};
-
-// Mixed locality: re-use of recent lines (short and long distances),
-// streaming through new lines, and random far lines; partial sector masks.
-std::vector<Access> generated_stream(size_t n, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Access> out;
-  std::vector<uint64_t> recent;
-  uint64_t next_new = 1000;
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned kind = rng() % 10;
-    uint64_t line;
-    if (kind < 5 && !recent.empty()) {
-      const size_t back = std::min<size_t>(recent.size() - 1, rng() % (kind < 3 ? 8 : 300));
-      line = recent[recent.size() - 1 - back];
-    } else if (kind < 8) {
-      line = next_new++;
-    } else {
-      line = rng() % 5000;
-    }
-    recent.push_back(line);
-    if (recent.size() > 4096) recent.erase(recent.begin(), recent.begin() + 2048);
-    const uint32_t mask = (rng() % 3 == 0) ? 0xF : static_cast<uint32_t>(1 + rng() % 15);
-    out.push_back({line, mask});
-  }
-  return out;
-}
 
 // Hit counts of `stack` (for every way count up to `max_ways`) against
 // separate exact LRU simulations.

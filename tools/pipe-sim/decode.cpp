@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace sasskit::pipesim {
 namespace {
@@ -44,12 +45,18 @@ KernelProgram build_program(uint32_t kernel_id, const std::vector<StaticInst>& t
   std::sort(p.pcs.begin(), p.pcs.end());
   p.pcs.erase(std::unique(p.pcs.begin(), p.pcs.end()), p.pcs.end());
 
-  std::map<uint64_t, std::pair<double, double>> rates;
+  struct PcRates {
+    double l1, l2;
+    std::optional<double> writeback;
+  };
+  std::map<uint64_t, PcRates> rates;
   if (cache)
     for (size_t k = 0; k < cache->pc.size(); ++k) {
-      double l1 = k < cache->pc_l1_hit_rate.size() ? cache->pc_l1_hit_rate[k] : cache->l1_hit_rate;
-      double l2 = k < cache->pc_l2_hit_rate.size() ? cache->pc_l2_hit_rate[k] : cache->l2_hit_rate;
-      rates[cache->pc[k]] = {l1, l2};
+      PcRates& r = rates[cache->pc[k]];
+      r.l1 = k < cache->pc_l1_hit_rate.size() ? cache->pc_l1_hit_rate[k] : cache->l1_hit_rate;
+      r.l2 = k < cache->pc_l2_hit_rate.size() ? cache->pc_l2_hit_rate[k] : cache->l2_hit_rate;
+      if (k < cache->pc_writeback_sectors.size())
+        r.writeback = cache->pc_l2_sectors[k] ? double(cache->pc_writeback_sectors[k]) / double(cache->pc_l2_sectors[k]) : 0.0;
     }
 
   for (const auto& s : table) {
@@ -64,10 +71,14 @@ KernelProgram build_program(uint32_t kernel_id, const std::vector<StaticInst>& t
     d.nsrc = copy_registers(s.src, d.src);
     auto r = rates.find(s.pc);
     bool known = r != rates.end();
-    double l1 = known ? r->second.first : cache ? cache->l1_hit_rate : defaults.l1_hit;
-    double l2 = known ? r->second.second : cache ? cache->l2_hit_rate : defaults.l2_hit;
+    double l1 = known ? r->second.l1 : cache ? cache->l1_hit_rate : defaults.l1_hit;
+    double l2 = known ? r->second.l2 : cache ? cache->l2_hit_rate : defaults.l2_hit;
     d.l1_hit = static_cast<float>(l1);  // rates in [0, 1]: the cache record and options check
     d.l2_hit = static_cast<float>(l2);
+    // Without rd-cache's write-backs, every sector a write dirties where L2
+    // misses is taken to be written back once, as in a steady stream.
+    bool writes = d.op.is_store || d.op.is_atomic;
+    d.writeback_rate = static_cast<float>(known && r->second.writeback ? *r->second.writeback : writes ? 1 - l2 : 0);
     p.insts.push_back(d);
   }
   return p;

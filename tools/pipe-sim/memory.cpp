@@ -121,10 +121,14 @@ SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
   if (l1_hit) return MemRequest{sectors, request_latency(g.l1d.latency), false};
   bool l2_hit = spread(l2_acc_[d.pc_index], d.l2_hit);
   unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency) + (atomic ? g.l2_atomic_latency : 0);
-  // A write-back L2 takes a store that misses into the line without reading
-  // DRAM (it keeps which bytes were written); DRAM sees it only on eviction.
-  bool allocates_without_dram = d.op.is_store && !atomic && g.l2.write_policy == WritePolicy::WriteBack;
-  return MemRequest{sectors, request_latency(measured), true, !l2_hit && !allocates_without_dram};
+  // A write-back, write-allocate L2 takes a store into the line without
+  // reading DRAM (it keeps which bytes were written): DRAM sees the store
+  // when the dirty line is evicted (book_writebacks). Any other L2 passes
+  // writes on to DRAM.
+  bool writes = d.op.is_store || atomic;
+  bool keeps_writes = g.l2.write_policy == WritePolicy::WriteBack && g.l2.write_allocate;
+  bool reads_dram = !l2_hit && (atomic || !d.op.is_store);
+  return MemRequest{sectors, request_latency(measured), true, reads_dram, writes && !keeps_writes};
 }
 
 // Forms the requests of a dispatched memory instruction in the latch.
@@ -163,15 +167,32 @@ void SmSim::coalesce(const Op& op, MemLatch& latch) {
   res_.counters.mem_requests += latch.reqs.size();
 }
 
-// An L2 miss's sectors cross the SM's share of DRAM bandwidth, first come
-// first served: a request that finds the share busy with earlier misses waits
-// for them on top of its unloaded latency (done at `unloaded`).
-uint64_t SmSim::book_dram(uint32_t sectors, uint64_t unloaded) {
-  if (dram_bytes_per_cycle_ <= 0) return unloaded;
+// Sectors read or written cross the SM's share of DRAM bandwidth, first come
+// first served. Returns how long they waited for the transfers booked
+// before them.
+double SmSim::book_dram(uint64_t sectors) {
+  if (dram_bytes_per_cycle_ <= 0 || sectors == 0) return 0;
   double bytes = double(sectors) * std::max(4u, gpu().l2.sector_bytes);
   double wait = std::max(0.0, dram_free_ - double(now_));
   dram_free_ = double(now_) + wait + bytes / dram_bytes_per_cycle_;
-  return unloaded + static_cast<uint64_t>(std::ceil(wait));
+  return wait;
+}
+
+// The dirty sectors a request's L2 allocations evict, at the PC's rate
+// (rd-cache's write-backs per L2 sector), spread deterministically; they
+// take the SM's DRAM share when the request reaches L2. Returns how many.
+uint64_t SmSim::book_writebacks(const DecodedInst& d, uint32_t sectors) {
+  if (d.writeback_rate <= 0 || gpu().l2.write_policy != WritePolicy::WriteBack) return 0;
+  double& acc = wb_acc_[d.pc_index];
+  acc += double(sectors) * d.writeback_rate;
+  auto whole = static_cast<uint64_t>(std::floor(acc + 1e-9));
+  acc -= double(whole);
+  book_dram(whole);
+  return whole;
+}
+
+bool SmSim::uses_dram(const DecodedInst& d, const MemRequest& req) const {
+  return req.to_dram || req.writes_dram || (d.writeback_rate > 0 && gpu().l2.write_policy == WritePolicy::WriteBack);
 }
 
 // The SM's L1 data / shared-memory array: its banks deliver smem_banks x 4
@@ -190,14 +211,15 @@ bool SmSim::take_l1_data_port(uint32_t bytes) {
 
 // Whether a request that leaves the SM must wait: for an MSHR (loads), for
 // the interconnect, which takes a request while its backlog is under a cycle,
-// or for the SM's DRAM queue, which takes an L2 miss while its backlog is
+// or for the SM's DRAM queue, which takes a request that moves DRAM data
+// (a read, a write passed on, a write-back it causes) while its backlog is
 // under the DRAM latency (so a change of the SM's share soon takes effect).
 bool SmSim::miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& req) {
   unsigned mshrs = gpu().l1d.mshrs;
   bool needs_mshr = !d.op.is_store;
   bool noc_busy = noc_busy_until_ >= double(now_ + 1);
   const double dram_backlog = std::max(1u, gpu().dram_latency);
-  bool dram_busy = req.to_dram && dram_bytes_per_cycle_ > 0 && dram_free_ > double(now_) + dram_backlog;
+  bool dram_busy = dram_bytes_per_cycle_ > 0 && uses_dram(d, req) && dram_free_ > double(now_) + dram_backlog;
   if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
   sc.events.add(StallEvent::Interconnect, true, d.pc_index);
   if (noc_busy) wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
@@ -206,17 +228,29 @@ bool SmSim::miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& 
   return true;
 }
 
-// Books a request that leaves the SM: its MSHR, interconnect and DRAM shares.
-// Returns when its data is back.
+// Books a request that leaves the SM: its MSHR, interconnect and DRAM shares
+// (what it reads, what it writes through, the write-backs it causes).
+// Returns when its data is back: a read waits for the DRAM transfers booked
+// before it.
 uint64_t SmSim::send_miss(const DecodedInst& d, const MemRequest& req) {
   uint64_t done = now_ + req.latency;
-  if (req.to_dram) done = book_dram(req.sectors, done);
+  SimCounters& c = res_.counters;
+  if (req.to_dram) {
+    done += static_cast<uint64_t>(std::ceil(book_dram(req.sectors)));
+    c.dram_read_sectors += req.sectors;
+  }
+  if (req.writes_dram) {
+    book_dram(req.sectors);
+    c.dram_write_sectors += req.sectors;
+  }
+  c.dram_write_sectors += book_writebacks(d, req.sectors);
   if (!d.op.is_store) mshr_release_.push(done);
   if (noc_bytes_per_cycle_ > 0) {
     double bytes = double(req.sectors) * std::max(4u, gpu().l1d.sector_bytes);
     noc_busy_until_ = std::max(noc_busy_until_, double(now_)) + bytes / noc_bytes_per_cycle_;
   }
-  ++res_.counters.l1d_misses;
+  ++c.l1d_misses;
+  c.l2_sectors += req.sectors;
   return done;
 }
 

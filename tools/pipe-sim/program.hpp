@@ -27,6 +27,7 @@ struct DecodedInst {
   std::array<uint16_t, kMaxDst> dst{};
   std::array<uint16_t, kMaxSrc> src{};  // distinct, RZ removed
   float l1_hit = 0, l2_hit = 0;         // per-access outcome rates for this PC
+  float writeback_rate = 0;  // dirty sectors a write-back L2 evicts to DRAM per sector this PC sends to L2
   bool is_mem() const { return op.unit == UnitClass::Ldst; }
 };
 

@@ -40,6 +40,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   share_bandwidth(opt.active_sms);
   l1_acc_.assign(prog_.pcs.size(), 0);
   l2_acc_.assign(prog_.pcs.size(), 0);
+  wb_acc_.assign(prog_.pcs.size(), 0);
   res_.sm = work.sm;
   res_.pc_insts.assign(prog_.pcs.size(), 0);
   for (auto& col : res_.pc_stalls) col.assign(prog_.pcs.size(), 0);

@@ -156,7 +156,8 @@ class SmSim {
     uint32_t sectors = 0;
     uint64_t latency = 0;
     bool leaves_sm = false;  // L1 miss: needs an MSHR and interconnect bandwidth
-    bool to_dram = false;    // L2 miss: needs DRAM bandwidth
+    bool to_dram = false;    // reads DRAM (an L2 miss): waits for DRAM bandwidth
+    bool writes_dram = false;  // a write L2 passes on to DRAM at once (write-through, no allocation)
   };
   struct MemLatch {
     bool busy = false;
@@ -258,7 +259,9 @@ class SmSim {
   unsigned bank(uint16_t reg) const { return reg % subcores_[0].ports.size(); }
   // memory.cpp
   void memory_pipeline(SubCore& sc);
-  uint64_t book_dram(uint32_t sectors, uint64_t unloaded);
+  double book_dram(uint64_t sectors);
+  uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
+  bool uses_dram(const DecodedInst& d, const MemRequest& req) const;
   bool miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& req);
   uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
   bool take_l1_data_port(uint32_t bytes);
@@ -293,7 +296,7 @@ class SmSim {
   double noc_bytes_per_cycle_ = 0;  // this SM's share
   double dram_free_ = 0;            // the SM's DRAM share is booked until then
   double dram_bytes_per_cycle_ = 0; // this SM's share
-  std::vector<double> l1_acc_, l2_acc_;  // per PC: deterministic hit/miss spreading
+  std::vector<double> l1_acc_, l2_acc_, wb_acc_;  // per PC: deterministic spreading of hits and write-backs
   uint32_t mem_rr_ = 0;
   BankChains smem_scratch_;  // coalesce's reused storage
   uint64_t now_ = 0, wake_ = kNever;

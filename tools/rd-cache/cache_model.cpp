@@ -21,6 +21,7 @@ uint64_t KernelCounts::gmem_requests() const {
 struct L2Request {
   uint32_t inst = 0;
   bool lookup = true;  // L2 allocates them
+  Op op = Op::Load;
   uint32_t begin = 0, end = 0;  // into SmPass::l2_sectors
 };
 
@@ -68,7 +69,7 @@ void CacheModel::copy_to_l2(uint64_t address, uint64_t bytes) {
     const uint64_t from = std::max(a, address), to = std::min(a + line, address + bytes);
     const uint64_t start[1] = {from};
     coalesce(start, static_cast<uint32_t>(to - from), l2_.shape(), lines);
-    for (const LineAccess& l : lines) l2_.access(l, false);
+    for (const LineAccess& l : lines) l2_.access(l, false, false);
   }
 }
 
@@ -169,11 +170,11 @@ void CacheModel::advance_sm(const KernelAccesses& kernel, const CtaSource& ctas,
       t.sectors += sectors;
       ic.traffic.requests += 1;
       ic.traffic.sectors += sectors;
-      L2Request req{inst, route.l2_lookup, static_cast<uint32_t>(pass.l2_sectors.size()), 0};
+      L2Request req{inst, route.l2_lookup, route.op, static_cast<uint32_t>(pass.l2_sectors.size()), 0};
       for (const LineAccess& l : lines) {
         uint32_t hits = 0;
         if (route.l1_lookup) {
-          hits = l1.access(l);
+          hits = l1.access(l, false).hits;  // an L1's write-backs are not modeled (requests.hpp)
           const uint64_t n = std::popcount(l.mask), h = std::popcount(hits);
           pass.counts.l1.add(n, h);
           ic.l1.add(n, h);
@@ -209,17 +210,26 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
       const std::span<const uint64_t> sectors(sms[sm].l2_sectors.data() + req.begin, req.end - req.begin);
       counts.l2_bound_sectors += sectors.size();
       coalesce(sectors, l1_sector, l2_.shape(), lines);
+      // Loads and atomics read what misses; stores and atomics write, into
+      // the line (dirty until evicted) or, past a write-through or
+      // non-allocating L2, on to DRAM.
+      const bool reads = req.op != Op::Store, writes = req.op != Op::Load;
       for (const LineAccess& l : lines) {
         const uint64_t n = std::popcount(l.mask);
         if (!req.lookup) {
-          counts.dram_sectors += n;
+          (writes ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
           continue;
         }
-        const uint64_t h = std::popcount(l2_.access(l));
+        const TagOutcome out = l2_.access(l, writes);
+        const uint64_t h = std::popcount(out.hits);
+        InstCounts& ic = counts.inst[req.inst];
         counts.l2.add(n, h);
         counts.sm_l2[sm].add(n, h);
-        counts.inst[req.inst].l2.add(n, h);
-        counts.dram_sectors += n - h;
+        ic.l2.add(n, h);
+        ic.written_back += out.written_back;
+        counts.dram_write_sectors += out.written_back;
+        if (reads) counts.dram_read_sectors += n - h;
+        if (writes && gpu_.l2.write_policy == WritePolicy::WriteThrough) counts.dram_write_sectors += n;
       }
     }
   }

@@ -30,6 +30,7 @@ struct HitCount {
 struct InstCounts {
   Traffic traffic;
   HitCount l1, l2;
+  uint64_t written_back = 0;  // dirty L2 sectors its L2 accesses evicted
 };
 
 struct KernelCounts {
@@ -38,7 +39,8 @@ struct KernelCounts {
   std::vector<HitCount> sm_l1, sm_l2;  // per SM; L2 by the SM the request came from
   std::vector<InstCounts> inst;        // per entry of the kernel's table
   uint64_t l2_bound_sectors = 0;       // sectors sent from L1 to L2 (interconnect)
-  uint64_t dram_sectors = 0;           // L2 misses and writes L2 does not allocate
+  uint64_t dram_read_sectors = 0;      // misses of loads and atomics, loads L2 does not allocate
+  uint64_t dram_write_sectors = 0;     // write-backs of dirty lines, writes L2 does not keep
   uint64_t issue_cycles = 0;           // max over SMs: warp instructions / sub-cores
   uint64_t gmem_requests() const;
 };

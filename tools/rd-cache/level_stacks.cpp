@@ -21,12 +21,18 @@ SetsWays sets_ways(uint64_t size_bytes, unsigned assoc, unsigned line_bytes, con
   return SetsWays{lines / assoc, assoc};
 }
 
-LevelStacks::LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep)
-    : shape_(line_shape(model, level_name(level))) {
+namespace {
+LruTags model_tags(Level level, const CacheGeometry& model) {
   const SetsWays sw =
       sets_ways(model.size_bytes, model.assoc, model.line_bytes, level == Level::L1 ? "l1d-size" : "l2-size");
-  model_ways_ = sw.ways;
-  model_ = make_stack(sw.sets, shape_.sectors_per_line(), sw.ways);
+  return LruTags(sw.sets, sw.ways);
+}
+}  // namespace
+
+LevelStacks::LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep)
+    : shape_(line_shape(model, level_name(level))),
+      write_back_(model.write_policy == WritePolicy::WriteBack),
+      model_(model_tags(level, model)) {
   // One stack per distinct set count, deep enough for its largest point.
   std::vector<SetsWays> stacks;
   for (const SweepPoint& p : sweep) {
@@ -45,21 +51,14 @@ LevelStacks::LevelStacks(Level level, const CacheGeometry& model, const std::vec
   histograms_.resize(stacks_.size());
 }
 
-uint32_t LevelStacks::access(const LineAccess& a, bool measured) {
+TagOutcome LevelStacks::access(const LineAccess& a, bool write, bool measured) {
   uint32_t distance[kMaxSectorsPerLine];
   for (size_t i = 0; i < stacks_.size(); ++i) {
     const unsigned n = stacks_[i]->access(a.line, a.mask, distance);
     if (measured)
       for (unsigned s = 0; s < n; ++s) histograms_[i].add(distance[s]);
   }
-  model_->access(a.line, a.mask, distance);
-  uint32_t hits = 0;
-  unsigned n = 0;
-  for (unsigned s = 0; s < kMaxSectorsPerLine; ++s) {
-    if (!(a.mask & (1u << s))) continue;
-    if (distance[n++] < model_ways_) hits |= 1u << s;
-  }
-  return hits;
+  return model_.access(a.line, a.mask, write && write_back_);
 }
 
 void LevelStacks::clear_histograms() {

@@ -1,6 +1,6 @@
-// The stacks of one cache level: the modeled geometry, which decides hit or
-// miss, and one stack per further set count the sweep asks for, which only
-// fill distance histograms.
+// One cache level: the modeled cache's tags, which decide hit or miss and
+// what an eviction writes back, and one stack per set count the sweep asks
+// for, which only fill distance histograms.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "libcommon/gpu_config.hpp"
+#include "lru_tags.hpp"
 #include "requests.hpp"
 #include "reuse_distance.hpp"
 
@@ -44,9 +45,12 @@ class LevelStacks {
  public:
   LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep);
 
-  // Looks up one line; returns the hit sectors of `a.mask` in the modeled
-  // cache. `measured` false (cache warming) leaves the histograms alone.
-  uint32_t access(const LineAccess& a, bool measured = true);
+  // Looks up one line in the modeled cache: the hit sectors of `a.mask`,
+  // and the dirty sectors written back by the eviction it causes (a
+  // write-back level; a write-through one holds no dirty sector). `write`:
+  // the access writes its sectors. `measured` false (cache warming) leaves
+  // the histograms alone.
+  TagOutcome access(const LineAccess& a, bool write, bool measured = true);
 
   // Distance histograms of the sweep stacks, per stack (see sweep_results).
   const std::vector<DistanceHistogram>& histograms() const { return histograms_; }
@@ -56,8 +60,8 @@ class LevelStacks {
 
  private:
   LineShape shape_;
-  uint64_t model_ways_ = 0;
-  std::unique_ptr<StackEngine> model_;
+  bool write_back_ = false;
+  LruTags model_;
   std::vector<SweepPoint> points_;
   std::vector<size_t> stack_of_point_;
   std::vector<std::unique_ptr<StackEngine>> stacks_;

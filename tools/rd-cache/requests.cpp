@@ -81,6 +81,7 @@ Route route_of(std::string_view opcode, const OpcodeInfo& info, const GpuConfig&
   const Op op = op_of(info);
   Route r;
   r.category = static_cast<size_t>(space) * kOps + static_cast<size_t>(op);
+  r.op = op;
   r.cached = space == MemSpace::Global || space == MemSpace::Local || space == MemSpace::Generic;
   if (!r.cached) return r;
   switch (op) {

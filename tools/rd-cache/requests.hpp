@@ -50,6 +50,7 @@ struct Traffic {
 // Where the sectors of one static instruction go.
 struct Route {
   size_t category = 0;
+  Op op = Op::Load;
   bool cached = false;      // global, local or generic: through the L1/L2 model
   bool l1_lookup = false;   // looks up (and allocates in) L1
   bool l2_all = false;      // every sector goes on to L2 (L1 bypassed or write-through)

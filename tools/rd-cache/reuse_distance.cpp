@@ -24,16 +24,6 @@ unsigned touch(std::array<uint32_t, kMaxSectorsPerLine>& sector_max, unsigned se
   return n;
 }
 
-// Maps a set's lines or a line to its set: modulo, a mask when a power of two.
-class SetIndex {
- public:
-  explicit SetIndex(uint64_t sets) : sets_(sets), mask_(std::has_single_bit(sets) ? sets - 1 : 0) {}
-  uint64_t operator()(uint64_t line) const { return mask_ || sets_ == 1 ? line & mask_ : line % sets_; }
-
- private:
-  uint64_t sets_, mask_;
-};
-
 // What is known of a line: its last-use stamp in its set and, per sector,
 // the largest line distance since the sector was last touched. Kept in the
 // hash table itself: one cache miss per access instead of two.

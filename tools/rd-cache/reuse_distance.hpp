@@ -3,12 +3,23 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 namespace sasskit::rdcache {
+
+// Maps a line to its set: modulo, a mask when the set count is a power of two.
+class SetIndex {
+ public:
+  explicit SetIndex(uint64_t sets) : sets_(sets), mask_(std::has_single_bit(sets) ? sets - 1 : 0) {}
+  uint64_t operator()(uint64_t line) const { return mask_ || sets_ == 1 ? line & mask_ : line % sets_; }
+
+ private:
+  uint64_t sets_, mask_;
+};
 
 // The distance of an access whose line or sector was never seen (or lost).
 inline constexpr uint32_t kCold = UINT32_MAX;

@@ -26,6 +26,7 @@ void add_pcs(KernelCacheModel& m, const KernelAccesses& kernel, const KernelCoun
     p.traffic.sectors += c.traffic.sectors;
     p.l1.merge(c.l1);
     p.l2.merge(c.l2);
+    p.written_back += c.written_back;
   }
   for (const auto& [pc, c] : by_pc) {
     m.pc.push_back(pc);
@@ -34,6 +35,8 @@ void add_pcs(KernelCacheModel& m, const KernelAccesses& kernel, const KernelCoun
     m.pc_l2_hit_rate.push_back(c.l2.rate());
     m.pc_requests.push_back(c.traffic.requests);
     m.pc_sectors.push_back(c.traffic.sectors);
+    m.pc_l2_sectors.push_back(c.l2.accesses);
+    m.pc_writeback_sectors.push_back(c.written_back);
   }
 }
 
@@ -53,10 +56,12 @@ KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& r
   m.l2_sectors = counts.l2.accesses;
   m.l2_hits = counts.l2.hits;
   m.l2_bound_sectors = counts.l2_bound_sectors;
-  m.dram_sectors = counts.dram_sectors;
+  m.dram_read_sectors = counts.dram_read_sectors;
+  m.dram_write_sectors = counts.dram_write_sectors;
+  m.dram_sectors = m.dram_read_sectors + m.dram_write_sectors;
   const LatencyModel latency =
       latency_model(gpu, counts.issue_cycles, counts.l2_bound_sectors * gpu.l1d.sector_bytes,
-                    counts.dram_sectors * gpu.l2.sector_bytes);
+                    m.dram_sectors * gpu.l2.sector_bytes);
   m.noc_queue = latency.noc_queue;
   m.dram_queue = latency.dram_queue;
   uint64_t cached_sectors = 0;
@@ -115,6 +120,8 @@ class JsonSink : public Sink {
         .field("l1_sectors", m.l1_sectors)
         .field("l2_sectors", m.l2_sectors)
         .field("dram_sectors", m.dram_sectors)
+        .field("dram_read_sectors", m.dram_read_sectors)
+        .field("dram_write_sectors", m.dram_write_sectors)
         .field("amat", m.kernel_amat)
         .key("spaces")
         .begin_object();

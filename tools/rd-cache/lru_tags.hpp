@@ -1,0 +1,71 @@
+// The modeled cache itself, tag by tag: an exact LRU cache of sectored lines
+// (a tag covers a line, data is valid per sector) that also keeps which
+// sectors are dirty, so that it knows what an eviction writes back. Its hits
+// are those of the stack distances (reuse_distance.hpp) for the same
+// geometry; the stacks answer for every size at once, this for one.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "reuse_distance.hpp"
+
+namespace sasskit::rdcache {
+
+struct TagOutcome {
+  uint32_t hits = 0;         // sectors of the access found valid (bit i = sector i)
+  unsigned written_back = 0; // dirty sectors of the line this access evicted
+};
+
+class LruTags {
+ public:
+  // `ways` 0 is taken as 1; a fully associative cache is one set.
+  LruTags(uint64_t sets, uint64_t ways);
+
+  // Looks up `line` for the sectors in `mask`. A missing line is allocated
+  // (evicting its set's least recent line when the set is full) with only
+  // those sectors valid; a write makes them dirty without reading them (a
+  // write-allocate cache that fetches on read only, as Accel-Sim's `L`
+  // policy and the byte masks of NVIDIA's L2 sectors).
+  TagOutcome access(uint64_t line, uint32_t mask, bool write);
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  struct Entry {
+    uint64_t line = 0;
+    uint32_t valid = 0, dirty = 0;
+    uint32_t newer = kNone, older = kNone;  // the set's LRU list
+  };
+  struct Set {
+    uint32_t newest = kNone, oldest = kNone;
+    uint64_t size = 0;
+  };
+  // line -> entry, open addressing with linear probing and backward-shift
+  // deletion; holds only resident lines, so it never outgrows the cache.
+  class Index {
+   public:
+    Index();
+    uint32_t find(uint64_t line) const;  // kNone when absent
+    void insert(uint64_t line, uint32_t entry);
+    void erase(uint64_t line);
+
+   private:
+    size_t home(uint64_t key) const;
+    void grow();
+    std::vector<uint64_t> keys_;  // line + 1; 0 = empty
+    std::vector<uint32_t> values_;
+    size_t count_ = 0;
+    unsigned shift_;
+  };
+
+  void unlink(Set& set, uint32_t e);
+  void push_newest(Set& set, uint32_t e);
+
+  SetIndex set_of_;
+  uint64_t ways_;
+  std::vector<Set> sets_;
+  std::vector<Entry> entries_;  // grows up to sets x ways as lines arrive
+  Index index_;
+};
+
+}  // namespace sasskit::rdcache
