@@ -52,7 +52,7 @@ cycles() {
 
 # KIND N1 N2 UNIT-WORK SECTION PATTERN [scale]: per-N work is UNIT-WORK (1 for a
 # latency: cycles per chain step; else work per cycle).
-printf '%-11s %-10s %10s %10s %8s\n' benchmark unit silicon sasskit gap
+printf '%-13s %-10s %10s %10s %8s\n' benchmark unit silicon sasskit gap
 row() {
   local kind=$1 n1=$2 n2=$3 unit=$4 per_n=$5 section=$6 pattern=$7
   local c1 c2 sil
@@ -60,7 +60,7 @@ row() {
   sil=$(measured "$section" "$pattern")
   awk -v k="$kind" -v u="$unit" -v n1="$n1" -v n2="$n2" -v c1="$c1" -v c2="$c2" -v w="$per_n" -v s="$sil" 'BEGIN {
     v = u == "clk" ? (c2 - c1) / (n2 - n1) : w * (n2 - n1) / (c2 - c1)
-    printf "%-11s %-10s %10.1f %10.1f %+7.1f%%\n", k, u, s, v, 100 * (v - s) / s }'
+    printf "%-13s %-10s %10.1f %10.1f %+7.1f%%\n", k, u, s, v, 100 * (v - s) / s }'
 }
 row lat-int     500 1000 clk      1          lat_int32      "int32 latency"
 row lat-fp32    500 1000 clk      1          lat_float      "float-precision FPU latency"
