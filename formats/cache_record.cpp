@@ -93,6 +93,11 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   c.pc_writeback_sectors = column<uint64_t>(m, "pc_writeback_sectors", pcs, "pc");
   if (c.pc_writeback_sectors.size() != c.pc_l2_sectors.size())
     fail_input(r.where(), "cache columns 'pc_writeback_sectors' and 'pc_l2_sectors' come together");
+  for (size_t k = 0; k < c.pc_writeback_sectors.size(); ++k)
+    if (c.pc_writeback_sectors[k] / kMaxWritebacksPerL2Sector > c.pc_l2_sectors[k])
+      fail_input(r.where(), "PC " + std::to_string(c.pc[k]) + " writes back " +
+                                std::to_string(c.pc_writeback_sectors[k]) + " sectors, more than its " +
+                                std::to_string(c.pc_l2_sectors[k]) + " L2 sectors can evict");
   c.sm = m.get_or<std::vector<uint32_t>>("sm", {});
   c.sm_l1_hit_rate = column<double>(m, "sm_l1_hit_rate", c.sm.size(), "sm");
   c.sm_l2_hit_rate = column<double>(m, "sm_l2_hit_rate", c.sm.size(), "sm");

@@ -9,6 +9,10 @@
 
 namespace sasskit {
 
+// Write-backs per L2 sector a record may give: an access evicts at most one
+// line, and no modeled line has more sectors than this.
+inline constexpr uint64_t kMaxWritebacksPerL2Sector = 32;
+
 struct KernelCacheModel {
   uint32_t kernel_id = 0;
   std::string gpu;         // the GPU model it was computed for (empty: unnamed, format before 2.1)

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "formats/cache_record.hpp"
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
 
@@ -235,4 +236,46 @@ TEST(Stream, ValidateCtaRejectsInconsistentColumns) {
   c = sample_cta();
   c.warps[0].addr_extra.pop_back();  // the mask-0 base+stride access keeps two values
   EXPECT_THROW(validate_cta(c, sample_table().insts, "x"), Error);
+}
+
+namespace {
+KernelCacheModel cache_with_writebacks(uint64_t l2_sectors, uint64_t written_back) {
+  KernelCacheModel c;
+  c.kernel_id = 1;
+  c.pc = {0x40};
+  c.amat = {300};
+  c.pc_l1_hit_rate = {0};
+  c.pc_l2_hit_rate = {0.5};
+  c.pc_requests = {8};
+  c.pc_sectors = {32};
+  c.pc_l2_sectors = {l2_sectors};
+  c.pc_writeback_sectors = {written_back};
+  c.dram_read_sectors = 16;
+  c.dram_write_sectors = written_back;
+  c.dram_sectors = 16 + written_back;
+  return c;
+}
+KernelCacheModel read_back(const KernelCacheModel& c) {
+  std::string bytes = write_stream([&](Writer& w) { w.write(c); });
+  std::istringstream in(bytes);
+  Reader r(in, "s");
+  Record rec;
+  EXPECT_TRUE(r.next(rec));
+  return decode<KernelCacheModel>(rec);
+}
+}  // namespace
+
+TEST(Stream, CacheRecordCarriesDramReadsWritesAndWriteBacks) {
+  const KernelCacheModel c = cache_with_writebacks(32, 24);
+  EXPECT_EQ(read_back(c), c);
+}
+
+TEST(Stream, CacheRecordWithMoreWriteBacksThanItsAccessesCanEvictIsRefused) {
+  // Each L2 sector looked up evicts at most one line: 32 sectors cannot write back 2^40.
+  try {
+    read_back(cache_with_writebacks(32, uint64_t{1} << 40));
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than its 32 L2 sectors can evict"), std::string::npos) << e.what();
+  }
 }
