@@ -54,13 +54,25 @@ constexpr MetricSource kNcu[] = {
     {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", RefMetric::GmemRequests, 1, true},
 };
 
+// What C's printf writes for a ratio of nothing (0/0) or by nothing: "nan",
+// "-nan", "inf", "-inf", with or without a '%'.
+bool printf_non_number(std::string_view text) {
+  if (!text.empty() && text.back() == '%') text.remove_suffix(1);
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
+  return text == "nan" || text == "inf";
+}
+
 struct Source {
   const std::string& file;
   const Kernel& kernel;
+  // Accel-Sim prints a statistic it cannot compute as printf's nan or inf
+  // (gpu_occupancy = -nan% when no warp ran): that statistic is not available.
+  bool non_number_is_missing = false;
   // The value of statistic `name`, or empty when the kernel lacks it.
   std::optional<double> get(std::string_view name) const {
     auto text = kernel.values.get(name);
     if (!text || text->empty()) return std::nullopt;
+    if (non_number_is_missing && printf_non_number(*text)) return std::nullopt;
     return profile::number_at(file, kernel.line, name, *text);
   }
 };
@@ -147,7 +159,9 @@ Reference to_reference(const profile::Profile& p) {
   for (const Kernel& kernel : p.kernels) {
     ReferenceKernel k{kernel.id, kernel.name, kernel.launches, {}};
     k.metrics[size_t(RefMetric::Cycles)] = kernel.cycles;
-    const Source s{p.source, kernel};
+    const bool accelsim = p.layout == Layout::AccelsimCsv || p.layout == Layout::AccelsimStats ||
+                          p.layout == Layout::AccelsimLog;
+    const Source s{p.source, kernel, accelsim};
     switch (p.layout) {
       case Layout::NcuRaw:
       case Layout::NcuDetails: apply_table(s, kNcu, k); break;

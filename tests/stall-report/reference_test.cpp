@@ -89,6 +89,22 @@ TEST(Reference, AccelsimTextLogOneEntryPerKernel) {
   EXPECT_EQ(metric(r.kernels[1], RefMetric::Cycles), 100);  // per kernel, not the running total
 }
 
+TEST(Reference, AccelsimNanIsNotAvailableNotAnError) {
+  // Accel-Sim prints printf's nan for a ratio it cannot compute (every log of
+  // the shared corpus has "gpu_occupancy = -nan%").
+  Reference r = parse(
+      "GPGPU-Sim uArch: some banner\n"
+      "kernel_name = _Z1aPi\nkernel_launch_uid = 1\ngpu_sim_cycle = 1282\ngpu_tot_sim_cycle = 1282\n"
+      "warp_instruction_count = 344\ngpu_occupancy = -nan% \ngpu_tot_occupancy = inf% \n");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(metric(r.kernels[0], RefMetric::Cycles), 1282);
+  EXPECT_FALSE(r.kernels[0].metrics[size_t(RefMetric::Occupancy)].has_value());
+  // Elsewhere a word where a number belongs is still an error, with its line.
+  EXPECT_THROW(parse("GPGPU-Sim uArch: x\nkernel_name = a\nkernel_launch_uid = 1\ngpu_sim_cycle = 5\n"
+                     "gpu_tot_sim_cycle = 5\ngpu_occupancy = lots% \n"),
+               Error);
+}
+
 TEST(Reference, NsightComputeLongFormGroupsRowsByLaunch) {
   Reference r = parse(
       "\"ID\",\"Process ID\",\"Kernel Name\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
