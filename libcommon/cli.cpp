@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <csignal>
 #include <iostream>
 #include <limits>
 #include <new>
@@ -47,6 +48,11 @@ std::string positional_usage(const CLI::App& app) {
 ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv, SharedOptions shared)
     : name_(std::move(name)), app_(std::move(description), name_), argc_(argc), argv_(argv) {
   set_program_name(name_);
+  // A file-size limit (ulimit -f, common on clusters) would kill the tool with
+  // SIGXFSZ, without a message and leaving its temporaries; ignored, the write
+  // fails with EFBIG instead and takes the write-error path (one line, status
+  // 4, nothing left behind).
+  std::signal(SIGXFSZ, SIG_IGN);
   std::ios::sync_with_stdio(false);
   common_.argv.assign(argv, argv + argc);
   app_.set_version_flag("--version", name_ + " (sasskit) " + version_string());

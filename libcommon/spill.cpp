@@ -26,14 +26,14 @@ SpillFile::~SpillFile() {
 
 size_t SpillFile::append(const std::string& bytes, int64_t tag) {
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    fail_io(path_, "cannot write the temporary file (disk full?)");
+    fail_io(path_, "cannot write the temporary file (disk full, or over the file-size limit?)");
   entries_.push_back({end_, bytes.size(), tag});
   end_ += bytes.size();
   return entries_.size() - 1;
 }
 
 void SpillFile::flush() {
-  if (std::fflush(file_) != 0) fail_io(path_, "cannot write the temporary file (disk full?)");
+  if (std::fflush(file_) != 0) fail_io(path_, "cannot write the temporary file (disk full, or over the file-size limit?)");
 }
 
 void SpillFile::read(size_t index, std::string& bytes) const {
