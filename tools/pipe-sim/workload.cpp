@@ -1,6 +1,7 @@
 #include "workload.hpp"
 
 #include "formats/sched_record.hpp"
+#include "formats/stats_record.hpp"
 #include "libcommon/diag.hpp"
 
 namespace sasskit::pipesim {
@@ -58,6 +59,12 @@ class BatchBuilder : public stream::KernelHandler {
     if (type == stream::RecordCodec<KernelCacheModel>::type) k.cache = stream::decode<KernelCacheModel>(r);
     if (type == stream::RecordCodec<KernelSample>::type) k.sample = stream::decode<KernelSample>(r);
     if (type == stream::RecordCodec<KernelSchedule>::type) k.sched = stream::decode<KernelSchedule>(r);
+    // A stats record comes after the kernel's CTAs: none before it means a
+    // --stats-only result, which simulated again would give zeros.
+    if (type == stream::RecordCodec<KernelStats>::type && k.ctas.empty() && k.spilled.empty())
+      fail_input(r.where(), "kernel " + std::to_string(k.info.id) +
+                                " has results but no cta records (a pipe-sim --stats-only stream?): "
+                                "simulating it again needs the stream with its CTAs");
     add_about_kernel(r);
   }
 
