@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 #include "libcommon/diag.hpp"
@@ -56,6 +57,17 @@ void require(bool present, const std::string& key) {
     invalid("missing value for '" + key + "' (set it in the --config file or with --" + key + ")");
 }
 
+// A rate or clock that is set: finite and within `lo` .. `hi`, ranges wide
+// enough for any GPU, so that inf, nan or 1e-300 never reach the model.
+void require_in_range(double value, double lo, double hi, const std::string& key) {
+  require(value != 0, key);
+  if (!(value >= lo && value <= hi)) {
+    std::ostringstream text;
+    text << key << " = " << value << " is not in [" << lo << ", " << hi << "]";
+    invalid(text.str());
+  }
+}
+
 // The name goes into reports, stream records and --dump-config's quoted value, so it keeps to
 // characters that every one of them carries unescaped and that read back unchanged.
 bool is_plain_model_name(const std::string& name) {
@@ -89,7 +101,7 @@ void validate_required(const GpuConfig& g) {
   require(!g.name.empty(), "name");
   if (!is_plain_model_name(g.name))
     invalid("name may hold only letters, digits, spaces (not at either end) and . _ + - ( )");  // never echoed
-  require(g.clock_mhz > 0, "clock-mhz");
+  require_in_range(g.clock_mhz, 1, 1e5, "clock-mhz");  // 1 MHz to 100 GHz
   const std::pair<uint64_t, const char*> positive[] = {{g.num_sms, "num-sms"},
                                                        {g.subcores_per_sm, "subcores-per-sm"},
                                                        {g.warp_size, "warp-size"},
@@ -115,10 +127,9 @@ void validate_required(const GpuConfig& g) {
                                                        {g.l2_slices, "l2-slices"},
                                                        {g.dram_latency, "dram-latency"}};
   for (const auto& [value, key] : positive) require(value > 0, key);
-  require(g.dram_bandwidth_gbs > 0, "dram-bandwidth");
-  require(g.noc_bytes_per_cycle > 0, "noc-bandwidth");
-  if (!(g.noc_port_bytes_per_cycle >= 0))
-    invalid("noc-port-bandwidth = " + std::to_string(g.noc_port_bytes_per_cycle) + " is negative");
+  require_in_range(g.dram_bandwidth_gbs, 1e-3, 1e6, "dram-bandwidth");  // GB/s
+  require_in_range(g.noc_bytes_per_cycle, 1e-3, 1e7, "noc-bandwidth");  // bytes per clock
+  if (g.noc_port_bytes_per_cycle != 0) require_in_range(g.noc_port_bytes_per_cycle, 1e-3, 1e7, "noc-port-bandwidth");
   for (const auto& [value, key] : {std::pair{g.dram_efficiency, "dram-efficiency"}, std::pair{g.l2_efficiency, "l2-efficiency"}})
     if (!(value > 0 && value <= 1)) invalid(key + std::string(" = ") + std::to_string(value) + " is not in (0, 1]");
   if (g.has_l0i) require(g.l0i.size_bytes > 0, "l0i-size");
