@@ -5,10 +5,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <variant>
+
+#include <sys/stat.h>
 
 #include "libcommon/accelsim_config.hpp"
 #include "libcommon/diag.hpp"
@@ -307,24 +310,69 @@ std::string type_name(const Key& key) {
 
 bool is_list(const Key& key) { return std::holds_alternative<Ref<std::vector<unsigned>>>(key.field); }
 
-// CLI11 splits an unquoted value at spaces and commas, and of a key that takes one value
-// the option would keep only the last part: the file reader refuses such a line instead.
-// (A key repeated on the command line still takes the last, as overrides expect.)
-class OneValuePerKeyReader : public CLI::ConfigTOML {
+// The tool reads GPU models: a bare --config name is a bundled model, never
+// a file of the working folder (set by GpuOptions, read when --config is).
+bool g_reads_models = false;
+std::string g_model_path;  // the model file --config resolved to, for messages
+std::string g_model_folder_warning;  // given once quiet() is known, by config()
+
+// The first line of `text` that sets `name` ("name = ..." or "name: "), or
+// with an empty `name` the first [section] header; counted from 1, 0 when
+// there is none.
+size_t line_of(const std::string& text, const std::string& name) {
+  std::istringstream lines(text);
+  size_t n = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++n;
+    const size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos) continue;
+    if (name.empty()) {
+      if (line[start] == '[') return n;
+      continue;
+    }
+    if (line.compare(start, name.size(), name) != 0) continue;
+    const size_t after = line.find_first_not_of(" \t", start + name.size());
+    if (after != std::string::npos && (line[after] == '=' || line[after] == ':')) return n;
+  }
+  return 0;
+}
+
+// A GPU model file is data: it sets model keys (sasskit-config(5)) and
+// nothing else, so that a shared or planted model cannot redirect output,
+// swap input or switch checks off. CLI11 would let it set any option.
+// Of a key that takes one value, CLI11 would keep only the last part of an
+// unquoted value with spaces or commas: such a line is refused too. (A key
+// repeated on the command line still takes the last, as overrides expect.)
+class ModelFileReader : public CLI::ConfigTOML {
  public:
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
-    std::vector<CLI::ConfigItem> parsed = CLI::ConfigTOML::from_config(input);
+    std::string text{std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>()};
+    std::istringstream in(text);
+    std::vector<CLI::ConfigItem> parsed = CLI::ConfigTOML::from_config(in);
     for (const CLI::ConfigItem& item : parsed) {
-      if (item.inputs.size() < 2 || !item.parents.empty()) continue;
-      const Key* key = lookup_key(item.name);  // an unknown key is CLI11's error to report
-      if (key && !is_list(*key))
-        throw CLI::ConfigError(key->name + " takes one value, the config file gives " +
+      const bool in_section = !item.parents.empty();
+      const std::string at = g_model_path + ":" + std::to_string(line_of(text, in_section ? "" : item.name)) + ": ";
+      if (in_section)
+        throw CLI::ConfigError(at + "a GPU model file has no [sections]; its keys stand at the top level");
+      const Key* key = lookup_key(item.name);
+      if (!key)
+        throw CLI::ConfigError(at + "'" + item.name +
+                               "' is not a GPU model key (sasskit-config(5)); a model file sets model keys only");
+      if (item.inputs.size() >= 2 && !is_list(*key))
+        throw CLI::ConfigError(at + key->name + " takes one value, the config file gives " +
                                std::to_string(item.inputs.size()) +
                                " (quote a text value that holds spaces or commas)");
     }
     return parsed;
   }
 };
+
+// A model found in a folder that others may write to could have been planted.
+void note_if_others_may_write(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+    g_model_folder_warning = "the folder is writable by others, who may change its models";
+}
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -355,8 +403,9 @@ std::string dump_config(const GpuConfig& gpu) {
 
 GpuOptions::GpuOptions(CLI::App& app) {
   const std::string group = "GPU model (keys of the --config file, see sasskit-config(5))";
+  g_reads_models = true;
   app.allow_config_extras(CLI::config_extras_mode::error);
-  app.config_formatter(std::make_shared<OneValuePerKeyReader>());
+  app.config_formatter(std::make_shared<ModelFileReader>());
   for (const Key& k : keys()) {
     std::string help = k.help;
     help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
@@ -389,6 +438,7 @@ GpuConfig GpuOptions::config() const {
     std::visit(Setter{all[i], is_list(all[i]) ? join(given) : given.back(), gpu}, all[i].field);
   }
   validate(gpu);
+  if (!g_model_folder_warning.empty()) warn(g_model_path, g_model_folder_warning);
   if (dump_) {
     std::cout << dump_config(gpu) << std::flush;
     throw CLI::Success();
@@ -418,10 +468,13 @@ std::optional<std::string> bundled_config_dir() {
 std::string resolve_config_file(const std::string& name) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_regular_file(name, ec) || name.find('/') != std::string::npos) return name;
+  if (name.find('/') != std::string::npos) return name;
+  if (!g_reads_models && fs::is_regular_file(name, ec)) return name;  // a tool's options file
   for (const auto& dir : config_search_dirs()) {
     for (const auto& candidate : {dir + "/" + name, dir + "/" + name + ".cfg"}) {
-      if (fs::is_regular_file(candidate, ec)) return candidate;
+      if (!fs::is_regular_file(candidate, ec)) continue;
+      if (g_reads_models) note_if_others_may_write(dir);
+      return candidate;
     }
   }
   return "";
@@ -432,11 +485,16 @@ CLI::Validator config_file_resolver() {
       [](std::string& value) -> std::string {
         const std::string path = resolve_config_file(value);
         if (path.empty()) {
+          std::error_code ec;
+          const std::string local = g_reads_models && std::filesystem::is_regular_file(value, ec)
+                                        ? "; for the file in this folder write ./" + value
+                                        : "";
           return "no file and no bundled GPU model named '" + value +
                  "' (bundled models are in " + bundled_config_dir().value_or("bin/" SASSKIT_CONFIG_FROM_BIN) +
-                 "; set SASSKIT_CONFIG_PATH for more)";
+                 "; set SASSKIT_CONFIG_PATH for more" + local + ")";
         }
         value = path;
+        g_model_path = path;
         return "";
       },
       "");

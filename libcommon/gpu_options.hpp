@@ -56,9 +56,11 @@ std::vector<std::string> config_search_dirs();
 // the executable's path is unknown (no /proc).
 std::optional<std::string> bundled_config_dir();
 
-// A --config argument: an existing file as is; otherwise a bundled model
-// name looked up as NAME or NAME.cfg in config_search_dirs().
-// Returns "" when nothing matches.
+// A --config argument: a path (it holds a '/') as is; otherwise a bundled
+// model name looked up as NAME or NAME.cfg in config_search_dirs(), with a
+// warning when the folder is writable by others. In a tool without GPU
+// options (no GpuOptions), a bare name is first a file of the working folder:
+// its options file. Returns "" when nothing matches.
 std::string resolve_config_file(const std::string& name_or_path);
 
 // The CLI11 transform that ToolApp puts on --config.
