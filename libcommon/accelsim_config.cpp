@@ -42,6 +42,11 @@ bool to_number(const std::string& s, uint64_t& out) {
 }  // namespace
 
 void AccelSimOptions::read_file(const std::string& path) {
+  // Opening a FIFO would wait for a writer forever, a device read without end.
+  std::error_code ec;
+  const auto type = std::filesystem::status(path, ec).type();
+  if (!ec && type != std::filesystem::file_type::regular)
+    fail_input(path, "an Accel-Sim config must be a regular file");
   std::ifstream in(path);
   if (!in) fail_io(path, "cannot open Accel-Sim config");
   read(in, path);
