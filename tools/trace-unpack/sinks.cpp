@@ -127,6 +127,13 @@ void AccelsimSink::kernel(const KernelInfo& k) {
   if (to_stdout_ && ++kernels_ > 1)
     fail_usage("Accel-Sim text on stdout holds one kernel: choose it with --kernels, or use -o DIR");
   std::string name = plain_trace_name(k);
+  // A second launch written to the same file would replace the first.
+  const size_t launch = launch_of_file_.size() + 1;
+  const auto [owner, fresh] = launch_of_file_.emplace(name, launch);
+  if (!fresh)
+    fail_input("kernel " + std::to_string(k.id),
+               "launch " + std::to_string(launch) + " names trace file " + json_escape(name) + ", which launch " +
+                   std::to_string(owner->second) + " is written to: Accel-Sim text needs a file per launch");
   entries_.emplace_back(name);
   file_ = std::make_unique<Output>(to_stdout_ ? "-" : (fs::path(dir_) / name).string(),
                                    OutputKind::Text);

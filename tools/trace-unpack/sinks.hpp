@@ -95,6 +95,7 @@ class AccelsimSink : public TraceHandler {
   bool finished_ = false;
   unsigned kernels_ = 0;
   std::vector<accelsim::ListEntry> entries_;
+  std::map<std::string, size_t> launch_of_file_;  // trace file name -> the launch (1, 2, ...) written to it
   std::unique_ptr<Output> file_;
   std::unique_ptr<accelsim::KernelTraceWriter> writer_;
   std::unique_ptr<RemoveOnSignal> on_signal_;  // the staging directory
