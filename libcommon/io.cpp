@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <array>
+#include <boost/iostreams/device/file_descriptor.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filter/lzma.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
+#include <boost/iostreams/stream.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -239,11 +241,25 @@ RemoveOnSignal::~RemoveOnSignal() {
   if (slot_ < kTempSlots) g_temp_state[slot_] = kFree;
 }
 
-namespace {
-std::string temporary_name_for(const std::string& path) {
+std::string create_temporary_beside(const std::string& path, int* fd) {
   std::random_device rd;
-  return path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 100000);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 1000000000);
+    const int f = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (f < 0 && errno == EEXIST) continue;  // taken, or planted: another name
+    if (f < 0) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
+    if (fd) *fd = f;
+    else ::close(f);
+    return name;
+  }
+  fail_io(path, "cannot create a temporary file beside it: every name tried exists");
 }
+
+namespace {
+// Writes go through the descriptor the temporary was created with, never
+// through its name again.
+using DescriptorStream = bio::stream<bio::file_descriptor_sink>;
+constexpr std::streamsize kOutputBuffer = 1 << 16;
 
 // A device, FIFO or socket named by -o is written in place: renaming a
 // temporary over it would replace the node with a regular file.
@@ -266,14 +282,15 @@ Output::Output(const std::string& path, OutputKind kind, bool force) : path_(pat
   auto dir = std::filesystem::path(path).parent_path();
   if (!dir.empty() && !std::filesystem::is_directory(dir))
     fail_io(path, "cannot write: directory " + dir.string() + " does not exist");
-  const bool in_place = is_special_file(path);
-  if (!in_place) {
-    tmp_path_ = temporary_name_for(path);
+  int fd = -1;
+  if (is_special_file(path)) {
+    fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
+  } else {
+    tmp_path_ = create_temporary_beside(path, &fd);
     on_signal_ = std::make_unique<RemoveOnSignal>(tmp_path_, false);
   }
-  auto f = std::make_unique<std::ofstream>(in_place ? path : tmp_path_,
-                                           in_place ? std::ios::binary : std::ios::binary | std::ios::trunc);
-  if (!*f) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
+  auto f = std::make_unique<DescriptorStream>(bio::file_descriptor_sink(fd, bio::close_handle), kOutputBuffer);
   stream_ = f.get();
   file_ = std::move(f);
 }
@@ -289,7 +306,11 @@ Output::~Output() {
 void Output::commit() {
   check_written(*stream_, name_);
   if (file_) {
-    static_cast<std::ofstream&>(*file_).close();
+    try {
+      static_cast<DescriptorStream&>(*file_).close();
+    } catch (const std::exception&) {
+      fail_io(name_, "write failed on close");
+    }
     if (file_->fail()) fail_io(name_, "write failed on close");
     if (!tmp_path_.empty()) {
       std::error_code ec;

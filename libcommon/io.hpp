@@ -75,6 +75,12 @@ class Output {
   bool committed_ = false;
 };
 
+// Creates a new file beside `path` with O_EXCL, under a name no file has
+// (one taken, or planted as a link, makes it try another), so a temporary is
+// never written through someone else's link. Returns its name; `fd` gets
+// its open descriptor, or when null it is closed.
+std::string create_temporary_beside(const std::string& path, int* fd = nullptr);
+
 // Throws an Io error naming `name` if `out` has failed; flushes first.
 void check_written(std::ostream& out, const std::string& name);
 

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -86,6 +87,21 @@ TEST(Output, CommitRenamesAndAbandonLeavesNothing) {
   std::string content;
   in >> content;
   EXPECT_EQ(content, "complete");
+}
+
+TEST(Output, TemporariesAreNewFilesNeverLinksFollowed) {
+  fs::path target = scratch("excl.bin");
+  int fd = -1;
+  const std::string a = create_temporary_beside(target.string(), &fd);
+  const std::string b = create_temporary_beside(target.string());
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  EXPECT_NE(a, b);  // each call makes a file of its own
+  EXPECT_EQ(a.rfind(target.string() + ".tmp", 0), 0u) << a;
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(a)));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(b)));
+  fs::remove(a);
+  fs::remove(b);
 }
 
 TEST(Output, MissingDirectoryIsAnIoError) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
 #include "plot_table.hpp"
 
 namespace sasskit::stallreport {
@@ -165,19 +166,30 @@ void draw(const std::string& path, const ScriptFor& script_for) {
   std::string terminal = plot_terminal(path);
   if (!on_path("gnuplot"))
     fail("--plot needs gnuplot, which is not on PATH; install it (e.g. apt-get install gnuplot-nox)");
-  std::string tmp = path + ".tmp";
+  // gnuplot draws into a temporary of its own (created with O_EXCL under an
+  // unpredictable name, removed on a signal), renamed into place once drawn:
+  // never through a planted link, never half a plot, and two runs drawing
+  // the same plot do not share one.
+  const std::string tmp = create_temporary_beside(path);
+  RemoveOnSignal on_signal(tmp, false);
   std::string script = script_for(terminal, tmp);
   FILE* gp = popen("gnuplot", "w");
-  if (!gp) fail_io(path, "cannot run gnuplot");
+  std::error_code ec;
+  if (!gp) {
+    fs::remove(tmp, ec);
+    fail_io(path, "cannot run gnuplot");
+  }
   std::fwrite(script.data(), 1, script.size(), gp);
   int status = pclose(gp);
-  std::error_code ec;
-  if (status != 0 || !fs::exists(tmp, ec)) {
+  if (status != 0 || fs::file_size(tmp, ec) == 0 || ec) {
     fs::remove(tmp, ec);
     fail_io(path, "gnuplot failed to draw the plot");
   }
   fs::rename(tmp, path, ec);
-  if (ec) fail_io(path, "cannot write: " + ec.message());
+  if (ec) {
+    fs::remove(tmp, ec);
+    fail_io(path, "cannot write: " + ec.message());
+  }
 }
 
 }  // namespace
