@@ -84,7 +84,7 @@ int ToolApp::run(const std::function<void()>& body) {
     std::cout << app_.version() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << name_ << ": " << e.what() << "\n"
+    std::cerr << name_ << ": " << printable(e.what()) << "\n"
               << "usage: " << name_ << " [OPTIONS]" << positional_usage(app_)
               << " (run '" << name_ << " --help' for the options)\n";
     return static_cast<int>(ExitCode::Usage);

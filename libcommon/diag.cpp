@@ -9,11 +9,32 @@ bool g_quiet = false;
 
 void print_line(const std::string& where, const std::string& prefix, const std::string& what) {
   std::string line = g_program + ": ";
-  if (!where.empty()) line += where + ": ";
-  line += prefix + what + "\n";
+  if (!where.empty()) line += printable(where) + ": ";
+  line += prefix + printable(what) + "\n";
   std::cerr << line << std::flush;
 }
 }  // namespace
+
+std::string printable(std::string_view text) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      out.push_back(ch);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += "\\x";
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+    }
+  }
+  return out;
+}
 
 std::string location(const std::string& file, uint64_t line) {
   return file + ":" + std::to_string(line);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace sasskit {
 
@@ -45,7 +46,12 @@ std::string location(const std::string& file, uint64_t line);
 void set_program_name(std::string name);
 const std::string& program_name();
 
-// "tool: where: message" on stderr.
+// `text` with each control character written as an escape (\n, \t, \x1b):
+// what a message or a text report echoes from an input never moves the
+// cursor, rings, or starts a line of its own.
+std::string printable(std::string_view text);
+
+// "tool: where: message" on stderr, escaped (printable).
 void print_error(const Error& e);
 // "tool: where: warning: message" on stderr, unless --quiet.
 void warn(const std::string& where, const std::string& what);

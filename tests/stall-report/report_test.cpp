@@ -281,3 +281,20 @@ TEST(Plot, SamplingErrorBecomesErrorBarsOnTheSampledKernelAndTheApplication) {
   EXPECT_NE(script.find("newhistogram '2 gemm' lt 1 at 2,"), std::string::npos) << script;
   EXPECT_NE(script.find("\n4 "), std::string::npos) << script;  // gemm's second bar: x = 3 + 1
 }
+
+TEST(TextReport, AKernelNameNeverForgesARowOrMovesTheCursor) {
+  FixtureOptions o;
+  o.vecadd_name = "a\nall     (total)  9  9\x1b[2J";
+  std::ostringstream out;
+  write_text(out, report(o));
+  const std::string text = out.str();
+  EXPECT_EQ(text.find("\x1b"), std::string::npos);
+  EXPECT_NE(text.find("a\\nall     (total)  9  9\\x1b[2J"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nall     (total)  9  9"), std::string::npos) << text;
+}
+
+TEST(Diag, PrintableEscapesControlCharactersOnly) {
+  EXPECT_EQ(printable("plain text, 100% (ok)"), "plain text, 100% (ok)");
+  EXPECT_EQ(printable(std::string("a\nb\tc\x1b[31md\x07\x7f\0", 14)), "a\\nb\\tc\\x1b[31md\\x07\\x7f\\x00");
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 passes
+}

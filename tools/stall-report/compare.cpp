@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "libcommon/diag.hpp"
 #include "metrics.hpp"
 #include "text_table.hpp"
 
@@ -102,10 +103,10 @@ Comparison compare(const std::vector<Report>& runs) {
 
 void write_compare_text(std::ostream& out, const Comparison& c) {
   out << "stall-report: " << c.runs.size() << " runs, the first is the baseline\n";
-  for (size_t i = 0; i < c.runs.size(); ++i) out << "  " << i + 1 << ": " << c.runs[i] << '\n';
-  for (const std::string& note : c.unmatched) out << note << '\n';
+  for (size_t i = 0; i < c.runs.size(); ++i) out << "  " << i + 1 << ": " << printable(c.runs[i]) << '\n';
+  for (const std::string& note : c.unmatched) out << printable(note) << '\n';
   for (const CompareScope& s : c.scopes) {
-    out << '\n' << (s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name) << '\n';
+    out << '\n' << printable(s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name) << '\n';
     std::vector<std::string> head{"metric"};
     for (size_t i = 0; i < c.runs.size(); ++i) head.push_back(std::to_string(i + 1));
     for (size_t i = 1; i < c.runs.size(); ++i) head.push_back(std::to_string(i + 1) + " - 1");

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "columns.hpp"
+#include "libcommon/diag.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
@@ -84,7 +85,7 @@ void top_pc_table(std::ostream& out, const Report& rep) {
 
 void write_text(std::ostream& out, const Report& rep) {
   out << "stall-report: " << rep.kernels.size() << (rep.kernels.size() == 1 ? " kernel" : " kernels") << " from "
-      << rep.source << '\n';
+      << printable(rep.source) << '\n';
   if (rep.projected) out << "Totals are projected: " << projection_note(rep) << ".\n";
   if (rep.totals.sampling_error)
     out << "CTA sampling: the projected scheduler cycles (and CPI) are off by an estimated "

@@ -2,7 +2,14 @@
 
 #include <algorithm>
 
+#include "libcommon/diag.hpp"
+
 namespace sasskit::stallreport {
+
+void TextTable::add(std::vector<std::string> row) {
+  for (std::string& cell : row) cell = printable(cell);
+  rows_.push_back(std::move(row));
+}
 
 void TextTable::print(std::ostream& out, const std::vector<size_t>& left) const {
   std::vector<size_t> width;

@@ -10,7 +10,8 @@ namespace sasskit::stallreport {
 class TextTable {
  public:
   explicit TextTable(std::vector<std::string> header) : rows_{std::move(header)} {}
-  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  // Cells are escaped (printable): a name from the input stays in its cell.
+  void add(std::vector<std::string> row);
   // Columns in `left` (besides the first) are left-aligned too, e.g. names.
   void print(std::ostream& out, const std::vector<size_t>& left = {}) const;
 

@@ -127,7 +127,7 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
 }
 
 void write_validation_text(std::ostream& out, const Validation& v) {
-  out << "\nValidation against " << v.reference << " (" << v.format << "), " << v.matched
+  out << "\nValidation against " << printable(v.reference) << " (" << v.format << "), " << v.matched
       << (v.matched == 1 ? " kernel" : " kernels") << " matched\n";
   TextTable summary({"metric", "kernels", "error", "corr"});
   for (const MetricValidation& mv : v.metrics)
