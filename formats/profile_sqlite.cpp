@@ -4,6 +4,8 @@
 // documented in the Nsight Systems User Guide, "SQLite Schema Reference").
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -48,6 +50,58 @@ uint64_t volume(sqlite3_stmt* s, int first_column, const std::string& path, cons
   return v;
 }
 
+// An export is untrusted: opened read-only and immutable (no journal or WAL
+// files beside it, whatever its journal mode), with text and blobs of at
+// most kMaxValueBytes, and at most kStepsPerByte virtual-machine steps per
+// byte of file (a real export needs a few), so a crafted one cannot run long
+// or grow large.
+constexpr int kMaxValueBytes = 1 << 20;
+constexpr uint64_t kStepsPerByte = 1000, kMinSteps = 100'000'000;
+constexpr int kStepsPerCall = 10000;
+
+// "file:" URI of a path, every byte outside [A-Za-z0-9/._~-] percent-encoded.
+std::string immutable_uri(const std::string& path) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '~' || c == '-') {
+      uri.push_back(static_cast<char>(c));
+    } else {
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+struct StepBudget {
+  uint64_t calls_left;
+  bool exhausted = false;
+};
+int spend_steps(void* budget) {
+  auto* b = static_cast<StepBudget*>(budget);
+  if (b->calls_left == 0) return b->exhausted = true;  // non-zero interrupts the query
+  --b->calls_left;
+  return 0;
+}
+
+// The tables read must be tables: a view runs its own query.
+void require_tables(sqlite3* db, const std::string& path) {
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT name, type FROM sqlite_master WHERE name IN "
+                             "('CUPTI_ACTIVITY_KIND_KERNEL', 'StringIds')", -1, &raw, nullptr) != SQLITE_OK)
+    fail_input(path, std::string("not an sqlite database: ") + sqlite3_errmsg(db));
+  std::unique_ptr<sqlite3_stmt, StmtFinalize> stmt(raw);
+  while (sqlite3_step(stmt.get()) == SQLITE_ROW) {
+    const auto* name = reinterpret_cast<const char*>(sqlite3_column_text(stmt.get(), 0));
+    const auto* type = reinterpret_cast<const char*>(sqlite3_column_text(stmt.get(), 1));
+    if (!type || std::string(type) != "table")
+      fail_input(path, std::string(name ? name : "?") + " is a " + (type ? type : "?") +
+                           ", not a table: an nsys export holds tables");
+  }
+}
+
 }  // namespace
 
 bool is_sqlite_file(const std::string& path) {
@@ -60,9 +114,18 @@ bool is_sqlite_file(const std::string& path) {
 
 Profile read_nsys_sqlite(const std::string& path) {
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  const int rc = sqlite3_open_v2(immutable_uri(path).c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   std::unique_ptr<sqlite3, DbClose> db(raw);
   if (rc != SQLITE_OK) fail_io(path, std::string("cannot open as sqlite: ") + sqlite3_errstr(rc));
+  sqlite3_limit(db.get(), SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+  std::error_code ec;
+  const uint64_t bytes = std::filesystem::file_size(path, ec);
+  StepBudget budget{std::max(kMinSteps, kStepsPerByte * (ec ? 0 : bytes)) / kStepsPerCall};
+  sqlite3_progress_handler(db.get(), kStepsPerCall, spend_steps, &budget);
+  require_tables(db.get(), path);
+  // Every kernel is a row of the file: more rows than it has bytes means a
+  // join that multiplies them (StringIds with repeated ids).
+  const uint64_t max_rows = ec ? 0 : bytes;
   sqlite3_stmt* raw_stmt = nullptr;
   if (sqlite3_prepare_v2(db.get(), kKernelQuery, -1, &raw_stmt, nullptr) != SQLITE_OK)
     fail_input(path, std::string("not an nsys sqlite export with kernel activity (") + sqlite3_errmsg(db.get()) + ")");
@@ -85,9 +148,15 @@ Profile read_nsys_sqlite(const std::string& path) {
     k.threads_per_cta = volume(s, 5, path, block);
     const unsigned char* name = sqlite3_column_text(s, 8);
     if (!name) fail_input(path, "kernel " + std::to_string(*k.id) + " has no name in StringIds");
-    k.name = reinterpret_cast<const char*>(name);
+    k.name.assign(reinterpret_cast<const char*>(name), static_cast<size_t>(sqlite3_column_bytes(s, 8)));
+    if (k.name.find('\0') != std::string::npos)
+      fail_input(path, "kernel " + std::to_string(*k.id) + "'s name holds a NUL byte");
     p.kernels.push_back(std::move(k));
+    if (p.kernels.size() > max_rows)
+      fail_input(path, "more kernel rows than the file has bytes: StringIds repeats an id");
   }
+  if (budget.exhausted)
+    fail_input(path, "reading kernel activity takes too long for a file of this size (is it an nsys export?)");
   if (step != SQLITE_DONE) fail_input(path, std::string("reading kernel activity: ") + sqlite3_errmsg(db.get()));
   return p;
 }
