@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -107,7 +108,7 @@ double AccelSimOptions::field_real(const std::string& name, char sep, size_t ind
   const auto f = split(v.text, sep);
   char* end = nullptr;
   const double out = index < f.size() ? std::strtod(f[index].c_str(), &end) : 0;
-  if (index >= f.size() || f[index].empty() || *end != '\0' || !(out > 0)) {
+  if (index >= f.size() || f[index].empty() || *end != '\0' || !(out > 0) || !std::isfinite(out)) {
     fail_input(v.where, "-" + name + ": expected a positive number in field " + std::to_string(index + 1) +
                             " of '" + v.text + "'");
   }
@@ -115,6 +116,15 @@ double AccelSimOptions::field_real(const std::string& name, char sep, size_t ind
 }
 
 namespace {
+
+// A clock of -gpgpu_clock_domains (core:interconnect:L2:DRAM, MHz), within
+// the range the GPU model takes (sasskit-config(5)), so that an absurd one is
+// reported here, at its line, not as a derived bandwidth.
+double clock_domain(const AccelSimOptions& o, size_t index) {
+  const double mhz = o.field_real("gpgpu_clock_domains", ':', index);
+  if (!(mhz >= 1 && mhz <= 1e5)) o.bad("gpgpu_clock_domains", "clocks from 1 to 100000 MHz");
+  return mhz;
+}
 
 // "S:4:128:64,L:T:m:L:L,A:512:8,16:0,32": sectored?, sets, line, ways;
 // replacement, write policy, allocation, write-allocation, indexing; MSHRs.
@@ -203,6 +213,8 @@ void import_units(const AccelSimOptions& o, GpuConfig& g) {
 
 void import_memory(const AccelSimOptions& o, GpuConfig& g) {
   const uint64_t l2_banks = o.number("gpgpu_n_mem") * o.number_or("gpgpu_n_sub_partition_per_mchannel", 1);
+  if (l2_banks > std::numeric_limits<uint32_t>::max())
+    o.bad("gpgpu_n_sub_partition_per_mchannel", "fewer L2 sub-partitions in all (gpgpu_n_mem x this)");
   g.unified_l1_smem_bytes = o.number_or("gpgpu_unified_l1d_size", 0) * 1024;
   g.l1d = parse_cache(o, "gpgpu_cache:dl1", 1);
   if (o.number_or("gpgpu_adaptive_cache_config", 0) != 0 && g.unified_l1_smem_bytes > g.smem_per_sm) {
@@ -220,12 +232,12 @@ void import_memory(const AccelSimOptions& o, GpuConfig& g) {
   g.l2.latency = static_cast<unsigned>(o.number("gpgpu_l2_rop_latency")) + g.l1d.latency;
   g.l2_slices = static_cast<unsigned>(l2_banks);
   g.dram_latency = static_cast<unsigned>(o.number("dram_latency"));
-  const double dram_mhz = o.field_real("gpgpu_clock_domains", ':', 3);
+  const double dram_mhz = clock_domain(o, 3);
   g.dram_bandwidth_gbs = double(o.number("gpgpu_n_mem")) * o.number_or("gpgpu_n_mem_per_ctrlr", 1) *
                          o.number("gpgpu_dram_buswidth") * o.number_or("dram_data_command_freq_ratio", 1) *
                          dram_mhz / 1000.0;
   // One flit per cycle per L2 sub-partition port, at the interconnect clock.
-  const double icnt_ratio = o.field_real("gpgpu_clock_domains", ':', 1) / g.clock_mhz;
+  const double icnt_ratio = clock_domain(o, 1) / g.clock_mhz;
   g.noc_bytes_per_cycle = double(l2_banks) * o.number_or("icnt_flit_size", 32) * icnt_ratio;
   // An SM's port sends one flit a cycle, and the sectored L1 sends each
   // missing sector as its own packet: at most a sector's data per flit.
@@ -243,7 +255,7 @@ void import_memory(const AccelSimOptions& o, GpuConfig& g) {
 GpuConfig import_accelsim(const AccelSimOptions& o, const std::string& name) {
   GpuConfig g;
   g.name = name;
-  g.clock_mhz = o.field_real("gpgpu_clock_domains", ':', 0);
+  g.clock_mhz = clock_domain(o, 0);
   const uint64_t sms = o.number("gpgpu_n_clusters") * o.number("gpgpu_n_cores_per_cluster");
   if (sms > std::numeric_limits<uint32_t>::max()) o.bad("gpgpu_n_cores_per_cluster", "fewer SMs in all");
   g.num_sms = static_cast<unsigned>(sms);
