@@ -342,6 +342,10 @@ void read_csv_profile(const std::vector<Line>& content, const ReadOptions& optio
 Profile read_profile(std::istream& in, const std::string& name, const ReadOptions& options) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  // An sqlite export is read by path (load_profile): a stream of its bytes
+  // (stdin, a pipe) is no text profile.
+  if (!lines.empty() && lines.front().rfind(std::string("SQLite format 3\0", 16), 0) == 0)
+    fail_input(name, "an nsys sqlite export is read from a named file, not from stdin or a pipe");
   Profile p;
   p.source = name;
   if (looks_like_accelsim_log(lines)) {

@@ -80,7 +80,8 @@ uint64_t launch_size(const Table& t, const Launch& l, const char* metric, const 
     char c = i < xyz.size() ? xyz[i] : ',';
     if (c >= '0' && c <= '9') digits.push_back(c);
     else if ((c == ',' || c == ')') && !digits.empty()) {
-      size *= count_at(t.file, l.kernel.line, xyz_column, digits);
+      if (__builtin_mul_overflow(size, count_at(t.file, l.kernel.line, xyz_column, digits), &size))
+        fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + xyz + "' does not fit in 64 bits");
       digits.clear();
       ++dims;
     } else if (c != ' ' && c != '(' && c != ',' && c != ')') {
