@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -241,16 +242,26 @@ RemoveOnSignal::~RemoveOnSignal() {
   if (slot_ < kTempSlots) g_temp_state[slot_] = kFree;
 }
 
-std::string create_temporary_beside(const std::string& path, int* fd) {
+Temporary create_temporary_beside(const std::string& path, bool keep_open) {
+  // The cleanup signals wait while the file is created and registered, so
+  // none can come between the two and leave it behind.
+  sigset_t cleanup, before;
+  sigemptyset(&cleanup);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&cleanup, sig);
   std::random_device rd;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string name = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 1000000000);
-    const int f = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (f < 0 && errno == EEXIST) continue;  // taken, or planted: another name
-    if (f < 0) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
-    if (fd) *fd = f;
-    else ::close(f);
-    return name;
+    Temporary t;
+    t.path = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 1000000000);
+    ::pthread_sigmask(SIG_BLOCK, &cleanup, &before);
+    const int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const int error = errno;
+    if (fd >= 0) t.on_signal = std::make_unique<RemoveOnSignal>(t.path, false);
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    if (fd < 0 && error == EEXIST) continue;  // taken, or planted: another name
+    if (fd < 0) fail_io(path, std::string("cannot write: ") + std::strerror(error));
+    if (keep_open) t.fd = fd;
+    else ::close(fd);
+    return t;
   }
   fail_io(path, "cannot create a temporary file beside it: every name tried exists");
 }
@@ -287,8 +298,10 @@ Output::Output(const std::string& path, OutputKind kind, bool force) : path_(pat
     fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
   } else {
-    tmp_path_ = create_temporary_beside(path, &fd);
-    on_signal_ = std::make_unique<RemoveOnSignal>(tmp_path_, false);
+    Temporary t = create_temporary_beside(path, true);
+    tmp_path_ = t.path;
+    fd = t.fd;
+    on_signal_ = std::move(t.on_signal);
   }
   auto f = std::make_unique<DescriptorStream>(bio::file_descriptor_sink(fd, bio::close_handle), kOutputBuffer);
   stream_ = f.get();

@@ -75,11 +75,17 @@ class Output {
   bool committed_ = false;
 };
 
-// Creates a new file beside `path` with O_EXCL, under a name no file has
+// A new file beside `path`, created with O_EXCL under a name no file has
 // (one taken, or planted as a link, makes it try another), so a temporary is
-// never written through someone else's link. Returns its name; `fd` gets
-// its open descriptor, or when null it is closed.
-std::string create_temporary_beside(const std::string& path, int* fd = nullptr);
+// never written through someone else's link; it is removed on a signal from
+// the moment it exists until `on_signal` is released. `fd` is its open
+// descriptor, or -1 when not asked to keep it open.
+struct Temporary {
+  std::string path;
+  int fd = -1;
+  std::unique_ptr<RemoveOnSignal> on_signal;
+};
+Temporary create_temporary_beside(const std::string& path, bool keep_open);
 
 // Throws an Io error naming `name` if `out` has failed; flushes first.
 void check_written(std::ostream& out, const std::string& name);

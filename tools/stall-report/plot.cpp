@@ -170,8 +170,8 @@ void draw(const std::string& path, const ScriptFor& script_for) {
   // unpredictable name, removed on a signal), renamed into place once drawn:
   // never through a planted link, never half a plot, and two runs drawing
   // the same plot do not share one.
-  const std::string tmp = create_temporary_beside(path);
-  RemoveOnSignal on_signal(tmp, false);
+  const Temporary temporary = create_temporary_beside(path, false);
+  const std::string& tmp = temporary.path;
   std::string script = script_for(terminal, tmp);
   FILE* gp = popen("gnuplot", "w");
   std::error_code ec;
