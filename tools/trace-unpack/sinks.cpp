@@ -81,9 +81,18 @@ std::string staging_directory(const std::string& output, bool output_exists) {
 }
 }  // namespace
 
-AccelsimSink::AccelsimSink(const std::string& output, bool to_stdout)
-    : final_dir_(output), dir_(output), to_stdout_(to_stdout) {
+namespace {
+// "out/" and "out" name the same directory to create.
+std::string without_trailing_slashes(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir;
+}
+}  // namespace
+
+AccelsimSink::AccelsimSink(const std::string& requested, bool to_stdout)
+    : final_dir_(without_trailing_slashes(requested)), dir_(final_dir_), to_stdout_(to_stdout) {
   if (to_stdout_) return;
+  const std::string& output = final_dir_;
   if (fs::exists(output) && !fs::is_directory(output))
     fail_io(output, "exists and is not a directory");
   merge_into_existing_ = fs::exists(output);
