@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 void make_directory(const std::string& dir) {
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(fs::symlink_status(dir, ec))) fail_io(dir, "cannot create the output directory: a file of that name exists");
   if (!fs::create_directories(dir, ec))
     fail_io(dir, "cannot create the output directory: " +
                      (ec ? ec.message() : std::string("a file of that name exists")));
