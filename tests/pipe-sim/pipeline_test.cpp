@@ -219,6 +219,12 @@ TEST(Pipeline, StoresTakeDramBandwidthWhenTheirDirtyLinesAreWrittenBack) {
   auto defaults = simulate(g, t.insts, ctas, 8, MemoryDefaults{0.0, 0.0}, 1);
   EXPECT_EQ(defaults.result.counters.dram_write_sectors, 4 * lines);
   EXPECT_NEAR(double(defaults.result.cycles), 2 * loads + latency, 0.1 * (2 * loads + latency));
+  // A write-back L2 that does not allocate stores sends them to DRAM at once
+  // and, allocating nothing for them, evicts nothing on their account.
+  g.l2.write_allocate = false;
+  auto bypass = simulate(g, t.insts, ctas, 8, MemoryDefaults{0.0, 0.0}, 1);
+  EXPECT_EQ(bypass.result.counters.dram_write_sectors, 4 * lines);
+  g.l2.write_allocate = true;
   // Write-through: every store goes on to DRAM at once, and no line is dirty.
   g.l2.write_policy = WritePolicy::WriteThrough;
   auto through = simulate(g, t.insts, ctas, 8, {}, 1, &streams);

@@ -121,14 +121,16 @@ SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
   if (l1_hit) return MemRequest{sectors, request_latency(g.l1d.latency), false};
   bool l2_hit = spread(l2_acc_[d.pc_index], d.l2_hit);
   unsigned measured = g.l2.latency + (l2_hit ? 0 : g.dram_latency) + (atomic ? g.l2_atomic_latency : 0);
-  // A write-back, write-allocate L2 takes a store into the line without
-  // reading DRAM (it keeps which bytes were written): DRAM sees the store
-  // when the dirty line is evicted (book_writebacks). Any other L2 passes
-  // writes on to DRAM.
+  // As rd-cache routes them: a write-back L2 takes a store it allocates, and
+  // an atomic, into the line without reading DRAM for the store (it keeps
+  // which bytes were written); DRAM sees them when the dirty line is evicted
+  // (book_writebacks). A write-through L2 passes every write on to DRAM, and
+  // a store L2 does not allocate goes there directly.
   bool writes = d.op.is_store || atomic;
-  bool keeps_writes = g.l2.write_policy == WritePolicy::WriteBack && g.l2.write_allocate;
+  bool through = g.l2.write_policy == WritePolicy::WriteThrough;
+  bool bypasses = d.op.is_store && !atomic && !g.l2.write_allocate;
   bool reads_dram = !l2_hit && (atomic || !d.op.is_store);
-  return MemRequest{sectors, request_latency(measured), true, reads_dram, writes && !keeps_writes};
+  return MemRequest{sectors, request_latency(measured), true, reads_dram, (writes && through) || bypasses};
 }
 
 // Forms the requests of a dispatched memory instruction in the latch.
@@ -182,7 +184,7 @@ double SmSim::book_dram(uint64_t sectors) {
 // (rd-cache's write-backs per L2 sector), spread deterministically; they
 // take the SM's DRAM share when the request reaches L2. Returns how many.
 uint64_t SmSim::book_writebacks(const DecodedInst& d, uint32_t sectors) {
-  if (d.writeback_rate <= 0 || gpu().l2.write_policy != WritePolicy::WriteBack) return 0;
+  if (!causes_writebacks(d)) return 0;
   double& acc = wb_acc_[d.pc_index];
   acc += double(sectors) * d.writeback_rate;
   auto whole = static_cast<uint64_t>(std::floor(acc + 1e-9));
@@ -191,8 +193,16 @@ uint64_t SmSim::book_writebacks(const DecodedInst& d, uint32_t sectors) {
   return whole;
 }
 
+// Only a write-back L2 evicts dirty lines, and a store it does not allocate
+// allocates nothing.
+bool SmSim::causes_writebacks(const DecodedInst& d) const {
+  const GpuConfig& g = gpu();
+  bool allocates = !d.op.is_store || d.op.is_atomic || g.l2.write_allocate;
+  return d.writeback_rate > 0 && g.l2.write_policy == WritePolicy::WriteBack && allocates;
+}
+
 bool SmSim::uses_dram(const DecodedInst& d, const MemRequest& req) const {
-  return req.to_dram || req.writes_dram || (d.writeback_rate > 0 && gpu().l2.write_policy == WritePolicy::WriteBack);
+  return req.to_dram || req.writes_dram || causes_writebacks(d);
 }
 
 // The SM's L1 data / shared-memory array: its banks deliver smem_banks x 4

@@ -261,6 +261,7 @@ class SmSim {
   void memory_pipeline(SubCore& sc);
   double book_dram(uint64_t sectors);
   uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
+  bool causes_writebacks(const DecodedInst& d) const;
   bool uses_dram(const DecodedInst& d, const MemRequest& req) const;
   bool miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& req);
   uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
