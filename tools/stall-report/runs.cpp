@@ -105,6 +105,11 @@ std::vector<Report> merge_shards(std::vector<Report> reports) {
     std::stable_sort(run.kernels.begin(), run.kernels.end(),
                      [](const KernelReport& a, const KernelReport& b) { return a.id < b.id; });
     run.totals = application_totals(run.kernels);
+    for (const KernelReport& k : run.kernels)
+      if (k.shards > 1)
+        warn(run.run, "kernel " + std::to_string(k.id) + "'s cycles are the sum of its " + std::to_string(k.shards) +
+                          " CTA-range shards', each simulated on the whole GPU: more than one run of the kernel "
+                          "takes when its shards' CTAs would share the GPU (see stall-report(1) on shards)");
   }
   return runs;
 }
