@@ -1,9 +1,12 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <limits>
 #include <new>
+#include <string_view>
+#include <vector>
 
 #include "diag.hpp"
 #include "gpu_options.hpp"
@@ -42,6 +45,45 @@ std::string positional_usage(const CLI::App& app) {
   for (const CLI::Option* opt : app.get_options())
     if (opt->get_positional()) out += " [" + opt->get_name() + "]";
   return out;
+}
+// Edits (insert, delete, replace one character) from `a` to `b`.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// "--kernl (did you mean --kernel?)" for the first --word of the command line
+// that names no option but is close to one (at most 2 edits, and fewer than
+// half its letters); empty when there is none.
+std::string nearest_option_hint(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options())
+    for (const std::string& name : opt->get_lnames()) names.push_back("--" + name);
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!arg.starts_with("--")) continue;
+    arg = arg.substr(0, arg.find('='));
+    if (std::find(names.begin(), names.end(), arg) != names.end()) continue;
+    const std::string* best = nullptr;
+    size_t best_distance = 3;
+    for (const std::string& name : names) {
+      const size_t d = edit_distance(arg, name);
+      if (d < best_distance && 2 * d < arg.size() - 2) best = &name, best_distance = d;
+    }
+    if (best) return std::string(arg) + " is not an option; did you mean " + *best + "?";
+  }
+  return "";
 }
 }  // namespace
 
@@ -84,7 +126,8 @@ int ToolApp::run(const std::function<void()>& body) {
     std::cout << app_.version() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << name_ << ": " << printable(e.what()) << "\n"
+    const std::string hint = nearest_option_hint(app_, argc_, argv_);
+    std::cerr << name_ << ": " << printable(hint.empty() ? e.what() : hint) << "\n"
               << "usage: " << name_ << " [OPTIONS]" << positional_usage(app_)
               << " (run '" << name_ << " --help' for the options)\n";
     return static_cast<int>(ExitCode::Usage);
