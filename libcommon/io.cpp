@@ -23,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <utility>
 
 #include "diag.hpp"
 #include "progress.hpp"
@@ -242,7 +243,30 @@ RemoveOnSignal::~RemoveOnSignal() {
   if (slot_ < kTempSlots) g_temp_state[slot_] = kFree;
 }
 
-Temporary create_temporary_beside(const std::string& path, bool keep_open) {
+Temporary::Temporary(Temporary&& other) noexcept
+    : path_(std::exchange(other.path_, {})), on_signal_(std::move(other.on_signal_)) {}
+
+Temporary& Temporary::operator=(Temporary&& other) noexcept {
+  std::swap(path_, other.path_);
+  std::swap(on_signal_, other.on_signal_);
+  return *this;
+}
+
+Temporary::~Temporary() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove(path_, ec);
+}
+
+void Temporary::rename_to(const std::string& target, const std::string& name) {
+  std::error_code ec;
+  std::filesystem::rename(path_, target, ec);
+  if (ec) fail_io(name, "cannot rename temporary file: " + ec.message());
+  path_.clear();
+  on_signal_.reset();
+}
+
+Temporary create_temporary_beside(const std::string& path, int* fd) {
   // The cleanup signals wait while the file is created and registered, so
   // none can come between the two and leave it behind.
   sigset_t cleanup, before;
@@ -250,17 +274,20 @@ Temporary create_temporary_beside(const std::string& path, bool keep_open) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&cleanup, sig);
   std::random_device rd;
   for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::string name = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 1000000000);
     Temporary t;
-    t.path = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 1000000000);
     ::pthread_sigmask(SIG_BLOCK, &cleanup, &before);
-    const int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const int f = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     const int error = errno;
-    if (fd >= 0) t.on_signal = std::make_unique<RemoveOnSignal>(t.path, false);
+    if (f >= 0) {
+      t.path_ = name;
+      t.on_signal_ = std::make_unique<RemoveOnSignal>(name, false);
+    }
     ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    if (fd < 0 && error == EEXIST) continue;  // taken, or planted: another name
-    if (fd < 0) fail_io(path, std::string("cannot write: ") + std::strerror(error));
-    if (keep_open) t.fd = fd;
-    else ::close(fd);
+    if (f < 0 && error == EEXIST) continue;  // taken, or planted: another name
+    if (f < 0) fail_io(path, std::string("cannot write: ") + std::strerror(error));
+    if (fd) *fd = f;
+    else ::close(f);
     return t;
   }
   fail_io(path, "cannot create a temporary file beside it: every name tried exists");
@@ -298,22 +325,11 @@ Output::Output(const std::string& path, OutputKind kind, bool force) : path_(pat
     fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) fail_io(path, std::string("cannot write: ") + std::strerror(errno));
   } else {
-    Temporary t = create_temporary_beside(path, true);
-    tmp_path_ = t.path;
-    fd = t.fd;
-    on_signal_ = std::move(t.on_signal);
+    temporary_ = create_temporary_beside(path, &fd);
   }
   auto f = std::make_unique<DescriptorStream>(bio::file_descriptor_sink(fd, bio::close_handle), kOutputBuffer);
   stream_ = f.get();
   file_ = std::move(f);
-}
-
-Output::~Output() {
-  if (file_ && !committed_ && !tmp_path_.empty()) {
-    file_.reset();
-    std::error_code ec;
-    std::filesystem::remove(tmp_path_, ec);
-  }
 }
 
 void Output::commit() {
@@ -325,14 +341,8 @@ void Output::commit() {
       fail_io(name_, "write failed on close");
     }
     if (file_->fail()) fail_io(name_, "write failed on close");
-    if (!tmp_path_.empty()) {
-      std::error_code ec;
-      std::filesystem::rename(tmp_path_, path_, ec);
-      if (ec) fail_io(name_, "cannot rename temporary file: " + ec.message());
-    }
+    if (!temporary_.path().empty()) temporary_.rename_to(path_, name_);
   }
-  on_signal_.reset();
-  committed_ = true;
 }
 
 void check_written(std::ostream& out, const std::string& name) {

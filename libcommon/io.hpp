@@ -47,6 +47,32 @@ class RemoveOnSignal {
   size_t slot_ = static_cast<size_t>(-1);
 };
 
+// A new file beside another path, created with O_EXCL under a name no file
+// has (one taken, or planted as a link, makes it try another), so a
+// temporary is never written through someone else's link. From the moment
+// it exists until it is renamed into place it is removed if the run ends:
+// by a signal, or by the Temporary's destruction (a failed run).
+class Temporary {
+ public:
+  Temporary() = default;
+  Temporary(Temporary&& other) noexcept;
+  Temporary& operator=(Temporary&& other) noexcept;
+  ~Temporary();
+
+  const std::string& path() const { return path_; }
+  // Renames the file to `target`; an Io error naming `name` if that fails
+  // (the file is then removed with the Temporary).
+  void rename_to(const std::string& target, const std::string& name);
+
+ private:
+  friend Temporary create_temporary_beside(const std::string& path, int* fd);
+  std::string path_;  // empty: nothing to remove
+  std::unique_ptr<RemoveOnSignal> on_signal_;
+};
+// The temporary beside `path`; `fd`, when given, gets its open descriptor,
+// else it is closed.
+Temporary create_temporary_beside(const std::string& path, int* fd = nullptr);
+
 enum class OutputKind { Text, Binary };
 
 // An output by path or "-" for stdout. A file is written to a temporary
@@ -58,7 +84,6 @@ enum class OutputKind { Text, Binary };
 class Output {
  public:
   Output(const std::string& path, OutputKind kind, bool force = false);
-  ~Output();
   Output(const Output&) = delete;
   Output& operator=(const Output&) = delete;
 
@@ -68,24 +93,12 @@ class Output {
   void commit();
 
  private:
+  Temporary temporary_;  // none for stdout or a special file; destroyed after file_ is closed
   std::unique_ptr<std::ostream> file_;
   std::ostream* stream_ = nullptr;
-  std::string path_, tmp_path_, name_;
-  std::unique_ptr<RemoveOnSignal> on_signal_;  // tmp_path_ until committed
-  bool committed_ = false;
+  std::string path_, name_;
 };
 
-// A new file beside `path`, created with O_EXCL under a name no file has
-// (one taken, or planted as a link, makes it try another), so a temporary is
-// never written through someone else's link; it is removed on a signal from
-// the moment it exists until `on_signal` is released. `fd` is its open
-// descriptor, or -1 when not asked to keep it open.
-struct Temporary {
-  std::string path;
-  int fd = -1;
-  std::unique_ptr<RemoveOnSignal> on_signal;
-};
-Temporary create_temporary_beside(const std::string& path, bool keep_open);
 
 // Throws an Io error naming `name` if `out` has failed; flushes first.
 void check_written(std::ostream& out, const std::string& name);

@@ -91,19 +91,22 @@ TEST(Output, CommitRenamesAndAbandonLeavesNothing) {
 
 TEST(Output, TemporariesAreNewFilesNeverLinksFollowed) {
   fs::path target = scratch("excl.bin");
-  const Temporary open = create_temporary_beside(target.string(), true);
-  const Temporary closed = create_temporary_beside(target.string(), false);
-  const std::string& a = open.path;
-  const std::string& b = closed.path;
-  ASSERT_GE(open.fd, 0);
-  EXPECT_EQ(closed.fd, -1);
-  ::close(open.fd);
-  EXPECT_NE(a, b);  // each call makes a file of its own
-  EXPECT_EQ(a.rfind(target.string() + ".tmp", 0), 0u) << a;
-  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(a)));
-  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(b)));
-  fs::remove(a);
-  fs::remove(b);
+  int fd = -1;
+  std::string a, b;
+  {
+    const Temporary open = create_temporary_beside(target.string(), &fd);
+    const Temporary closed = create_temporary_beside(target.string());
+    a = open.path();
+    b = closed.path();
+    ASSERT_GE(fd, 0);
+    ::close(fd);
+    EXPECT_NE(a, b);  // each call makes a file of its own
+    EXPECT_EQ(a.rfind(target.string() + ".tmp", 0), 0u) << a;
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(a)));
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(b)));
+  }
+  EXPECT_FALSE(fs::exists(a));  // a temporary not renamed into place is removed
+  EXPECT_FALSE(fs::exists(b));
 }
 
 TEST(Output, MissingDirectoryIsAnIoError) {

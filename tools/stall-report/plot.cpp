@@ -170,26 +170,16 @@ void draw(const std::string& path, const ScriptFor& script_for) {
   // unpredictable name, removed on a signal), renamed into place once drawn:
   // never through a planted link, never half a plot, and two runs drawing
   // the same plot do not share one.
-  const Temporary temporary = create_temporary_beside(path, false);
-  const std::string& tmp = temporary.path;
-  std::string script = script_for(terminal, tmp);
+  Temporary temporary = create_temporary_beside(path);
+  std::string script = script_for(terminal, temporary.path());
   FILE* gp = popen("gnuplot", "w");
-  std::error_code ec;
-  if (!gp) {
-    fs::remove(tmp, ec);
-    fail_io(path, "cannot run gnuplot");
-  }
+  if (!gp) fail_io(path, "cannot run gnuplot");
   std::fwrite(script.data(), 1, script.size(), gp);
   int status = pclose(gp);
-  if (status != 0 || fs::file_size(tmp, ec) == 0 || ec) {
-    fs::remove(tmp, ec);
+  std::error_code ec;
+  if (status != 0 || fs::file_size(temporary.path(), ec) == 0 || ec)
     fail_io(path, "gnuplot failed to draw the plot");
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    fail_io(path, "cannot write: " + ec.message());
-  }
+  temporary.rename_to(path, path);
 }
 
 }  // namespace
