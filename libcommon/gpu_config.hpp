@@ -20,7 +20,10 @@ bool unit_from_name(std::string_view name, UnitClass& out);
 // "unit-int", ...: the prefix of the class's config keys (sasskit-config(5)).
 std::string unit_key(UnitClass u);
 
-enum class SchedulerPolicy : uint8_t { Lrr, Gto };
+enum class SchedulerPolicy : uint8_t { Lrr, Gto, TwoLevel };
+const char* scheduler_name(SchedulerPolicy p);  // "lrr", "gto", "two-level"
+// The policy whose scheduler_name() is `name` (case-insensitive); false if none.
+bool scheduler_from_name(std::string_view name, SchedulerPolicy& out);
 enum class WritePolicy : uint8_t { WriteThrough, WriteBack };
 
 // One execution-unit class within a sub-core: `count` pipelines, each takes a

@@ -99,7 +99,7 @@ std::vector<Key> make_keys() {
        member(&G::smem_reserved_per_cta), true},
       {"unified-l1-size", "L1 data cache + shared memory storage (0: separate)",
        member(&G::unified_l1_smem_bytes), true},
-      {"scheduler", "warp scheduler policy: gto or lrr", member(&G::scheduler)},
+      {"scheduler", "warp scheduler policy: gto, lrr or two-level", member(&G::scheduler)},
       {"collector-units", "operand collector units per sub-core", member(&G::collector_units)},
       {"reg-banks", "register file banks per sub-core", member(&G::reg_banks)},
       {"reg-ports-per-bank", "ports per register bank (reads and write-backs)",
@@ -242,9 +242,7 @@ struct Setter {
   void operator()(const Ref<std::string>& r) const { r(gpu) = std::string(text); }
   void operator()(const Ref<std::vector<unsigned>>& r) const { r(gpu) = parse_list(key, text); }
   void operator()(const Ref<SchedulerPolicy>& r) const {
-    const std::string t = lower(text);
-    if (t != "gto" && t != "lrr") bad_value(key, text, "gto or lrr");
-    r(gpu) = t == "gto" ? SchedulerPolicy::Gto : SchedulerPolicy::Lrr;
+    if (!scheduler_from_name(text, r(gpu))) bad_value(key, text, "gto, lrr or two-level");
   }
   void operator()(const Ref<WritePolicy>& r) const {
     const std::string t = lower(text);
@@ -285,7 +283,7 @@ struct Formatter {
     return out + "]";
   }
   std::string operator()(const Ref<SchedulerPolicy>& r) const {
-    return r(gpu) == SchedulerPolicy::Gto ? "gto" : "lrr";
+    return scheduler_name(r(gpu));
   }
   std::string operator()(const Ref<WritePolicy>& r) const {
     return r(gpu) == WritePolicy::WriteBack ? "write-back" : "write-through";
@@ -301,7 +299,7 @@ std::string type_name(const Key& key) {
         if constexpr (std::is_same_v<R, Ref<bool>>) return "BOOL";
         if constexpr (std::is_same_v<R, Ref<std::string>>) return "TEXT";
         if constexpr (std::is_same_v<R, Ref<std::vector<unsigned>>>) return "KIB,...|none";
-        if constexpr (std::is_same_v<R, Ref<SchedulerPolicy>>) return "gto|lrr";
+        if constexpr (std::is_same_v<R, Ref<SchedulerPolicy>>) return "gto|lrr|two-level";
         if constexpr (std::is_same_v<R, Ref<WritePolicy>>) return "write-through|write-back";
         return "UINT";
       },

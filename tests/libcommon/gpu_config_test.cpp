@@ -72,7 +72,7 @@ TEST(GpuConfigValue, BadValuesNameTheKey) {
             std::string::npos);
   EXPECT_NE(usage_error([&] { set_gpu_config_value(gpu, "has-l0i", "maybe"); }).find("true or false"),
             std::string::npos);
-  EXPECT_NE(usage_error([&] { set_gpu_config_value(gpu, "scheduler", "fifo"); }).find("gto or lrr"),
+  EXPECT_NE(usage_error([&] { set_gpu_config_value(gpu, "scheduler", "fifo"); }).find("gto, lrr or two-level"),
             std::string::npos);
   EXPECT_NE(usage_error([&] { set_gpu_config_value(gpu, "num-sms", "99999999999"); }).find("2^32"),
             std::string::npos);
@@ -84,6 +84,9 @@ TEST(GpuConfigValue, EnumsListsAndFlags) {
   GpuConfig gpu;
   set_gpu_config_value(gpu, "scheduler", "LRR");
   EXPECT_EQ(gpu.scheduler, SchedulerPolicy::Lrr);
+  set_gpu_config_value(gpu, "scheduler", "two-level");
+  EXPECT_EQ(gpu.scheduler, SchedulerPolicy::TwoLevel);
+  EXPECT_STREQ(scheduler_name(gpu.scheduler), "two-level");
   set_gpu_config_value(gpu, "l2-write-policy", "write-back");
   EXPECT_EQ(gpu.l2.write_policy, WritePolicy::WriteBack);
   set_gpu_config_value(gpu, "smem-carveouts-kb", "[0, 8, 16]");

@@ -5,10 +5,9 @@
 // and a stream buffer per sub-core prefetches the lines after a miss (on
 // models without L0, the L1 instruction cache requests them itself).
 // Decoded instructions enter the warp's instruction buffer a cycle later.
-#include "sm.hpp"
+#include "frontend.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace sasskit::pipesim {
 namespace {
@@ -32,102 +31,85 @@ uint64_t fill_code_line(std::unordered_map<uint64_t, uint64_t>& ready, const Gpu
 }
 }  // namespace
 
-void SmSim::fetch(SubCore& sc) {
-  if (sc.fetch_busy) {
-    if (sc.fetch_waits_l1) return;
-    if (sc.fetch_done > now_) {
-      wake_at(sc.fetch_done);
-      return;
-    }
-    Warp& warp = warps_[sc.fetch_warp];
-    if (warp.active) {
-      bool was_empty = warp.ibuf.empty();
-      for (uint32_t i = 0; i < sc.fetch_count; ++i)
-        warp.ibuf.push_back(IbufEntry{warp.next_fetch - warp.fetching + i, now_ + 1});
-      warp.fetching = 0;
-      if (was_empty) refresh_head(sc.fetch_warp);
-    }
-    sc.fetch_busy = false;
-    activity_ = true;
-  }
-  if (sc.fetchable == 0) return;
-  size_t n = sc.warps.size();
-  for (size_t k = 0, i = n ? sc.fetch_rr % n : 0; k < n; ++k, i = i + 1 < n ? i + 1 : 0) {
-    uint32_t w = sc.warps[i];
-    if (can_fetch_[w]) {
-      sc.fetch_rr = static_cast<uint32_t>((i + 1) % n);
-      start_fetch(sc, w);
-      return;
-    }
-  }
+Frontend::Frontend(const GpuConfig& gpu, unsigned fetch_width, Clock& clock, WarpTable& warps, unsigned subcores)
+    : gpu_(gpu), fetch_width_(fetch_width), clock_(clock), warps_(warps), l1i_(gpu.l1i) {
+  for (unsigned i = 0; i < subcores; ++i)
+    units_.emplace_back(gpu.has_l0i ? gpu.l0i : CacheGeometry{}, gpu.has_l0i ? gpu.inst_prefetch_lines : 0);
 }
 
-// Whether fetch may pick the warp: room in its instruction buffer, not
-// stopped at a taken branch, instructions left. Called after every change of
-// those.
-void SmSim::refresh_fetchable(uint32_t w) {
-  const Warp& warp = warps_[w];
-  bool room = warp.ibuf.size() + warp.fetching < std::max(1u, gpu().ibuffer_depth);
-  uint8_t now = warp.active && room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size();
-  if (now == can_fetch_[w]) return;
-  can_fetch_[w] = now;
-  SubCore& sc = subcores_[w % subcores_.size()];
-  if (now) ++sc.fetchable; else --sc.fetchable;
+void Frontend::fetch(unsigned subcore) {
+  FetchUnit& f = units_[subcore];
+  if (f.busy) {
+    if (f.waits_l1) return;
+    if (f.done > clock_.now) {
+      clock_.wake_at(f.done);
+      return;
+    }
+    if (warps_.warp(f.warp).active) warps_.deliver_fetch(f.warp, f.count, clock_.now + 1);
+    f.busy = false;
+    clock_.progressed();
+  }
+  if (warps_.fetchable(subcore) == 0) return;
+  const auto& resident = warps_.by_age(subcore);
+  size_t n = resident.size();
+  for (size_t k = 0, i = n ? f.rr % n : 0; k < n; ++k, i = i + 1 < n ? i + 1 : 0) {
+    uint32_t w = resident[i];
+    if (warps_.can_fetch(w)) {
+      f.rr = static_cast<uint32_t>((i + 1) % n);
+      start_fetch(f, w);
+      return;
+    }
+  }
 }
 
 // Starts fetching the warp's next instructions: consecutive PCs within one
 // line, stopping after a taken branch (whose target waits until it executes).
-void SmSim::start_fetch(SubCore& sc, uint32_t w) {
-  Warp& warp = warps_[w];
+void Frontend::start_fetch(FetchUnit& f, uint32_t w) {
+  const Warp& warp = warps_.warp(w);
   const auto& trace = warp.trace->inst;
-  unsigned line = std::max(1u, gpu().has_l0i ? gpu().l0i.line_bytes : gpu().l1i.line_bytes);
-  unsigned room = std::max(1u, gpu().ibuffer_depth) - static_cast<unsigned>(warp.ibuf.size());
+  unsigned line = std::max(1u, gpu_.has_l0i ? gpu_.l0i.line_bytes : gpu_.l1i.line_bytes);
+  unsigned room = std::max(1u, gpu_.ibuffer_depth) - static_cast<unsigned>(warp.ibuf.size());
   uint32_t first = warp.next_fetch;
-  uint64_t addr = inst_at(warp, first).address;
-  uint32_t count = 0;
-  for (uint32_t pos = first; pos < trace.size() && count < std::min(room, opt_.fetch_width); ++pos) {
-    const DecodedInst& d = inst_at(warp, pos);
-    if (count > 0 && (!follows(inst_at(warp, pos - 1).address, d.address) || d.address / line != addr / line))
+  uint64_t addr = warps_.inst_at(warp, first).address;
+  uint32_t count = 0, branch_at = kNone;
+  for (uint32_t pos = first; pos < trace.size() && count < std::min(room, fetch_width_); ++pos) {
+    const DecodedInst& d = warps_.inst_at(warp, pos);
+    if (count > 0 && (!follows(warps_.inst_at(warp, pos - 1).address, d.address) || d.address / line != addr / line))
       break;
     ++count;
-    bool taken = pos + 1 < trace.size() && !follows(d.address, inst_at(warp, pos + 1).address);
+    bool taken = pos + 1 < trace.size() && !follows(d.address, warps_.inst_at(warp, pos + 1).address);
     if (d.op.is_branch && taken) {
-      warp.branch_wait = true;
-      warp.branch_pos = pos;
+      branch_at = pos;
       break;
     }
   }
-  warp.next_fetch += count;
-  warp.fetching = count;
-  refresh_fetchable(w);
-  sc.fetch_busy = true;
-  sc.fetch_warp = w;
-  sc.fetch_count = count;
-  sc.fetch_addr = addr;
-  activity_ = true;
-  if (gpu().has_l0i && sc.l0i.access(addr)) {
-    sc.fetch_waits_l1 = false;
-    sc.fetch_done = now_ + std::max(1u, gpu().l0i.latency);
+  warps_.start_fetch(w, count, branch_at);
+  f.busy = true;
+  f.warp = w;
+  f.count = count;
+  f.addr = addr;
+  clock_.progressed();
+  if (gpu_.has_l0i && f.l0i.access(addr)) {
+    f.waits_l1 = false;
+    f.done = clock_.now + std::max(1u, gpu_.l0i.latency);
     return;
   }
   uint64_t line_no = addr / line;
-  if (auto ready = sc.prefetch.take(line_no)) {
-    sc.fetch_waits_l1 = false;
-    sc.fetch_done = std::max(now_ + std::max(1u, gpu().l0i.latency), *ready);
+  if (auto ready = f.prefetch.take(line_no)) {
+    f.waits_l1 = false;
+    f.done = std::max(clock_.now + std::max(1u, gpu_.l0i.latency), *ready);
   } else {
-    sc.fetch_waits_l1 = true;
+    f.waits_l1 = true;
     ++l1i_waiting_;
-    sc.prefetch.restart(line_no);
+    f.prefetch.restart(line_no);
   }
-  prefetch_lines(sc, line);
+  prefetch_lines(f, line);
 }
 
 // Keeps the sub-core's stream buffer full: its requests pass the L1
 // instruction cache one per cycle, a miss there costs an L2 round trip.
-void SmSim::prefetch_lines(SubCore& sc, unsigned line_bytes) {
-  sc.prefetch.top_up([&](uint64_t line_no, unsigned k) {
-    return l1i_fetch(line_no * line_bytes, now_ + k);
-  });
+void Frontend::prefetch_lines(FetchUnit& f, unsigned line_bytes) {
+  f.prefetch.top_up([&](uint64_t line_no, unsigned k) { return l1i_fetch(line_no * line_bytes, clock_.now + k); });
 }
 
 // Looks an instruction line up in the L1 instruction cache at cycle `at` and
@@ -135,8 +117,8 @@ void SmSim::prefetch_lines(SubCore& sc, unsigned line_bytes) {
 // waits for it. Without L0 caches (Pascal) there is no sub-core stream buffer:
 // the L1 instruction cache itself requests the inst_prefetch_lines lines after
 // a miss, one per cycle.
-uint64_t SmSim::l1i_fetch(uint64_t address, uint64_t at) {
-  const GpuConfig& g = gpu();
+uint64_t Frontend::l1i_fetch(uint64_t address, uint64_t at) {
+  const GpuConfig& g = gpu_;
   unsigned line_bytes = std::max(1u, g.l1i.line_bytes);
   uint64_t line = address / line_bytes;
   if (l1i_.access(address)) {
@@ -150,19 +132,27 @@ uint64_t SmSim::l1i_fetch(uint64_t address, uint64_t at) {
   return ready;
 }
 
-void SmSim::l1i_arbiter() {
+void Frontend::arbitrate() {
   if (l1i_waiting_ == 0) return;
-  size_t n = subcores_.size();
+  size_t n = units_.size();
   for (size_t k = 0; k < n; ++k) {
-    SubCore& sc = subcores_[(l1i_rr_ + k) % n];
-    if (!sc.fetch_busy || !sc.fetch_waits_l1) continue;
-    sc.fetch_waits_l1 = false;
+    FetchUnit& f = units_[(l1i_rr_ + k) % n];
+    if (!f.busy || !f.waits_l1) continue;
+    f.waits_l1 = false;
     --l1i_waiting_;
-    sc.fetch_done = std::max(now_ + 1, l1i_fetch(sc.fetch_addr, now_));
+    f.done = std::max(clock_.now + 1, l1i_fetch(f.addr, clock_.now));
     l1i_rr_ = static_cast<uint32_t>((l1i_rr_ + k + 1) % n);
-    activity_ = true;
+    clock_.progressed();
     return;
   }
+}
+
+void Frontend::add_counters(SimCounters& c) const {
+  for (const auto& f : units_) {
+    c.l0i.accesses += f.l0i.counters().accesses;
+    c.l0i.misses += f.l0i.counters().misses;
+  }
+  c.l1i = l1i_.counters();
 }
 
 }  // namespace sasskit::pipesim

@@ -73,6 +73,9 @@ struct SimOptions {
   // false: the LRR scheduler visits warps one by one, as GTO does (the
   // reference its bit-mask scan is tested against).
   bool lrr_mask_scan = true;
+  // Recompute the warp table's cached state after every evaluated cycle and
+  // fail where it is stale (always on in debug builds; tests turn it on).
+  bool check_warp_table = false;
   size_t trace_stalls_limit = 1'000'000;  // rows per SM
 };
 

@@ -7,7 +7,7 @@
 // and the SM's share of interconnect bandwidth. Hit or miss per
 // request follows the PC's hit rates (rd-cache's cache record, or the
 // model defaults), spread deterministically over the PC's accesses.
-#include "sm.hpp"
+#include "memory_pipeline.hpp"
 
 #include <algorithm>
 #include <array>
@@ -113,8 +113,43 @@ bool spread(double& acc, double rate) {
 
 }  // namespace
 
-SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
-  const GpuConfig& g = gpu();
+MemoryPipeline::MemoryPipeline(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
+                               std::vector<SubCorePort>& ports, SimCounters& counters, const WarpTable& warps,
+                               ExecPipes& exec, Completion& completion)
+    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), counters_(counters), warps_(warps), exec_(exec),
+      completion_(completion), latches_(ports.size()) {
+  l1_acc_.assign(prog_.pcs.size(), 0);
+  l2_acc_.assign(prog_.pcs.size(), 0);
+  wb_acc_.assign(prog_.pcs.size(), 0);
+}
+
+// The SMs running a kernel share the chip's interconnect and DRAM bandwidth
+// equally; one SM moves at most what its interconnect port carries.
+void MemoryPipeline::share_bandwidth(unsigned sharing) {
+  const GpuConfig& g = gpu_;
+  sharing = std::max(1u, sharing);
+  if (g.noc_bytes_per_cycle > 0)
+    noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / sharing, g.noc_port_bytes());
+  dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / sharing;
+}
+
+bool MemoryPipeline::accept(unsigned subcore, const Op& op) {
+  MemLatch& latch = latches_[subcore];
+  if (latch.busy) {
+    ports_[subcore].events.add(StallEvent::DispatchQueue, true, prog_.insts[op.inst].pc_index);
+    return false;
+  }
+  coalesce(op, latch);
+  return true;
+}
+
+void MemoryPipeline::count_quiet_cycles(uint64_t n) {
+  for (const MemLatch& latch : latches_)
+    if (latch.busy) counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles += n;
+}
+
+MemoryPipeline::MemRequest MemoryPipeline::outcome(const DecodedInst& d, uint32_t sectors) {
+  const GpuConfig& g = gpu_;
   bool atomic = d.op.is_atomic;
   bool cacheable = d.op.space != MemSpace::Global || g.l1_caches_global_loads;
   bool l1_hit = !atomic && !d.op.is_store && cacheable && spread(l1_acc_[d.pc_index], d.l1_hit);
@@ -134,9 +169,9 @@ SmSim::MemRequest SmSim::outcome(const DecodedInst& d, uint32_t sectors) {
 }
 
 // Forms the requests of a dispatched memory instruction in the latch.
-void SmSim::coalesce(const Op& op, MemLatch& latch) {
+void MemoryPipeline::coalesce(const Op& op, MemLatch& latch) {
   const DecodedInst& d = prog_.insts[op.inst];
-  const Warp& warp = warps_[op.warp];
+  const Warp& warp = warps_.warp(op.warp);
   unsigned lanes = active_lanes(op.mask);
   latch.busy = true;
   latch.op = op;
@@ -144,11 +179,11 @@ void SmSim::coalesce(const Op& op, MemLatch& latch) {
   latch.reqs.clear();
   latch.next = 0;
   const uint64_t* addrs = warp.trace->addrs.data() + op.addr;
-  const GpuConfig& g = gpu();
+  const GpuConfig& g = gpu_;
   if (d.op.space == MemSpace::Shared) {
     uint32_t waves =
         lanes ? smem_wavefronts(addrs, lanes, d.mem_width, std::max(1u, g.smem_banks), smem_scratch_) : 1;
-    res_.counters.smem_conflict_cycles += waves - 1;
+    counters_.smem_conflict_cycles += waves - 1;
     for (uint32_t i = 0; i < waves; ++i) latch.reqs.push_back(MemRequest{0, request_latency(g.smem_latency), false});
   } else if (d.op.space == MemSpace::Constant || lanes == 0 || d.mem_width == 0) {
     latch.reqs.push_back(MemRequest{0, request_latency(g.l1d.latency), false});
@@ -166,24 +201,24 @@ void SmSim::coalesce(const Op& op, MemLatch& latch) {
       i = j;
     }
   }
-  res_.counters.mem_requests += latch.reqs.size();
+  counters_.mem_requests += latch.reqs.size();
 }
 
 // Sectors read or written cross the SM's share of DRAM bandwidth, first come
 // first served. Returns how long they waited for the transfers booked
 // before them.
-double SmSim::book_dram(uint64_t sectors) {
+double MemoryPipeline::book_dram(uint64_t sectors) {
   if (dram_bytes_per_cycle_ <= 0 || sectors == 0) return 0;
-  double bytes = double(sectors) * std::max(4u, gpu().l2.sector_bytes);
-  double wait = std::max(0.0, dram_free_ - double(now_));
-  dram_free_ = double(now_) + wait + bytes / dram_bytes_per_cycle_;
+  double bytes = double(sectors) * std::max(4u, gpu_.l2.sector_bytes);
+  double wait = std::max(0.0, dram_free_ - double(clock_.now));
+  dram_free_ = double(clock_.now) + wait + bytes / dram_bytes_per_cycle_;
   return wait;
 }
 
 // The dirty sectors a request's L2 allocations evict, at the PC's rate
 // (rd-cache's write-backs per L2 sector), spread deterministically; they
 // take the SM's DRAM share when the request reaches L2. Returns how many.
-uint64_t SmSim::book_writebacks(const DecodedInst& d, uint32_t sectors) {
+uint64_t MemoryPipeline::book_writebacks(const DecodedInst& d, uint32_t sectors) {
   if (!causes_writebacks(d)) return 0;
   double& acc = wb_acc_[d.pc_index];
   acc += double(sectors) * d.writeback_rate;
@@ -195,13 +230,13 @@ uint64_t SmSim::book_writebacks(const DecodedInst& d, uint32_t sectors) {
 
 // Only a write-back L2 evicts dirty lines, and a store it does not allocate
 // allocates nothing.
-bool SmSim::causes_writebacks(const DecodedInst& d) const {
-  const GpuConfig& g = gpu();
+bool MemoryPipeline::causes_writebacks(const DecodedInst& d) const {
+  const GpuConfig& g = gpu_;
   bool allocates = !d.op.is_store || d.op.is_atomic || g.l2.write_allocate;
   return d.writeback_rate > 0 && g.l2.write_policy == WritePolicy::WriteBack && allocates;
 }
 
-bool SmSim::uses_dram(const DecodedInst& d, const MemRequest& req) const {
+bool MemoryPipeline::uses_dram(const DecodedInst& d, const MemRequest& req) const {
   return req.to_dram || req.writes_dram || causes_writebacks(d);
 }
 
@@ -209,13 +244,13 @@ bool SmSim::uses_dram(const DecodedInst& d, const MemRequest& req) const {
 // bytes per cycle to all sub-cores together (a shared-memory wavefront, or up
 // to that many bytes of one global line), so a request that finds it busy
 // waits. Returns whether the request may use it now, and books it if so.
-bool SmSim::take_l1_data_port(uint32_t bytes) {
-  if (l1_data_free_ > now_) {
-    wake_at(l1_data_free_);
+bool MemoryPipeline::take_l1_data_port(uint32_t bytes) {
+  if (l1_data_free_ > clock_.now) {
+    clock_.wake_at(l1_data_free_);
     return false;
   }
-  uint32_t per_cycle = 4 * std::max(1u, gpu().smem_banks);
-  l1_data_free_ = now_ + std::max<uint64_t>(1, (bytes + per_cycle - 1) / per_cycle);
+  uint32_t per_cycle = 4 * std::max(1u, gpu_.smem_banks);
+  l1_data_free_ = clock_.now + std::max<uint64_t>(1, (bytes + per_cycle - 1) / per_cycle);
   return true;
 }
 
@@ -224,17 +259,17 @@ bool SmSim::take_l1_data_port(uint32_t bytes) {
 // or for the SM's DRAM queue, which takes a request that moves DRAM data
 // (a read, a write passed on, a write-back it causes) while its backlog is
 // under the DRAM latency (so a change of the SM's share soon takes effect).
-bool SmSim::miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& req) {
-  unsigned mshrs = gpu().l1d.mshrs;
+bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, const MemRequest& req) {
+  unsigned mshrs = gpu_.l1d.mshrs;
   bool needs_mshr = !d.op.is_store;
-  bool noc_busy = noc_busy_until_ >= double(now_ + 1);
-  const double dram_backlog = std::max(1u, gpu().dram_latency);
-  bool dram_busy = dram_bytes_per_cycle_ > 0 && uses_dram(d, req) && dram_free_ > double(now_) + dram_backlog;
+  bool noc_busy = noc_busy_until_ >= double(clock_.now + 1);
+  const double dram_backlog = std::max(1u, gpu_.dram_latency);
+  bool dram_busy = dram_bytes_per_cycle_ > 0 && uses_dram(d, req) && dram_free_ > double(clock_.now) + dram_backlog;
   if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
-  sc.events.add(StallEvent::Interconnect, true, d.pc_index);
-  if (noc_busy) wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
-  if (dram_busy) wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - dram_backlog)));
-  if (!mshr_release_.empty()) wake_at(mshr_release_.top());
+  ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
+  if (noc_busy) clock_.wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
+  if (dram_busy) clock_.wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - dram_backlog)));
+  if (!mshr_release_.empty()) clock_.wake_at(mshr_release_.top());
   return true;
 }
 
@@ -242,9 +277,9 @@ bool SmSim::miss_must_wait(SubCore& sc, const DecodedInst& d, const MemRequest& 
 // (what it reads, what it writes through, the write-backs it causes).
 // Returns when its data is back: a read waits for the DRAM transfers booked
 // before it.
-uint64_t SmSim::send_miss(const DecodedInst& d, const MemRequest& req) {
-  uint64_t done = now_ + req.latency;
-  SimCounters& c = res_.counters;
+uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) {
+  uint64_t done = clock_.now + req.latency;
+  SimCounters& c = counters_;
   if (req.to_dram) {
     done += static_cast<uint64_t>(std::ceil(book_dram(req.sectors)));
     c.dram_read_sectors += req.sectors;
@@ -256,39 +291,45 @@ uint64_t SmSim::send_miss(const DecodedInst& d, const MemRequest& req) {
   c.dram_write_sectors += book_writebacks(d, req.sectors);
   if (!d.op.is_store) mshr_release_.push(done);
   if (noc_bytes_per_cycle_ > 0) {
-    double bytes = double(req.sectors) * std::max(4u, gpu().l1d.sector_bytes);
-    noc_busy_until_ = std::max(noc_busy_until_, double(now_)) + bytes / noc_bytes_per_cycle_;
+    double bytes = double(req.sectors) * std::max(4u, gpu_.l1d.sector_bytes);
+    noc_busy_until_ = std::max(noc_busy_until_, double(clock_.now)) + bytes / noc_bytes_per_cycle_;
   }
   ++c.l1d_misses;
   c.l2_sectors += req.sectors;
   return done;
 }
 
-void SmSim::memory_pipeline(SubCore& sc) {
-  if (sc.long_misses > 0) sc.events.add(StallEvent::MemoryAccess, true);
-  MemLatch& latch = sc.latch;
+void MemoryPipeline::cycle() {
+  while (!mshr_release_.empty() && mshr_release_.top() <= clock_.now) mshr_release_.pop();
+  size_t n = latches_.size();
+  for (size_t i = 0; i < n; ++i) step(static_cast<unsigned>((rr_ + i) % n));
+  rr_ = static_cast<uint32_t>((rr_ + 1) % n);
+}
+
+void MemoryPipeline::step(unsigned subcore) {
+  if (exec_.long_misses(subcore) > 0) ports_[subcore].events.add(StallEvent::MemoryAccess, true);
+  MemLatch& latch = latches_[subcore];
   if (!latch.busy) return;
-  ++res_.counters.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
+  ++counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
   const DecodedInst& d = prog_.insts[latch.op.inst];
   MemRequest& req = latch.reqs[latch.next];
-  if (req.leaves_sm && miss_must_wait(sc, d, req)) return;
-  uint32_t bytes = req.sectors ? req.sectors * std::max(4u, gpu().l1d.sector_bytes) : 4 * std::max(1u, gpu().smem_banks);
+  if (req.leaves_sm && miss_must_wait(subcore, d, req)) return;
+  uint32_t bytes = req.sectors ? req.sectors * std::max(4u, gpu_.l1d.sector_bytes) : 4 * std::max(1u, gpu_.smem_banks);
   if (!take_l1_data_port(bytes)) return;
   if (req.leaves_sm) {
     latch.op.long_miss = true;
     latch.op.done = std::max(latch.op.done, send_miss(d, req));
   }
-  latch.op.done = std::max(latch.op.done, now_ + req.latency);
-  activity_ = true;
+  latch.op.done = std::max(latch.op.done, clock_.now + req.latency);
+  clock_.progressed();
   if (++latch.next < latch.reqs.size()) return;
   latch.busy = false;
-  ++sc.epoch;
+  ports_[subcore].changed();
   bool writes_registers = d.ndst > 0 && !d.op.is_store;
   if (writes_registers) {
-    if (latch.op.long_miss) ++sc.long_misses;
-    enqueue_result(sc, latch.op);
+    exec_.enqueue_result(subcore, latch.op);
   } else {
-    complete(latch.op);
+    completion_.complete(latch.op);
   }
 }
 

@@ -1,0 +1,83 @@
+// Execution units and write-back per sub-core (accelsim-modeling-cams23
+// §2.2): a register bank has reg_ports_per_bank ports a cycle, shared by
+// write-backs (served first) and operand reads; a result whose bank has no
+// free port waits a cycle (result-bus saturation).
+#include "exec_pipes.hpp"
+
+#include <algorithm>
+
+namespace sasskit::pipesim {
+
+ExecPipes::ExecPipes(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
+                     std::vector<SubCorePort>& ports, SimCounters& counters, Completion& completion)
+    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), counters_(counters), completion_(completion) {
+  banks_ = std::max(1u, gpu.reg_banks);
+  subcores_.resize(ports.size());
+  for (auto& sc : subcores_)
+    for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, gpu.units[u].count), 0);
+}
+
+bool ExecPipes::free_by(unsigned subcore, UnitClass u, uint64_t at) const {
+  for (uint64_t t : free_times(subcore, u))
+    if (t <= at) return true;
+  return false;
+}
+
+bool ExecPipes::accept(unsigned subcore, const Op& issued, const DecodedInst& d) {
+  size_t u = static_cast<size_t>(d.op.unit);
+  auto& pipes = subcores_[subcore].pipes[u];
+  auto pipe = std::find_if(pipes.begin(), pipes.end(), [&](uint64_t t) { return t <= clock_.now; });
+  if (pipe == pipes.end()) {
+    ports_[subcore].events.add(StallEvent::DispatchQueue, false, d.pc_index);
+    for (uint64_t t : pipes) clock_.wake_at(t);
+    return false;
+  }
+  const ExecUnit& eu = gpu_.units[u];
+  unsigned ii = std::max(1u, eu.initiation_interval);
+  *pipe = clock_.now + ii;
+  // Issue and operand read took kIssueToDispatch cycles of the latency.
+  Op op = issued;
+  op.done = clock_.now + std::max<uint64_t>(1, eu.latency > kIssueToDispatch ? eu.latency - kIssueToDispatch : 1);
+  enqueue_result(subcore, op);
+  counters_.units[u].busy_cycles += ii;
+  return true;
+}
+
+void ExecPipes::enqueue_result(unsigned subcore, const Op& op) {
+  SubCorePipes& sc = subcores_[subcore];
+  auto at = std::upper_bound(sc.executing.begin(), sc.executing.end(), op.done,
+                             [](uint64_t t, const Op& o) { return t < o.done; });
+  sc.executing.insert(at, op);
+  if (op.long_miss) ++sc.long_misses;
+}
+
+void ExecPipes::write_back(unsigned subcore) {
+  SubCorePipes& sc = subcores_[subcore];
+  if (sc.executing.empty()) return;
+  SubCorePort& port = ports_[subcore];
+  unsigned ports = std::max(1u, gpu_.reg_ports_per_bank);
+  size_t due = 0, kept = 0;
+  for (; due < sc.executing.size() && sc.executing[due].done <= clock_.now; ++due) {
+    Op& op = sc.executing[due];
+    const DecodedInst& d = prog_.insts[op.inst];
+    std::array<uint8_t, kMaxBanks> need{};
+    bool fits = true;
+    for (unsigned r = 0; r < d.ndst; ++r) {
+      unsigned b = bank(d.dst[r]);
+      if (port.bank_ports[b] + ++need[b] > ports) fits = false;
+    }
+    if (!fits) {
+      port.events.add(StallEvent::ResultBus, d.is_mem(), d.pc_index);
+      clock_.progressed();  // retried next cycle
+      sc.executing[kept++] = op;
+      continue;
+    }
+    for (unsigned r = 0; r < d.ndst; ++r) ++port.bank_ports[bank(d.dst[r])];
+    if (op.long_miss) --sc.long_misses;
+    completion_.complete(op);
+  }
+  sc.executing.erase(sc.executing.begin() + kept, sc.executing.begin() + due);
+  if (!sc.executing.empty()) clock_.wake_at(sc.executing[kept < sc.executing.size() ? kept : 0].done);
+}
+
+}  // namespace sasskit::pipesim

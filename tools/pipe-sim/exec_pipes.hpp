@@ -1,0 +1,56 @@
+// The execution units of each sub-core: pipelines by unit class, each
+// taking a new instruction every initiation interval, and the results on
+// their way to write-back, which passes them to the register banks (ports
+// shared with operand reads, write-backs first) and then to Completion.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "ports.hpp"
+#include "program.hpp"
+
+namespace sasskit::pipesim {
+
+class ExecPipes {
+ public:
+  ExecPipes(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
+            SimCounters& counters, Completion& completion);
+
+  // Whether a pipeline of class `u` (not LDST) is free by cycle `at`.
+  bool free_by(unsigned subcore, UnitClass u, uint64_t at) const;
+  // When each pipeline of the class is next free.
+  const std::vector<uint64_t>& free_times(unsigned subcore, UnitClass u) const {
+    return subcores_[subcore].pipes[static_cast<size_t>(u)];
+  }
+  // Dispatch of a non-memory instruction: false (a dispatch-queue stall)
+  // when every pipeline of its class is busy.
+  bool accept(unsigned subcore, const Op& op, const DecodedInst& d);
+  // A result that becomes ready at op.done (from a pipeline or the memory
+  // pipeline) waits for write-back.
+  void enqueue_result(unsigned subcore, const Op& op);
+  // Results due by now write back in order of readiness; the rest wait.
+  void write_back(unsigned subcore);
+  // Loads with a request beyond L1 whose result is not written back yet.
+  uint32_t long_misses(unsigned subcore) const { return subcores_[subcore].long_misses; }
+  unsigned bank(uint16_t reg) const { return reg % banks_; }
+
+ private:
+  struct SubCorePipes {
+    std::array<std::vector<uint64_t>, kUnitClasses> pipes;  // next free cycle per pipeline
+    std::vector<Op> executing;   // results on their way to write-back, by ready cycle
+    uint32_t long_misses = 0;
+  };
+
+  const GpuConfig& gpu_;
+  const KernelProgram& prog_;
+  Clock& clock_;
+  std::vector<SubCorePort>& ports_;
+  SimCounters& counters_;
+  Completion& completion_;
+  unsigned banks_ = 1;
+  std::vector<SubCorePipes> subcores_;
+};
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,91 @@
+// The memory pipeline: per sub-core an address latch (the LDST unit) where a
+// dispatched memory instruction's requests are formed, one per cycle; the
+// SM's L1 data / shared-memory banks, MSHRs and shares of interconnect and
+// DRAM bandwidth, which the sub-cores take in turn.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "exec_pipes.hpp"
+#include "ports.hpp"
+#include "warp_table.hpp"
+
+namespace sasskit::pipesim {
+
+// Storage the shared-memory coalescer reuses: per bank, a chain of the
+// distinct words it serves.
+struct BankChains {
+  std::vector<int32_t> head;    // per bank: latest word's index, or -1
+  std::vector<uint32_t> count;  // per bank: distinct words
+  std::vector<uint64_t> word;
+  std::vector<int32_t> next;
+};
+
+class MemoryPipeline {
+ public:
+  MemoryPipeline(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
+                 SimCounters& counters, const WarpTable& warps, ExecPipes& exec, Completion& completion);
+
+  // From now on the SM gets 1 / `sharing` of the chip's interconnect and
+  // DRAM bandwidth.
+  void share_bandwidth(unsigned sharing);
+  bool latch_busy(unsigned subcore) const { return latches_[subcore].busy; }
+  // Dispatch of a memory instruction: false (a dispatch-queue stall) while
+  // the sub-core's latch holds another.
+  bool accept(unsigned subcore, const Op& op);
+  // Every sub-core's latch sends its next request, starting with a
+  // different sub-core each cycle.
+  void cycle();
+  // `n` cycles in which nothing changed: a busy latch keeps the LDST unit busy.
+  void count_quiet_cycles(uint64_t n);
+
+ private:
+  struct MemRequest {
+    uint32_t sectors = 0;
+    uint64_t latency = 0;
+    bool leaves_sm = false;  // L1 miss: needs an MSHR and interconnect bandwidth
+    bool to_dram = false;    // reads DRAM (an L2 miss): waits for DRAM bandwidth
+    bool writes_dram = false;  // a write L2 passes on to DRAM at once (write-through, no allocation)
+  };
+  struct MemLatch {
+    bool busy = false;
+    Op op;
+    std::vector<MemRequest> reqs;
+    size_t next = 0;
+  };
+
+  void step(unsigned subcore);
+  double book_dram(uint64_t sectors);
+  uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
+  bool causes_writebacks(const DecodedInst& d) const;
+  bool uses_dram(const DecodedInst& d, const MemRequest& req) const;
+  bool miss_must_wait(unsigned subcore, const DecodedInst& d, const MemRequest& req);
+  uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
+  bool take_l1_data_port(uint32_t bytes);
+  void coalesce(const Op& op, MemLatch& latch);
+  MemRequest outcome(const DecodedInst& d, uint32_t sectors);
+
+  const GpuConfig& gpu_;
+  const KernelProgram& prog_;
+  Clock& clock_;
+  std::vector<SubCorePort>& ports_;
+  SimCounters& counters_;
+  const WarpTable& warps_;
+  ExecPipes& exec_;
+  Completion& completion_;
+  std::vector<MemLatch> latches_;  // per sub-core
+  uint32_t rr_ = 0;                // the sub-core that goes first this cycle
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;
+  uint64_t l1_data_free_ = 0;   // the SM's L1 data / shared-memory banks are free from then
+  double noc_busy_until_ = 0;  // the SM's interconnect share is booked until then
+  double noc_bytes_per_cycle_ = 0;  // this SM's share
+  double dram_free_ = 0;            // the SM's DRAM share is booked until then
+  double dram_bytes_per_cycle_ = 0; // this SM's share
+  std::vector<double> l1_acc_, l2_acc_, wb_acc_;  // per PC: deterministic spreading of hits and write-backs
+  BankChains smem_scratch_;  // coalesce's reused storage
+};
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,54 @@
+// The operand collectors of each sub-core: an issued instruction waits in a
+// collector until its source operands are read from the register banks,
+// then is dispatched, oldest first, to its execution pipeline or the memory
+// pipeline.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "exec_pipes.hpp"
+#include "memory_pipeline.hpp"
+#include "ports.hpp"
+
+namespace sasskit::pipesim {
+
+class OperandCollector {
+ public:
+  OperandCollector(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
+                   SimCounters& counters, ExecPipes& exec, MemoryPipeline& memory);
+
+  // A free collector of the sub-core, or kNone.
+  uint32_t free_collector(unsigned subcore) const;
+  // An issued instruction takes collector `cu`.
+  void allocate(unsigned subcore, uint32_t cu, const Op& op);
+  // Collectors read their source operands oldest first; an operand whose
+  // bank has no port left this cycle waits (a bank conflict).
+  void read_operands(unsigned subcore);
+  // Collectors whose operands are read pass their instruction on, oldest
+  // first, when its unit takes it.
+  void dispatch(unsigned subcore);
+
+ private:
+  struct Collector {
+    bool busy = false, ready = false;
+    uint8_t unread = 0;   // bit i: src operand i still to read
+    uint64_t seq = 0;     // allocation order: older first
+    Op op;
+  };
+  using ByAge = std::array<Collector*, kMaxCollectors>;
+  size_t collectors_by_age(unsigned subcore, bool ready, ByAge& out);
+
+  const GpuConfig& gpu_;
+  const KernelProgram& prog_;
+  Clock& clock_;
+  std::vector<SubCorePort>& ports_;
+  SimCounters& counters_;
+  ExecPipes& exec_;
+  MemoryPipeline& memory_;
+  std::vector<std::vector<Collector>> cus_;  // per sub-core
+  uint64_t seq_ = 0;
+};
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,83 @@
+// What the stages of one SM hand each other. Each stage is a component that
+// owns its state (see sm.hpp for who owns what); this header is everything
+// they share: the clock, the instruction in flight, and the per-sub-core port
+// through which a cycle's stall events, register-bank ports and structural
+// changes pass.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+
+#include "stall.hpp"
+
+namespace sasskit::pipesim {
+
+inline constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+inline constexpr uint64_t kIssueToDispatch = 2;  // issue, operand read, then dispatch
+inline constexpr unsigned kMaxCollectors = 16;  // operand collectors per sub-core modelled at most
+inline constexpr unsigned kMaxBanks = 32;  // register banks per sub-core modelled at most
+
+// The SM's clock as every stage sees it. After a cycle the SM evaluates the
+// next one when some stage called progressed(), and otherwise jumps to the
+// earliest cycle a stage asked for with wake_at(). So a stage must call
+// progressed() when it changed any state this cycle, or when it is held by a
+// condition that lifts by itself next cycle; and wake_at(t) when it waits for
+// a known cycle t. A stage that does neither is assumed to wait for another
+// stage's progress.
+struct Clock {
+  uint64_t now = 0;
+  uint64_t wake = kNever;
+  bool activity = false;
+
+  void wake_at(uint64_t t) {
+    if (t > now && t < wake) wake = t;
+  }
+  void progressed() { activity = true; }
+  // The cycle to evaluate after this one (kNever: nothing will happen).
+  uint64_t next() const { return activity ? now + 1 : wake; }
+};
+
+// An instruction from issue to write-back: which warp, where in its trace,
+// and when its result is ready.
+struct Op {
+  uint32_t warp = 0;
+  uint32_t pos = 0;     // trace position
+  uint32_t inst = 0;    // table index
+  uint32_t mask = 0;
+  uint64_t addr = 0;    // offset of its addresses in the trace's addr column
+  uint64_t done = 0;    // result ready (write-back from this cycle)
+  bool long_miss = false;  // a load with a request beyond L1
+};
+
+// One sub-core's port. `events` and `bank_ports` live for one cycle: stages
+// add the stall events they see (the scheduler's attribution reads them at
+// the end of the cycle) and take register-bank ports (write-back first,
+// then operand reads). `epoch` changes whenever anything a scheduler scan
+// depends on changes (a warp's head, a free collector, a free unit), so the
+// scheduler may reuse its last verdict while it stays the same.
+struct SubCorePort {
+  CycleEvents events;
+  std::array<uint8_t, kMaxBanks> bank_ports{};
+  bool issued = false;
+  uint32_t issued_pc = 0;
+  uint64_t epoch = 0;
+
+  void new_cycle() {
+    events = CycleEvents{};
+    issued = false;
+    bank_ports.fill(0);
+  }
+  void changed() { ++epoch; }
+};
+
+// Where a finished instruction goes: its warp's scoreboard clears and the
+// warp may retire (the SM wires this to the warp table).
+class Completion {
+ public:
+  virtual ~Completion() = default;
+  virtual void complete(const Op& op) = 0;
+};
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,137 @@
+#include "scheduler.hpp"
+
+#include <algorithm>
+
+namespace sasskit::pipesim {
+
+IssueScan::IssueScan(Scheduler& s, unsigned subcore, uint32_t excluded_unit)
+    : s_(s), subcore_(subcore), excluded_unit_(excluded_unit) {}
+
+void IssueScan::exclusion_lifts_next_cycle() {
+  wake_at(now() + 1);
+  s_.clock_.progressed();
+}
+
+bool IssueScan::saturated(unsigned u) {
+  int8_t& known = unit_free_[u];
+  if (known == 0) {
+    known = s_.unit_free(subcore_, static_cast<UnitClass>(u)) ? 1 : -1;
+    if (known < 0 && u != static_cast<unsigned>(UnitClass::Ldst))
+      for (uint64_t t : s_.exec_.free_times(subcore_, static_cast<UnitClass>(u))) wake_at(t - kIssueToDispatch);
+  }
+  return known < 0;
+}
+
+uint32_t IssueScan::free_collector() {
+  if (!cu_known_) {
+    free_cu_ = s_.collectors_.free_collector(subcore_);
+    cu_known_ = true;
+  }
+  return free_cu_;
+}
+
+// The structural hazard that keeps a ready head from issuing this cycle, or None.
+StallEvent IssueScan::structural_stall(const Head& h) {
+  if (h.unit == excluded_unit_) {
+    exclusion_lifts_next_cycle();
+    return StallEvent::IssueExclusion;
+  }
+  if (saturated(h.unit)) return StallEvent::UnitSaturation;
+  return free_collector() != kNone ? StallEvent::None : StallEvent::NoCollector;
+}
+
+bool IssueScan::consider(uint32_t w) {
+  const Head& h = warps().head(w);
+  switch (h.kind) {
+    case Head::Kind::Empty:
+      return false;
+    case Head::Kind::Barrier:
+      saw_instruction_ = true;
+      events_.add(StallEvent::Barrier, false, h.pc_index);
+      return false;
+    default:
+      break;
+  }
+  if (h.ready > now()) {
+    wake_at(h.ready);
+    return false;
+  }
+  saw_instruction_ = true;
+  if (h.kind == Head::Kind::Blocked) {
+    events_.add(StallEvent::DataDependence, h.on_load, h.pc_index);
+    return false;
+  }
+  StallEvent stall = structural_stall(h);
+  if (stall != StallEvent::None) {
+    events_.add(stall, h.mem, h.pc_index);
+    return false;
+  }
+  issue(w, free_cu_);
+  return true;
+}
+
+// Moves the warp's head instruction into collector `cu`.
+void IssueScan::issue(uint32_t w, uint32_t cu) {
+  Scheduler& s = s_;
+  const DecodedInst& d = s.prog_.insts[s.warps_.head(w).inst];
+  Op op = s.warps_.issue(w);
+  s.collectors_.allocate(subcore_, cu, op);
+  Scheduler::SubCoreScheduler& sc = s.subcores_[subcore_];
+  sc.policy->issued(s.warps_, w);
+  sc.last_unit = static_cast<uint32_t>(d.op.unit);
+  sc.last_issue = now();
+  SubCorePort& port = s.ports_[subcore_];
+  port.issued = true;
+  port.issued_pc = d.pc_index;
+  s.clock_.progressed();
+
+  auto& c = s.result_.counters;
+  ++c.insts;
+  c.thread_insts += active_lanes(op.mask);
+  if (!d.op.known) ++c.unknown_opcodes;
+  if (d.is_mem()) ++c.mem_insts;
+  ++s.result_.pc_insts[d.pc_index];
+}
+
+Scheduler::Scheduler(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
+                     std::vector<SubCorePort>& ports, SmResult& result, WarpTable& warps,
+                     OperandCollector& collectors, ExecPipes& exec, MemoryPipeline& memory, bool lrr_mask_scan)
+    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), result_(result), warps_(warps),
+      collectors_(collectors), exec_(exec), memory_(memory), subcores_(ports.size()) {
+  for (auto& sc : subcores_) sc.policy = make_issue_policy(gpu.scheduler, lrr_mask_scan);
+}
+
+// Whether a pipeline of the class can take the instruction when it reaches
+// dispatch, kIssueToDispatch cycles from now.
+bool Scheduler::unit_free(unsigned subcore, UnitClass u) const {
+  if (u == UnitClass::Ldst) return !memory_.latch_busy(subcore);
+  return exec_.free_by(subcore, u, clock_.now + kIssueToDispatch);
+}
+
+void Scheduler::issue(unsigned subcore) {
+  SubCoreScheduler& sc = subcores_[subcore];
+  SubCorePort& port = ports_[subcore];
+  if (sc.scan_epoch == port.epoch && clock_.now < sc.scan_valid_until) {
+    port.events.merge(sc.scan_events);
+    clock_.wake_at(sc.scan_valid_until);
+    return;
+  }
+  // Issue mutual exclusion: no two instructions in a row to one unit, whose
+  // 16 lanes take a warp over two cycles. A unit as wide as the warp
+  // (interval 1: Pascal's FP32/INT32, GA10x's FP32) takes one every cycle.
+  bool warp_wide = sc.last_unit < kUnitClasses && gpu_.units[sc.last_unit].initiation_interval <= 1;
+  bool excluded = sc.last_issue + 1 == clock_.now && !warp_wide;
+  IssueScan scan(*this, subcore, excluded ? sc.last_unit : kNone);
+  if (sc.policy->pick(scan)) {
+    sc.scan_valid_until = 0;
+    return;
+  }
+  if (!scan.saw_instruction_) scan.events_.add(StallEvent::NoActiveWarp, false);
+  port.events.merge(scan.events_);
+  clock_.wake_at(scan.valid_until_);
+  sc.scan_events = scan.events_;
+  sc.scan_epoch = port.epoch;
+  sc.scan_valid_until = scan.valid_until_;
+}
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,126 @@
+// The warp schedulers: one per sub-core, one instruction per cycle. The
+// order in which a scheduler offers its warps is its IssuePolicy (one file
+// per policy, registered in issue_policies.cpp); the rest is common: the
+// structural hazards (issue exclusion, a saturated unit, no free
+// collector), the stall events of the warps passed over, and the reuse of
+// a scan's verdict while nothing it depends on changes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "exec_pipes.hpp"
+#include "memory_pipeline.hpp"
+#include "operand_collector.hpp"
+#include "ports.hpp"
+#include "sm_result.hpp"
+#include "warp_table.hpp"
+
+namespace sasskit::pipesim {
+
+class Scheduler;
+
+// One scan of a sub-core's warps in one cycle, as a policy drives it. What
+// it learns of the sub-core's units and collectors holds until an issue
+// ends the scan.
+class IssueScan {
+ public:
+  IssueScan(Scheduler& s, unsigned subcore, uint32_t excluded_unit);
+
+  inline const WarpTable& warps() const;
+  unsigned subcore() const { return subcore_; }
+  inline uint64_t now() const;
+  // Issues warp w if it can go now and returns true; otherwise records
+  // why not (its stall event, or when its head will be decoded).
+  bool consider(uint32_t w);
+
+  // For policies that judge sets of warps at once (sched_lrr.cpp):
+  uint32_t excluded_unit() const { return excluded_unit_; }
+  // Whether every pipeline of unit class u is busy at dispatch (and when
+  // that may change).
+  bool saturated(unsigned u);
+  // A free collector of the sub-core, or kNone.
+  uint32_t free_collector();
+  // Issues warp w, whose head is ready, into collector `cu`.
+  void issue(uint32_t w, uint32_t cu);
+  // A warp with an instruction to offer was seen (else: no active warp).
+  void saw_instruction() { saw_instruction_ = true; }
+  void add_event(StallEvent e, bool on_mem, uint32_t pc_index) { events_.add(e, on_mem, pc_index); }
+  // The verdict of this scan may change at cycle t.
+  void wake_at(uint64_t t) { valid_until_ = std::min(valid_until_, t); }
+  // An issue exclusion lifts next cycle, whatever else happens.
+  void exclusion_lifts_next_cycle();
+
+ private:
+  friend class Scheduler;
+  StallEvent structural_stall(const Head& h);
+
+  Scheduler& s_;
+  unsigned subcore_;
+  uint32_t excluded_unit_;  // the unit that issued last cycle
+  std::array<int8_t, kUnitClasses> unit_free_{};  // 0 unknown, 1 free, -1 saturated
+  uint32_t free_cu_ = kNone;
+  bool cu_known_ = false;
+  bool saw_instruction_ = false;
+  CycleEvents events_;
+  uint64_t valid_until_ = kNever;
+};
+
+// The order in which one sub-core's scheduler offers its warps.
+class IssuePolicy {
+ public:
+  virtual ~IssuePolicy() = default;
+  // Offers warps to scan.consider() (or judges them as a set) until one
+  // issues; returns whether one did.
+  virtual bool pick(IssueScan& scan) = 0;
+  // Warp w issued.
+  virtual void issued(const WarpTable& warps, uint32_t w) = 0;
+};
+
+// The policy the GPU model names, for one sub-core (issue_policies.cpp).
+// `lrr_mask_scan`: LRR may judge its warps by the head masks.
+std::unique_ptr<IssuePolicy> make_issue_policy(SchedulerPolicy policy, bool lrr_mask_scan);
+std::unique_ptr<IssuePolicy> make_gto_policy();
+std::unique_ptr<IssuePolicy> make_lrr_policy(bool mask_scan);
+std::unique_ptr<IssuePolicy> make_two_level_policy();
+
+class Scheduler {
+ public:
+  Scheduler(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
+            SmResult& result, WarpTable& warps, OperandCollector& collectors, ExecPipes& exec,
+            MemoryPipeline& memory, bool lrr_mask_scan);
+  // The sub-core's scheduler issues one instruction, or records why not.
+  void issue(unsigned subcore);
+
+ private:
+  friend class IssueScan;
+  struct SubCoreScheduler {
+    std::unique_ptr<IssuePolicy> policy;
+    uint32_t last_unit = kNone;
+    uint64_t last_issue = kNever;
+    // The last scan that did not issue: its events hold while the
+    // sub-core's epoch is unchanged and until the first cycle at which a
+    // waiting warp or unit becomes ready (valid_until).
+    uint64_t scan_epoch = 0, scan_valid_until = 0;
+    CycleEvents scan_events;
+  };
+  bool unit_free(unsigned subcore, UnitClass u) const;
+
+  const GpuConfig& gpu_;
+  const KernelProgram& prog_;
+  Clock& clock_;
+  std::vector<SubCorePort>& ports_;
+  SmResult& result_;
+  WarpTable& warps_;
+  OperandCollector& collectors_;
+  ExecPipes& exec_;
+  MemoryPipeline& memory_;
+  std::vector<SubCoreScheduler> subcores_;
+};
+
+inline const WarpTable& IssueScan::warps() const { return s_.warps_; }
+inline uint64_t IssueScan::now() const { return s_.clock_.now; }
+
+}  // namespace sasskit::pipesim

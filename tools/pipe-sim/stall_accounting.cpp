@@ -1,0 +1,56 @@
+#include "stall_accounting.hpp"
+
+namespace sasskit::pipesim {
+
+StallAccounting::StallAccounting(const SimOptions& opt, const KernelProgram& program,
+                                 const std::vector<SubCorePort>& ports, const WarpTable& warps, SmResult& result)
+    : opt_(opt), prog_(program), ports_(ports), warps_(warps), res_(result), history_(ports.size()) {}
+
+void StallAccounting::record(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t count) {
+  auto& c = res_.counters;
+  c.stall_type[static_cast<size_t>(a.type)] += count;
+  c.stall_event[static_cast<size_t>(a.event)] += count;
+  bool blame = a.direct != StallEvent::None && a.direct != StallEvent::NoActiveWarp;
+  uint32_t pc = ports_[subcore].events.pc[static_cast<size_t>(a.direct)];
+  if (blame) res_.pc_stalls[static_cast<size_t>(a.type)][pc] += count;
+  if (!opt_.trace_stalls) return;
+  for (uint64_t i = 0; i < count && res_.trace.size() < opt_.trace_stalls_limit; ++i)
+    res_.trace.push_back(StallTraceRow{cycle + i, uint8_t(subcore), false, a, blame ? prog_.pcs[pc] : 0, blame});
+}
+
+void StallAccounting::account_cycle(uint64_t cycle) {
+  auto& c = res_.counters;
+  c.sched_cycles += ports_.size();
+  c.warp_cycles += warps_.resident_warps();
+  for (unsigned i = 0; i < ports_.size(); ++i) {
+    const SubCorePort& port = ports_[i];
+    history_[i].push(port.events);
+    if (port.issued) {
+      if (opt_.trace_stalls && res_.trace.size() < opt_.trace_stalls_limit)
+        res_.trace.push_back(StallTraceRow{cycle, uint8_t(i), true, {}, prog_.pcs[port.issued_pc], true});
+      continue;
+    }
+    record(i, cycle, history_[i].attribute_latest(!warps_.by_age(i).empty()), 1);
+  }
+}
+
+// After two quiet cycles a scheduler's three-cycle history is uniform, so
+// the rest repeat one attribution.
+void StallAccounting::account_quiet_cycles(uint64_t from, uint64_t to) {
+  if (to <= from) return;
+  uint64_t n = to - from;
+  auto& c = res_.counters;
+  c.sched_cycles += n * ports_.size();
+  c.warp_cycles += n * warps_.resident_warps();
+  for (unsigned i = 0; i < ports_.size(); ++i) {
+    bool resident_here = !warps_.by_age(i).empty();
+    uint64_t cycle = from;
+    for (; cycle < to && cycle < from + 2; ++cycle) {
+      history_[i].push(ports_[i].events);
+      record(i, cycle, history_[i].attribute_latest(resident_here), 1);
+    }
+    if (cycle < to) record(i, cycle, history_[i].attribute_latest(resident_here), to - cycle);
+  }
+}
+
+}  // namespace sasskit::pipesim

@@ -1,0 +1,279 @@
+#include "warp_table.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "libcommon/diag.hpp"
+
+namespace sasskit::pipesim {
+
+WarpTable::WarpTable(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
+                     std::vector<SubCorePort>& ports, unsigned ctas_per_sm, bool keep_masks)
+    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports) {
+  nsub_ = static_cast<unsigned>(ports.size());
+  warps_.resize(std::max(1u, gpu.max_warps_per_sm));
+  heads_.resize(warps_.size());
+  can_fetch_.assign(warps_.size(), 0);
+  subcores_.resize(nsub_);
+  subcore_slots_ = static_cast<unsigned>((warps_.size() + nsub_ - 1) / nsub_);
+  keep_masks_ = keep_masks && subcore_slots_ <= 64;
+  ctas_.resize(std::max(1u, ctas_per_sm));
+}
+
+CtaSlot* WarpTable::launchable_slot(uint64_t launch_latency) {
+  uint64_t earliest = kNever;
+  for (CtaSlot& c : ctas_) {
+    if (c.cta) continue;
+    if (c.freed_at + launch_latency <= clock_.now) return &c;
+    earliest = std::min(earliest, c.freed_at + launch_latency);
+  }
+  clock_.wake_at(earliest);
+  return nullptr;
+}
+
+const std::vector<uint32_t>& WarpTable::launch(CtaSlot& slot, const CtaTrace& cta, std::unique_ptr<CtaTrace> loaded) {
+  uint32_t cta_index = static_cast<uint32_t>(&slot - ctas_.data());
+  slot = CtaSlot{};
+  slot.cta = &cta;
+  slot.loaded = std::move(loaded);
+  for (const auto& wt : cta.warps) {
+    uint32_t w = 0;
+    while (warps_[w].active) ++w;
+    Warp& warp = warps_[w];
+    warp = Warp{};
+    warp.trace = &wt;
+    warp.cta = cta_index;
+    warp.age = warp_age_++;
+    warp.active = true;
+    set_head(w, Head{});
+    touch(w);
+    if (wt.inst.empty()) {
+      warp.issued_all = true;
+    } else {
+      ++slot.live;
+    }
+    slot.warps.push_back(w);
+    SubCoreWarps& sc = subcores_[subcore_of(w)];
+    sc.warps.push_back(w);
+    refresh_fetchable(w);
+    sc.by_slot.insert(std::upper_bound(sc.by_slot.begin(), sc.by_slot.end(), w), w);
+    ++resident_warps_;
+  }
+  ++resident_ctas_;
+  return slot.warps;
+}
+
+bool WarpTable::retire(uint32_t w) {
+  Warp& warp = warps_[w];
+  if (!warp.active || !warp.issued_all || warp.outstanding > 0) return false;
+  warp.active = false;
+  refresh_fetchable(w);
+  set_head(w, Head{});
+  touch(w);
+  --resident_warps_;
+  SubCoreWarps& sc = subcores_[subcore_of(w)];
+  sc.warps.erase(std::find(sc.warps.begin(), sc.warps.end(), w));
+  sc.by_slot.erase(std::find(sc.by_slot.begin(), sc.by_slot.end(), w));
+  clock_.progressed();
+  CtaSlot& c = ctas_[warp.cta];
+  if (++c.done < c.warps.size()) return false;
+  c = CtaSlot{};
+  c.freed_at = clock_.now + 1;  // the next CTA could start next cycle
+  --resident_ctas_;
+  return true;
+}
+
+void WarpTable::start_fetch(uint32_t w, uint32_t count, uint32_t branch_at) {
+  Warp& warp = warps_[w];
+  if (branch_at != kNone) {
+    warp.branch_wait = true;
+    warp.branch_pos = branch_at;
+  }
+  warp.next_fetch += count;
+  warp.fetching = count;
+  refresh_fetchable(w);
+}
+
+void WarpTable::deliver_fetch(uint32_t w, uint32_t count, uint64_t ready) {
+  Warp& warp = warps_[w];
+  bool was_empty = warp.ibuf.empty();
+  for (uint32_t i = 0; i < count; ++i) warp.ibuf.push_back(IbufEntry{warp.next_fetch - warp.fetching + i, ready});
+  warp.fetching = 0;
+  if (was_empty) refresh_head(w);
+}
+
+Op WarpTable::issue(uint32_t w) {
+  Warp& warp = warps_[w];
+  uint32_t pos = warp.ibuf.front().pos;
+  const DecodedInst& d = inst_at(warp, pos);
+  uint32_t mask = warp.trace->mask[pos];
+  Op op{w, pos, warp.trace->inst[pos], mask, warp.addr_cursor, 0, false};
+  if (d.mem_width > 0) warp.addr_cursor += active_lanes(mask);
+  for (unsigned i = 0; i < d.ndst; ++i) {
+    warp.pending[d.dst[i]] = true;
+    warp.pending_mem[d.dst[i]] = d.is_mem();
+  }
+  warp.ibuf.erase(warp.ibuf.begin());
+  refresh_fetchable(w);
+  warp.next_issue = pos + 1;
+  ++warp.outstanding;
+  if (warp.next_issue == warp.trace->inst.size()) {
+    warp.issued_all = true;
+    CtaSlot& cta = ctas_[warp.cta];
+    --cta.live;
+    release_barrier_if_complete(cta);
+  } else if (d.op.is_barrier) {
+    warp.at_barrier = true;
+    warp.barrier_pc = d.pc_index;
+    arrive_at_barrier(warp);
+  }
+  refresh_head(w);
+  return op;
+}
+
+void WarpTable::complete(const Op& op) {
+  Warp& warp = warps_[op.warp];
+  const DecodedInst& d = prog_.insts[op.inst];
+  for (unsigned i = 0; i < d.ndst; ++i) {
+    warp.pending[d.dst[i]] = false;
+    warp.pending_mem[d.dst[i]] = false;
+  }
+  if (warp.branch_wait && warp.branch_pos == op.pos) {
+    warp.branch_wait = false;
+    refresh_fetchable(op.warp);
+  }
+  refresh_head(op.warp);
+  --warp.outstanding;
+  clock_.progressed();
+}
+
+void WarpTable::arrive_at_barrier(Warp& w) {
+  CtaSlot& cta = ctas_[w.cta];
+  ++cta.arrived;
+  release_barrier_if_complete(cta);
+}
+
+// A barrier opens when every warp of the CTA that has not exited is waiting.
+void WarpTable::release_barrier_if_complete(CtaSlot& cta) {
+  if (cta.arrived == 0 || cta.arrived < cta.live) return;
+  for (uint32_t w : cta.warps) {
+    warps_[w].at_barrier = false;
+    refresh_head(w);
+  }
+  cta.arrived = 0;
+  clock_.progressed();
+}
+
+// The warp's head as its barrier state, instruction buffer and scoreboard
+// (RAW on sources, WAW on destinations) make it.
+Head WarpTable::compute_head(uint32_t w) const {
+  const Warp& warp = warps_[w];
+  Head h;
+  if (!warp.active) return h;
+  if (warp.at_barrier) {
+    h.kind = Head::Kind::Barrier;
+    h.pc_index = warp.barrier_pc;
+  } else if (!warp.ibuf.empty()) {
+    const DecodedInst& d = inst_at(warp, warp.ibuf.front().pos);
+    bool dependent = false;
+    auto check = [&](uint16_t r) {
+      if (warp.pending[r]) {
+        dependent = true;
+        h.on_load |= warp.pending_mem[r];
+      }
+    };
+    for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
+    for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
+    h.kind = dependent ? Head::Kind::Blocked : Head::Kind::Ready;
+    h.mem = d.is_mem();
+    h.unit = static_cast<uint8_t>(d.op.unit);
+    h.pc_index = d.pc_index;
+    h.inst = warp.trace->inst[warp.ibuf.front().pos];
+    h.ready = warp.ibuf.front().ready;
+  }
+  return h;
+}
+
+// Records a warp's new Head (in the masks too); a changed Head is a change
+// its scheduler's last scan did not see.
+void WarpTable::set_head(uint32_t w, const Head& h) {
+  Head& old = heads_[w];
+  if (h == old) return;
+  if (keep_masks_) {
+    HeadMasks& m = subcores_[subcore_of(w)].masks;
+    uint64_t bit = uint64_t(1) << (w / nsub_);
+    if (old.kind == Head::Kind::Barrier) m.barrier &= ~bit;
+    if (old.kind == Head::Kind::Blocked) m.blocked &= ~bit, m.blocked_on_load &= ~bit;
+    if (old.kind == Head::Kind::Ready) m.ready &= ~bit, m.ready_mem &= ~bit, m.ready_unit[old.unit] &= ~bit;
+    if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
+    if (h.kind == Head::Kind::Blocked) {
+      m.blocked |= bit;
+      if (h.on_load) m.blocked_on_load |= bit;
+    }
+    if (h.kind == Head::Kind::Ready) {
+      m.ready |= bit;
+      if (h.mem) m.ready_mem |= bit;
+      m.ready_unit[h.unit] |= bit;
+    }
+    if (h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) m.latest_ready = std::max(m.latest_ready, h.ready);
+  }
+  old = h;
+  touch(w);
+}
+
+// Whether fetch may pick the warp: room in its instruction buffer, not
+// stopped at a taken branch, instructions left.
+bool WarpTable::compute_can_fetch(uint32_t w) const {
+  const Warp& warp = warps_[w];
+  bool room = warp.ibuf.size() + warp.fetching < std::max(1u, gpu_.ibuffer_depth);
+  return warp.active && room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size();
+}
+
+void WarpTable::refresh_fetchable(uint32_t w) {
+  uint8_t now = compute_can_fetch(w);
+  if (now == can_fetch_[w]) return;
+  can_fetch_[w] = now;
+  SubCoreWarps& sc = subcores_[subcore_of(w)];
+  if (now) ++sc.fetchable; else --sc.fetchable;
+}
+
+void WarpTable::check() const {
+  auto wrong = [](const std::string& what, uint32_t w) {
+    throw Error(ExitCode::Internal, "warp table", what + " of warp slot " + std::to_string(w) + " is stale");
+  };
+  std::vector<SubCoreWarps> fresh(nsub_);
+  uint32_t resident = 0;
+  for (uint32_t w = 0; w < warps_.size(); ++w) {
+    const Head h = compute_head(w);
+    if (!(h == heads_[w])) wrong("the head", w);
+    if (compute_can_fetch(w) != bool(can_fetch_[w])) wrong("can-fetch", w);
+    SubCoreWarps& sc = fresh[subcore_of(w)];
+    if (!warps_[w].active) continue;
+    ++resident;
+    sc.by_slot.push_back(w);
+    sc.fetchable += can_fetch_[w];
+    if (!keep_masks_) continue;
+    uint64_t bit = uint64_t(1) << (w / nsub_);
+    HeadMasks& m = sc.masks;
+    if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
+    if (h.kind == Head::Kind::Blocked) m.blocked |= bit, m.blocked_on_load |= h.on_load ? bit : 0;
+    if (h.kind == Head::Kind::Ready) m.ready |= bit, m.ready_mem |= h.mem ? bit : 0, m.ready_unit[h.unit] |= bit;
+    if ((h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) && h.ready > subcores_[subcore_of(w)].masks.latest_ready)
+      wrong("the latest ready cycle", w);
+  }
+  if (resident != resident_warps_) wrong("the resident count", 0);
+  for (unsigned s = 0; s < nsub_; ++s) {
+    const SubCoreWarps& have = subcores_[s];
+    fresh[s].masks.latest_ready = have.masks.latest_ready;
+    if (fresh[s].by_slot != have.by_slot) wrong("the sub-core's slot list", s);
+    if (fresh[s].fetchable != have.fetchable) wrong("the sub-core's fetchable count", s);
+    if (!(fresh[s].masks == have.masks)) wrong("the sub-core's head masks", s);
+    std::vector<uint32_t> aged = have.warps;
+    std::sort(aged.begin(), aged.end());
+    bool oldest_first = std::is_sorted(have.warps.begin(), have.warps.end(),
+                                       [&](uint32_t a, uint32_t b) { return warps_[a].age < warps_[b].age; });
+    if (aged != have.by_slot || !oldest_first) wrong("the sub-core's age list", s);
+  }
+}
+
+}  // namespace sasskit::pipesim

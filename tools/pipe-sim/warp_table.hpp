@@ -1,0 +1,157 @@
+// The SM's resident CTAs and warps: each warp's trace position, instruction
+// buffer, scoreboard and barrier state, and the state cached from them that
+// the other stages read every cycle (each warp's Head, the sub-cores' head
+// masks, which warps fetch may pick). The table is the only writer of all
+// of it: stages change a warp through its methods, each of which refreshes
+// what it cached, and check() recomputes the cache from scratch.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ports.hpp"
+#include "program.hpp"
+
+namespace sasskit::pipesim {
+
+struct IbufEntry {
+  uint32_t pos = 0;    // position in the warp's trace
+  uint64_t ready = 0;  // decoded, can issue from this cycle
+};
+
+struct Warp {
+  bool at_barrier = false, issued_all = false, active = false;
+  bool branch_wait = false;     // fetch stopped at a taken branch until it executes
+  uint32_t barrier_pc = 0;
+  std::vector<IbufEntry> ibuf;  // FIFO, at most ibuffer_depth
+  const WarpTrace* trace = nullptr;
+  uint32_t next_fetch = 0, fetching = 0, next_issue = 0;
+  uint32_t cta = 0;        // CTA slot
+  uint64_t age = 0;        // launch order, for GTO
+  uint64_t addr_cursor = 0;     // next address of the trace's addr column
+  uint32_t branch_pos = 0;
+  uint32_t outstanding = 0;     // issued, not yet completed
+  std::bitset<256> pending, pending_mem;
+};
+
+// What a scheduler needs to know of a warp.
+struct Head {
+  enum class Kind : uint8_t { Empty, Barrier, Blocked, Ready };
+  Kind kind = Kind::Empty;
+  bool on_load = false;   // Blocked: a pending producer is a load
+  bool mem = false;       // the head is a memory instruction
+  uint8_t unit = 0;       // the head's UnitClass
+  uint32_t pc_index = 0;  // the head's (or the barrier's) PC
+  uint32_t inst = 0;      // the head's index in the program
+  uint64_t ready = 0;     // Blocked, Ready: decoded, can issue from this cycle
+  bool operator==(const Head&) const = default;
+};
+
+// A sub-core's heads by kind, one bit per local warp index (slot / number
+// of sub-cores): the LRR scheduler finds the warp to issue, and the events
+// of those it passes over, with bit operations (sched_lrr.cpp).
+struct HeadMasks {
+  uint64_t barrier = 0, blocked = 0, blocked_on_load = 0, ready = 0, ready_mem = 0;
+  std::array<uint64_t, kUnitClasses> ready_unit{};
+  uint64_t latest_ready = 0;  // the latest Head::ready recorded
+  bool operator==(const HeadMasks&) const = default;
+};
+
+struct CtaSlot {
+  const CtaTrace* cta = nullptr;
+  std::unique_ptr<CtaTrace> loaded;  // a spilled CTA, read back for its stay
+  std::vector<uint32_t> warps;
+  uint32_t live = 0, arrived = 0, done = 0;
+  uint64_t freed_at = 0;  // when free: the first cycle a CTA could start in it
+};
+
+class WarpTable {
+ public:
+  // `keep_masks`: maintain the head masks (LRR's mask scan reads them; a
+  // sub-core has at most 64 warp slots then).
+  WarpTable(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
+            unsigned ctas_per_sm, bool keep_masks);
+
+  // Reading.
+  const Warp& warp(uint32_t w) const { return warps_[w]; }
+  const Head& head(uint32_t w) const { return heads_[w]; }
+  const HeadMasks& masks(unsigned subcore) const { return subcores_[subcore].masks; }
+  bool can_fetch(uint32_t w) const { return can_fetch_[w]; }
+  uint32_t fetchable(unsigned subcore) const { return subcores_[subcore].fetchable; }
+  const std::vector<uint32_t>& by_age(unsigned subcore) const { return subcores_[subcore].warps; }
+  const std::vector<uint32_t>& by_slot(unsigned subcore) const { return subcores_[subcore].by_slot; }
+  unsigned subcore_of(uint32_t w) const { return w % nsub_; }
+  unsigned subcores() const { return nsub_; }
+  bool keeps_masks() const { return keep_masks_; }
+  unsigned subcore_slots() const { return subcore_slots_; }  // the width of a head mask
+  size_t slots() const { return warps_.size(); }
+  uint32_t resident_warps() const { return resident_warps_; }
+  uint32_t resident_ctas() const { return resident_ctas_; }
+  size_t cta_slots() const { return ctas_.size(); }
+  const DecodedInst& inst_at(const Warp& w, uint32_t pos) const { return prog_.insts[w.trace->inst[pos]]; }
+
+  // CTAs. The first free slot whose launch latency has passed, or null (the
+  // clock then wakes when the earliest is ready).
+  CtaSlot* launchable_slot(uint64_t launch_latency);
+  // Places the CTA's warps in free warp slots; returns the slots.
+  const std::vector<uint32_t>& launch(CtaSlot& slot, const CtaTrace& cta, std::unique_ptr<CtaTrace> loaded);
+  // Ends a warp that has issued everything and has nothing in flight, and
+  // its CTA when that was the CTA's last warp: returns whether a CTA ended.
+  bool retire(uint32_t w);
+
+  // Fetch: `count` instructions from next_fetch on are on their way; a
+  // taken branch at trace position `branch_at` (kNone: none) stops fetch
+  // until it executes.
+  void start_fetch(uint32_t w, uint32_t count, uint32_t branch_at);
+  // The instructions on their way enter the buffer, decoded at `ready`.
+  void deliver_fetch(uint32_t w, uint32_t count, uint64_t ready);
+
+  // Issue: the head instruction leaves the buffer for a collector; its
+  // destinations become pending; a barrier or the warp's last instruction
+  // updates its CTA. Returns the instruction in flight.
+  Op issue(uint32_t w);
+  // The instruction's results are written: its registers are free, a
+  // branch it ended lets fetch go on.
+  void complete(const Op& op);
+
+  // Recomputes every cached value from the warps and throws an internal
+  // error where one differs from what is cached.
+  void check() const;
+
+ private:
+  struct SubCoreWarps {
+    std::vector<uint32_t> warps;    // warp slots, oldest first
+    std::vector<uint32_t> by_slot;  // the same warps by slot number
+    uint32_t fetchable = 0;         // warps with can_fetch_ set
+    HeadMasks masks;
+  };
+
+  Head compute_head(uint32_t w) const;
+  bool compute_can_fetch(uint32_t w) const;
+  void refresh_head(uint32_t w) { set_head(w, compute_head(w)); }
+  void set_head(uint32_t w, const Head& h);
+  void refresh_fetchable(uint32_t w);
+  void touch(uint32_t w) { ports_[subcore_of(w)].changed(); }
+  void arrive_at_barrier(Warp& w);
+  void release_barrier_if_complete(CtaSlot& c);
+
+  const GpuConfig& gpu_;
+  const KernelProgram& prog_;
+  Clock& clock_;
+  std::vector<SubCorePort>& ports_;
+  unsigned nsub_ = 1;
+  unsigned subcore_slots_ = 1;
+  bool keep_masks_ = false;
+  std::vector<Warp> warps_;
+  std::vector<Head> heads_;         // per warp slot
+  std::vector<uint8_t> can_fetch_;  // per warp slot: room in the buffer and instructions left to fetch
+  std::vector<SubCoreWarps> subcores_;
+  std::vector<CtaSlot> ctas_;
+  uint32_t resident_ctas_ = 0;
+  uint32_t resident_warps_ = 0;
+  uint64_t warp_age_ = 0;
+};
+
+}  // namespace sasskit::pipesim
