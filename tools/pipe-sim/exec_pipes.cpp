@@ -8,13 +8,11 @@
 
 namespace sasskit::pipesim {
 
-ExecPipes::ExecPipes(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
-                     std::vector<SubCorePort>& ports, SimCounters& counters, Completion& completion)
-    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), counters_(counters), completion_(completion) {
-  banks_ = std::max(1u, gpu.reg_banks);
-  subcores_.resize(ports.size());
+ExecPipes::ExecPipes(const Stage& wiring, Completion& completion) : Stage(wiring), completion_(completion) {
+  banks_ = std::max(1u, gpu_.reg_banks);
+  subcores_.resize(subcores());
   for (auto& sc : subcores_)
-    for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, gpu.units[u].count), 0);
+    for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, gpu_.units[u].count), 0);
 }
 
 bool ExecPipes::free_by(unsigned subcore, UnitClass u, uint64_t at) const {

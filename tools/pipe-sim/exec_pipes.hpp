@@ -13,10 +13,9 @@
 
 namespace sasskit::pipesim {
 
-class ExecPipes {
+class ExecPipes : private Stage {
  public:
-  ExecPipes(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
-            SimCounters& counters, Completion& completion);
+  ExecPipes(const Stage& wiring, Completion& completion);
 
   // Whether a pipeline of class `u` (not LDST) is free by cycle `at`.
   bool free_by(unsigned subcore, UnitClass u, uint64_t at) const;
@@ -43,11 +42,6 @@ class ExecPipes {
     uint32_t long_misses = 0;
   };
 
-  const GpuConfig& gpu_;
-  const KernelProgram& prog_;
-  Clock& clock_;
-  std::vector<SubCorePort>& ports_;
-  SimCounters& counters_;
   Completion& completion_;
   unsigned banks_ = 1;
   std::vector<SubCorePipes> subcores_;

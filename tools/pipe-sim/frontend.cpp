@@ -31,10 +31,10 @@ uint64_t fill_code_line(std::unordered_map<uint64_t, uint64_t>& ready, const Gpu
 }
 }  // namespace
 
-Frontend::Frontend(const GpuConfig& gpu, unsigned fetch_width, Clock& clock, WarpTable& warps, unsigned subcores)
-    : gpu_(gpu), fetch_width_(fetch_width), clock_(clock), warps_(warps), l1i_(gpu.l1i) {
-  for (unsigned i = 0; i < subcores; ++i)
-    units_.emplace_back(gpu.has_l0i ? gpu.l0i : CacheGeometry{}, gpu.has_l0i ? gpu.inst_prefetch_lines : 0);
+Frontend::Frontend(const Stage& wiring, unsigned fetch_width, WarpTable& warps)
+    : Stage(wiring), fetch_width_(fetch_width), warps_(warps), l1i_(gpu_.l1i) {
+  for (unsigned i = 0; i < subcores(); ++i)
+    units_.emplace_back(gpu_.has_l0i ? gpu_.l0i : CacheGeometry{}, gpu_.has_l0i ? gpu_.inst_prefetch_lines : 0);
 }
 
 void Frontend::fetch(unsigned subcore) {

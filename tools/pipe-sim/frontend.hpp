@@ -13,9 +13,9 @@
 
 namespace sasskit::pipesim {
 
-class Frontend {
+class Frontend : private Stage {
  public:
-  Frontend(const GpuConfig& gpu, unsigned fetch_width, Clock& clock, WarpTable& warps, unsigned subcores);
+  Frontend(const Stage& wiring, unsigned fetch_width, WarpTable& warps);
   // Delivers the sub-core's finished fetch, then starts the next one.
   void fetch(unsigned subcore);
   // Passes one sub-core's L0 miss to the L1 instruction cache.
@@ -37,9 +37,7 @@ class Frontend {
   void prefetch_lines(FetchUnit& f, unsigned line_bytes);
   uint64_t l1i_fetch(uint64_t address, uint64_t at);
 
-  const GpuConfig& gpu_;
   unsigned fetch_width_;
-  Clock& clock_;
   WarpTable& warps_;
   std::vector<FetchUnit> units_;
   TagCache l1i_;

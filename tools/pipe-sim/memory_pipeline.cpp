@@ -113,11 +113,9 @@ bool spread(double& acc, double rate) {
 
 }  // namespace
 
-MemoryPipeline::MemoryPipeline(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
-                               std::vector<SubCorePort>& ports, SimCounters& counters, const WarpTable& warps,
-                               ExecPipes& exec, Completion& completion)
-    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), counters_(counters), warps_(warps), exec_(exec),
-      completion_(completion), latches_(ports.size()) {
+MemoryPipeline::MemoryPipeline(const Stage& wiring, const WarpTable& warps, ExecPipes& exec,
+                               Completion& completion)
+    : Stage(wiring), warps_(warps), exec_(exec), completion_(completion), latches_(subcores()) {
   l1_acc_.assign(prog_.pcs.size(), 0);
   l2_acc_.assign(prog_.pcs.size(), 0);
   wb_acc_.assign(prog_.pcs.size(), 0);

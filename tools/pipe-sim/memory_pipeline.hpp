@@ -24,10 +24,9 @@ struct BankChains {
   std::vector<int32_t> next;
 };
 
-class MemoryPipeline {
+class MemoryPipeline : private Stage {
  public:
-  MemoryPipeline(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
-                 SimCounters& counters, const WarpTable& warps, ExecPipes& exec, Completion& completion);
+  MemoryPipeline(const Stage& wiring, const WarpTable& warps, ExecPipes& exec, Completion& completion);
 
   // From now on the SM gets 1 / `sharing` of the chip's interconnect and
   // DRAM bandwidth.
@@ -68,11 +67,6 @@ class MemoryPipeline {
   void coalesce(const Op& op, MemLatch& latch);
   MemRequest outcome(const DecodedInst& d, uint32_t sectors);
 
-  const GpuConfig& gpu_;
-  const KernelProgram& prog_;
-  Clock& clock_;
-  std::vector<SubCorePort>& ports_;
-  SimCounters& counters_;
   const WarpTable& warps_;
   ExecPipes& exec_;
   Completion& completion_;

@@ -5,11 +5,9 @@
 
 namespace sasskit::pipesim {
 
-OperandCollector::OperandCollector(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
-                                   std::vector<SubCorePort>& ports, SimCounters& counters, ExecPipes& exec,
-                                   MemoryPipeline& memory)
-    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), counters_(counters), exec_(exec), memory_(memory) {
-  cus_.assign(ports.size(), std::vector<Collector>(gpu.collector_units));
+OperandCollector::OperandCollector(const Stage& wiring, ExecPipes& exec, MemoryPipeline& memory)
+    : Stage(wiring), exec_(exec), memory_(memory) {
+  cus_.assign(subcores(), std::vector<Collector>(gpu_.collector_units));
 }
 
 uint32_t OperandCollector::free_collector(unsigned subcore) const {

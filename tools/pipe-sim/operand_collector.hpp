@@ -14,10 +14,9 @@
 
 namespace sasskit::pipesim {
 
-class OperandCollector {
+class OperandCollector : private Stage {
  public:
-  OperandCollector(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
-                   SimCounters& counters, ExecPipes& exec, MemoryPipeline& memory);
+  OperandCollector(const Stage& wiring, ExecPipes& exec, MemoryPipeline& memory);
 
   // A free collector of the sub-core, or kNone.
   uint32_t free_collector(unsigned subcore) const;
@@ -40,11 +39,6 @@ class OperandCollector {
   using ByAge = std::array<Collector*, kMaxCollectors>;
   size_t collectors_by_age(unsigned subcore, bool ready, ByAge& out);
 
-  const GpuConfig& gpu_;
-  const KernelProgram& prog_;
-  Clock& clock_;
-  std::vector<SubCorePort>& ports_;
-  SimCounters& counters_;
   ExecPipes& exec_;
   MemoryPipeline& memory_;
   std::vector<std::vector<Collector>> cus_;  // per sub-core

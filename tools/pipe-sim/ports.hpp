@@ -8,7 +8,9 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
+#include "program.hpp"
 #include "stall.hpp"
 
 namespace sasskit::pipesim {
@@ -70,6 +72,25 @@ struct SubCorePort {
     bank_ports.fill(0);
   }
   void changed() { ++epoch; }
+};
+
+// What every stage of an SM is given, under the names every stage file
+// uses: the model, the kernel, the clock, the sub-cores' ports and the SM's
+// counters. The SM makes one and each stage copies it.
+class Stage {
+ public:
+  Stage(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
+        SimCounters& counters)
+      : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), counters_(counters) {}
+
+ protected:
+  unsigned subcores() const { return static_cast<unsigned>(ports_.size()); }
+
+  const GpuConfig& gpu_;
+  const KernelProgram& prog_;
+  Clock& clock_;
+  std::vector<SubCorePort>& ports_;
+  SimCounters& counters_;
 };
 
 // Where a finished instruction goes: its warp's scoreboard clears and the

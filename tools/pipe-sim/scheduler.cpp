@@ -85,20 +85,19 @@ void IssueScan::issue(uint32_t w, uint32_t cu) {
   port.issued_pc = d.pc_index;
   s.clock_.progressed();
 
-  auto& c = s.result_.counters;
+  auto& c = s.counters_;
   ++c.insts;
   c.thread_insts += active_lanes(op.mask);
   if (!d.op.known) ++c.unknown_opcodes;
   if (d.is_mem()) ++c.mem_insts;
-  ++s.result_.pc_insts[d.pc_index];
+  ++s.pc_insts_[d.pc_index];
 }
 
-Scheduler::Scheduler(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
-                     std::vector<SubCorePort>& ports, SmResult& result, WarpTable& warps,
+Scheduler::Scheduler(const Stage& wiring, std::vector<uint64_t>& pc_insts, WarpTable& warps,
                      OperandCollector& collectors, ExecPipes& exec, MemoryPipeline& memory, bool lrr_mask_scan)
-    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports), result_(result), warps_(warps),
-      collectors_(collectors), exec_(exec), memory_(memory), subcores_(ports.size()) {
-  for (auto& sc : subcores_) sc.policy = make_issue_policy(gpu.scheduler, lrr_mask_scan);
+    : Stage(wiring), pc_insts_(pc_insts), warps_(warps), collectors_(collectors), exec_(exec), memory_(memory),
+      subcores_(subcores()) {
+  for (auto& sc : subcores_) sc.policy = make_issue_policy(gpu_.scheduler, lrr_mask_scan);
 }
 
 // Whether a pipeline of the class can take the instruction when it reaches

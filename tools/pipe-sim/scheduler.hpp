@@ -15,7 +15,6 @@
 #include "memory_pipeline.hpp"
 #include "operand_collector.hpp"
 #include "ports.hpp"
-#include "sm_result.hpp"
 #include "warp_table.hpp"
 
 namespace sasskit::pipesim {
@@ -86,11 +85,11 @@ std::unique_ptr<IssuePolicy> make_gto_policy();
 std::unique_ptr<IssuePolicy> make_lrr_policy(bool mask_scan);
 std::unique_ptr<IssuePolicy> make_two_level_policy();
 
-class Scheduler {
+class Scheduler : private Stage {
  public:
-  Scheduler(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
-            SmResult& result, WarpTable& warps, OperandCollector& collectors, ExecPipes& exec,
-            MemoryPipeline& memory, bool lrr_mask_scan);
+  // `pc_insts`: the instructions issued per PC (KernelProgram::pcs).
+  Scheduler(const Stage& wiring, std::vector<uint64_t>& pc_insts, WarpTable& warps,
+            OperandCollector& collectors, ExecPipes& exec, MemoryPipeline& memory, bool lrr_mask_scan);
   // The sub-core's scheduler issues one instruction, or records why not.
   void issue(unsigned subcore);
 
@@ -108,11 +107,7 @@ class Scheduler {
   };
   bool unit_free(unsigned subcore, UnitClass u) const;
 
-  const GpuConfig& gpu_;
-  const KernelProgram& prog_;
-  Clock& clock_;
-  std::vector<SubCorePort>& ports_;
-  SmResult& result_;
+  std::vector<uint64_t>& pc_insts_;
   WarpTable& warps_;
   OperandCollector& collectors_;
   ExecPipes& exec_;

@@ -32,13 +32,13 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
     : opt_(opt),
       work_(work),
       ports_(subcores(opt.gpu)),
-      warps_(opt.gpu, program, clock_, ports_, opt.ctas_per_sm,
-             opt.lrr_mask_scan && opt.gpu.scheduler == SchedulerPolicy::Lrr),
-      frontend_(opt.gpu, opt.fetch_width, clock_, warps_, subcores(opt.gpu)),
-      exec_(opt.gpu, program, clock_, ports_, res_.counters, *this),
-      memory_(opt.gpu, program, clock_, ports_, res_.counters, warps_, exec_, *this),
-      collectors_(opt.gpu, program, clock_, ports_, res_.counters, exec_, memory_),
-      scheduler_(opt.gpu, program, clock_, ports_, res_, warps_, collectors_, exec_, memory_, opt.lrr_mask_scan),
+      wiring_(opt.gpu, program, clock_, ports_, res_.counters),
+      warps_(wiring_, opt.ctas_per_sm, opt.lrr_mask_scan && opt.gpu.scheduler == SchedulerPolicy::Lrr),
+      frontend_(wiring_, opt.fetch_width, warps_),
+      exec_(wiring_, *this),
+      memory_(wiring_, warps_, exec_, *this),
+      collectors_(wiring_, exec_, memory_),
+      scheduler_(wiring_, res_.pc_insts, warps_, collectors_, exec_, memory_, opt.lrr_mask_scan),
       accounting_(opt, program, ports_, warps_, res_) {
   memory_.share_bandwidth(opt.active_sms);
   res_.sm = work.sm;

@@ -93,6 +93,7 @@ class SmSim final : private Completion {
   SmResult res_;
   Clock clock_;
   std::vector<SubCorePort> ports_;
+  Stage wiring_;
   WarpTable warps_;
   Frontend frontend_;
   ExecPipes exec_;

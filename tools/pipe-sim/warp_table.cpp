@@ -7,11 +7,9 @@
 
 namespace sasskit::pipesim {
 
-WarpTable::WarpTable(const GpuConfig& gpu, const KernelProgram& program, Clock& clock,
-                     std::vector<SubCorePort>& ports, unsigned ctas_per_sm, bool keep_masks)
-    : gpu_(gpu), prog_(program), clock_(clock), ports_(ports) {
-  nsub_ = static_cast<unsigned>(ports.size());
-  warps_.resize(std::max(1u, gpu.max_warps_per_sm));
+WarpTable::WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks) : Stage(wiring) {
+  nsub_ = subcores();
+  warps_.resize(std::max(1u, gpu_.max_warps_per_sm));
   heads_.resize(warps_.size());
   can_fetch_.assign(warps_.size(), 0);
   subcores_.resize(nsub_);

@@ -67,12 +67,11 @@ struct CtaSlot {
   uint64_t freed_at = 0;  // when free: the first cycle a CTA could start in it
 };
 
-class WarpTable {
+class WarpTable : private Stage {
  public:
   // `keep_masks`: maintain the head masks (LRR's mask scan reads them; a
   // sub-core has at most 64 warp slots then).
-  WarpTable(const GpuConfig& gpu, const KernelProgram& program, Clock& clock, std::vector<SubCorePort>& ports,
-            unsigned ctas_per_sm, bool keep_masks);
+  WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks);
 
   // Reading.
   const Warp& warp(uint32_t w) const { return warps_[w]; }
@@ -83,7 +82,7 @@ class WarpTable {
   const std::vector<uint32_t>& by_age(unsigned subcore) const { return subcores_[subcore].warps; }
   const std::vector<uint32_t>& by_slot(unsigned subcore) const { return subcores_[subcore].by_slot; }
   unsigned subcore_of(uint32_t w) const { return w % nsub_; }
-  unsigned subcores() const { return nsub_; }
+  using Stage::subcores;
   bool keeps_masks() const { return keep_masks_; }
   unsigned subcore_slots() const { return subcore_slots_; }  // the width of a head mask
   size_t slots() const { return warps_.size(); }
@@ -137,10 +136,6 @@ class WarpTable {
   void arrive_at_barrier(Warp& w);
   void release_barrier_if_complete(CtaSlot& c);
 
-  const GpuConfig& gpu_;
-  const KernelProgram& prog_;
-  Clock& clock_;
-  std::vector<SubCorePort>& ports_;
   unsigned nsub_ = 1;
   unsigned subcore_slots_ = 1;
   bool keep_masks_ = false;
