@@ -1,15 +1,16 @@
 #include "cta_sample.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 #include <unordered_map>
 
+#include "formats/kernel_placement.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/opcodes.hpp"
+#include "libcommon/placement.hpp"
 #include "libcommon/spill.hpp"
 
 namespace sasskit::ctasample {
@@ -26,18 +27,6 @@ struct OpenKernel {
   std::vector<UnitClass> units;                     // per table entry
   std::unordered_map<uint32_t, UnitCounts> counts;  // per CTA (linear index) seen
 };
-
-unsigned ctas_per_sm_or_fail(const GpuConfig& gpu, const KernelInfo& k, const std::string& where) {
-  const CtaResources cta{static_cast<unsigned>(k.block.volume()), k.nregs, k.shmem};
-  const Occupancy occ = occupancy(gpu, cta);
-  if (occ.ctas_per_sm == 0)
-    throw Error(ExitCode::Failure, where,
-                stream::kernel_label(k) + " cannot run on " + gpu.name + ": one CTA (" +
-                    std::to_string(cta.threads) + " threads, " + std::to_string(cta.regs_per_thread) +
-                    " registers per thread, " + std::to_string(cta.smem_bytes) +
-                    " bytes of shared memory) exceeds what an SM offers in " + occ.limiter);
-  return occ.ctas_per_sm;
-}
 
 // The per-CTA counts in grid order, once every CTA of the grid arrived.
 std::vector<UnitCounts> counts_in_grid_order(OpenKernel& k) {
@@ -74,13 +63,13 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
   stream::Writer* writer;
   JsonWriter* json;
   NonStallModel model;
-  CtaScheduler scheduler;
+  Placement placement;
   std::unique_ptr<SpillFile> spill;
   OpenKernel open;
   bool warned_sched = false;
 
   Impl(const GpuConfig& g, const Options& o, stream::Writer* w, JsonWriter* j)
-      : gpu(g), options(o), writer(w), json(j), model(g), scheduler(g.num_sms, accelsim_sharing(g)) {
+      : gpu(g), options(o), writer(w), json(j), model(g), placement(g, o.policy) {
     if (writer) spill = std::make_unique<SpillFile>();
   }
 
@@ -106,7 +95,7 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
     if (volume > UINT32_MAX) fail_input(r.where(), k.label() + " has too many CTAs");
     open = OpenKernel{};
     open.num_ctas = static_cast<uint32_t>(volume);
-    open.ctas_per_sm = ctas_per_sm_or_fail(gpu, k.info(), r.where());
+    open.ctas_per_sm = resident_ctas(gpu, stream::kernel_to_place(k.info(), r.where()));
     pass(r);
   }
 
@@ -129,6 +118,9 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
     if (r.type() == "sample")
       fail_input(r.where(), "this stream was already sampled (it holds a sample record)");
     if (r.type() != "sched") return pass_or_spill(k, r);
+    // A recorded schedule is the placement (emit() writes it again); only
+    // a replayed log replaces it.
+    if (!options.replay) return;
     if (!warned_sched) warn(r.where(), "replacing the input's sched records");
     warned_sched = true;
   }
@@ -136,12 +128,15 @@ struct CtaSampleStream::Impl : stream::KernelHandler {
   void memcpy(const stream::Record& r) override { pass(r); }
   void other(const stream::Record& r) override { pass(r); }
 
+  // The replayed log, else the stream's sched record, else the modeled
+  // schedule (libcommon/placement.hpp).
   KernelSchedule schedule(const stream::Kernel& k, const std::vector<UnitCounts>& counts) {
-    if (options.replay) return options.replay->schedule(k.id(), open.num_ctas, gpu.num_sms);
-    std::vector<uint64_t> cycles(open.num_ctas);
-    for (uint32_t i = 0; i < open.num_ctas; ++i) cycles[i] = static_cast<uint64_t>(std::ceil(model.cycles(counts[i])));
-    return scheduler.schedule(
-        KernelLaunch{k.id(), k.info().stream_id, open.num_ctas, open.ctas_per_sm, cycles}, options.policy);
+    const std::optional<KernelSchedule> recorded =
+        options.replay ? options.replay->schedule(k.id(), open.num_ctas, gpu.num_sms) : k.find<KernelSchedule>();
+    std::vector<uint64_t> cycles;
+    if (!recorded)
+      for (const UnitCounts& c : counts) cycles.push_back(predicted_cta_cycles(model, c));
+    return placement.place(stream::kernel_to_place(k.info(), k.where()), recorded ? &*recorded : nullptr, cycles);
   }
 
   void emit(const KernelSchedule& sched, const std::optional<KernelSample>& sample) {

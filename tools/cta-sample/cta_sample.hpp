@@ -1,6 +1,7 @@
 // cta-sample's stream processing: for each kernel, count its CTAs'
 // instructions by unit class in one pass while spilling their records to a
-// temporary file, schedule the CTAs onto SMs (modeled or replayed), choose
+// temporary file, place the CTAs on SMs (the stream's sched record, a
+// replayed log, or modeled: libcommon/placement.hpp), choose
 // the SM(s) to simulate, and emit a sched and a sample record followed by
 // the kept CTAs. Every other record passes through unchanged and in order.
 #pragma once

@@ -6,10 +6,14 @@
 #include <optional>
 
 #include "formats/cache_record.hpp"
+#include "formats/kernel_placement.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/nonstall.hpp"
+#include "libcommon/opcodes.hpp"
+#include "libcommon/placement.hpp"
 #include "libcommon/spill.hpp"
 
 namespace sasskit::rdcache {
@@ -21,31 +25,41 @@ namespace {
 class SpilledCtas : public CtaSource {
  public:
   SpilledCtas(const KernelAccesses& kernel, const SpillFile& spill) : kernel_(kernel), spill_(spill) {}
-  void add(uint32_t linear, size_t record) { ctas_.push_back({linear, record}); }
-  // Without a sched record the modelled schedule covers only the CTAs the
+  void add(uint32_t linear, size_t record, const UnitCounts& units) { ctas_.push_back({linear, record, units}); }
+  // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
   // CTA is then numbered by its rank in grid order, which for a complete
-  // grid is its linear index.
-  void number_by_rank() {
+  // grid is its linear index. Returns their predicted times in that order.
+  std::vector<uint64_t> number_by_rank(const NonStallModel& model) {
     std::vector<size_t> order(ctas_.size());
     std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ctas_[a].first < ctas_[b].first; });
-    for (size_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].first = static_cast<uint32_t>(rank);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ctas_[a].linear < ctas_[b].linear; });
+    std::vector<uint64_t> cycles;
+    for (size_t rank = 0; rank < order.size(); ++rank) {
+      ctas_[order[rank]].linear = static_cast<uint32_t>(rank);
+      cycles.push_back(predicted_cta_cycles(model, ctas_[order[rank]].units));
+    }
+    return cycles;
   }
   bool empty() const { return ctas_.empty(); }
   size_t size() const override { return ctas_.size(); }
-  uint32_t linear(size_t cta) const override { return ctas_[cta].first; }
+  uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
   CtaAccesses load(size_t cta) const override {
     std::string bytes;
-    spill_.read(ctas_[cta].second, bytes);
+    spill_.read(ctas_[cta].record, bytes);
     return cta_accesses(kernel_, stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")),
-                        ctas_[cta].first);
+                        ctas_[cta].linear);
   }
 
  private:
+  struct Spilled {
+    uint32_t linear;  // place in the grid
+    size_t record;    // in the spill file
+    UnitCounts units; // its instructions by pipeline unit, for its predicted time
+  };
   const KernelAccesses& kernel_;
   const SpillFile& spill_;
-  std::vector<std::pair<uint32_t, size_t>> ctas_;  // linear index, spill record
+  std::vector<Spilled> ctas_;
 };
 
 // The kernel layer's events (formats/kernel_stream.hpp) through the cache
@@ -53,28 +67,37 @@ class SpilledCtas : public CtaSource {
 class Filter : public stream::KernelHandler {
  public:
   Filter(Sink& sink, const GpuConfig& gpu, const Options& options)
-      : sink_(sink), gpu_(gpu), options_(options) {}
+      : sink_(sink), gpu_(gpu), options_(options), nonstall_(gpu) {}
 
-  // Each member is a stream of its own: L2 starts empty.
+  // Each member is a stream of its own: L2 starts empty, and its kernels
+  // are placed on an idle GPU, as pipe-sim does.
   void begin_member(const stream::Header& header, size_t member) override {
     model_.emplace(gpu_, make_access_order(options_.order), options_.sweep, options_.threads);
+    placement_.emplace(gpu_, options_.policy);
     sink_.member(header, member);
   }
 
   void begin_kernel(const stream::Kernel& k, const stream::Record& r) override {
+    to_place_ = stream::kernel_to_place(k.info(), r.where());
+    ctas_per_sm_ = resident_ctas(gpu_, to_place_);
     kernel_.emplace(k.info(), gpu_);
     ctas_.emplace(*kernel_, spill_);
+    opcodes_ = &OpcodeTable::for_version(k.info().binary_version);
+    units_.clear();
     pass_on(r);
   }
 
   void insts(const stream::Kernel&, const InstTable& slice, const stream::Record& r) override {
     add_insts(*kernel_, slice.insts);
+    for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
     pass_on(r);
   }
 
   void cta(const stream::Kernel&, const stream::CtaRecord& cta) override {
-    count_cta(*kernel_, cta.decode(), cta.record().where());
-    ctas_->add(static_cast<uint32_t>(cta.index()), spill_.append(cta.record().bytes()));
+    const CtaTrace trace = cta.decode();
+    count_cta(*kernel_, trace, cta.record().where());
+    ctas_->add(static_cast<uint32_t>(cta.index()), spill_.append(cta.record().bytes()),
+               count_units(trace.warps, [&](uint32_t i) { return units_[i]; }));
   }
 
   // An upstream cache record is dropped: this run's replaces it.
@@ -102,12 +125,9 @@ class Filter : public stream::KernelHandler {
       warn("kernel " + std::to_string(kernel_->info.id),
            "no cta records (a stream without addresses?): no cache model for this kernel");
     } else {
-      const unsigned per_sm = occupancy(gpu_, CtaResources{static_cast<unsigned>(kernel_->info.block.volume()),
-                                                           kernel_->info.nregs, kernel_->info.shmem})
-                                  .ctas_per_sm;
-      if (!schedule_) ctas_->number_by_rank();
-      const KernelSchedule schedule = schedule_ ? *schedule_ : modeled_schedule(per_sm);
-      const KernelResult result = model_->run(*kernel_, *ctas_, schedule, per_sm);
+      const std::vector<uint64_t> cycles = schedule_ ? std::vector<uint64_t>{} : ctas_->number_by_rank(nonstall_);
+      const KernelSchedule schedule = placement_->place(to_place_, schedule_ ? &*schedule_ : nullptr, cycles);
+      const KernelResult result = model_->run(*kernel_, *ctas_, schedule, ctas_per_sm_);
       sink_.kernel(kernel_->info, make_record(*kernel_, result, gpu_), result.sweep);
     }
     spill_.replay([&](const std::string& bytes, int64_t) { sink_.record(stream::Record(bytes, "spilled record")); });
@@ -125,17 +145,16 @@ class Filter : public stream::KernelHandler {
       sink_.record(r);
   }
 
-  KernelSchedule modeled_schedule(unsigned per_sm) const {
-    if (per_sm == 0)
-      fail("kernel " + std::to_string(kernel_->info.id) + ": not one CTA fits on an SM of " + gpu_.name);
-    return model_schedule(gpu_, kernel_->info.id, static_cast<uint32_t>(ctas_->size()), per_sm,
-                          SchedPolicyKind::RoundRobin);
-  }
-
   Sink& sink_;
   const GpuConfig& gpu_;
   const Options& options_;
-  std::optional<CacheModel> model_;  // per member
+  NonStallModel nonstall_;
+  std::optional<CacheModel> model_;     // per member
+  std::optional<Placement> placement_;  // per member
+  KernelToPlace to_place_;              // the open kernel's
+  unsigned ctas_per_sm_ = 0;
+  const OpcodeTable* opcodes_ = nullptr;
+  std::vector<UnitClass> units_;        // per table entry
   SpillFile spill_;
   std::optional<KernelAccesses> kernel_;
   std::optional<SpilledCtas> ctas_;

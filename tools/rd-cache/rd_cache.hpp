@@ -7,6 +7,7 @@
 
 #include "formats/stream.hpp"
 #include "level_stacks.hpp"
+#include "libcommon/cta_schedule.hpp"
 #include "libcommon/gpu_config.hpp"
 #include "summary.hpp"
 
@@ -14,6 +15,7 @@ namespace sasskit::rdcache {
 
 struct Options {
   std::string order = "round-robin";  // access_order.hpp
+  SchedPolicyKind policy = SchedPolicyKind::RoundRobin;  // placement without a sched record
   std::vector<SweepPoint> sweep;
   bool memcpy_to_l2 = true;
   unsigned threads = 1;
