@@ -1,7 +1,6 @@
 #include "simulate.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <map>
 #include <set>

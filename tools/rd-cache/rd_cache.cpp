@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "formats/cache_record.hpp"
+#include "formats/held_kernel.hpp"
 #include "formats/kernel_placement.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
@@ -14,17 +15,16 @@
 #include "libcommon/nonstall.hpp"
 #include "libcommon/opcodes.hpp"
 #include "libcommon/placement.hpp"
-#include "libcommon/spill.hpp"
 
 namespace sasskit::rdcache {
 
 namespace {
 
-// The kernel's CTAs, waiting in the spill file: each is read back and its
+// The kernel's CTAs, held by the filter skeleton: each is read back and its
 // accesses extracted when its SM's group comes up.
 class SpilledCtas : public CtaSource {
  public:
-  SpilledCtas(const KernelAccesses& kernel, const SpillFile& spill) : kernel_(kernel), spill_(spill) {}
+  SpilledCtas(const KernelAccesses& kernel, const stream::HeldKernelFilter& held) : kernel_(kernel), held_(held) {}
   void add(uint32_t linear, size_t record, const UnitCounts& units) { ctas_.push_back({linear, record, units}); }
   // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
@@ -46,7 +46,7 @@ class SpilledCtas : public CtaSource {
   uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
   CtaAccesses load(size_t cta) const override {
     std::string bytes;
-    spill_.read(ctas_[cta].record, bytes);
+    held_.read_held(ctas_[cta].record, bytes);
     return cta_accesses(kernel_, stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")),
                         ctas_[cta].linear);
   }
@@ -54,73 +54,64 @@ class SpilledCtas : public CtaSource {
  private:
   struct Spilled {
     uint32_t linear;  // place in the grid
-    size_t record;    // in the spill file
+    size_t record;    // held by the filter skeleton
     UnitCounts units; // its instructions by pipeline unit, for its predicted time
   };
   const KernelAccesses& kernel_;
-  const SpillFile& spill_;
+  const stream::HeldKernelFilter& held_;
   std::vector<Spilled> ctas_;
 };
 
-// The kernel layer's events (formats/kernel_stream.hpp) through the cache
-// model: a kernel's results go out at its end, before its spilled records.
-class Filter : public stream::KernelHandler {
+// The kernel layer's events through the cache model, in the filter
+// skeleton (formats/held_kernel.hpp): a kernel's results go out at its end,
+// ahead of its held records.
+class Filter : public stream::HeldKernelFilter {
  public:
   Filter(Sink& sink, const GpuConfig& gpu, const Options& options)
-      : sink_(sink), gpu_(gpu), options_(options), nonstall_(gpu) {}
+      : HeldKernelFilter(sink, true), sink_(sink), gpu_(gpu), options_(options), nonstall_(gpu) {}
 
+ private:
   // Each member is a stream of its own: L2 starts empty, and its kernels
   // are placed on an idle GPU, as pipe-sim does.
-  void begin_member(const stream::Header& header, size_t member) override {
+  void member_begins(const stream::Header&, size_t) override {
     model_.emplace(gpu_, make_access_order(options_.order), options_.sweep, options_.threads);
     placement_.emplace(gpu_, options_.policy);
-    sink_.member(header, member);
   }
 
-  void begin_kernel(const stream::Kernel& k, const stream::Record& r) override {
+  void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
     to_place_ = stream::kernel_to_place(k.info(), r.where());
     ctas_per_sm_ = resident_ctas(gpu_, to_place_);
     kernel_.emplace(k.info(), gpu_);
-    ctas_.emplace(*kernel_, spill_);
+    ctas_.emplace(*kernel_, *this);
     opcodes_ = &OpcodeTable::for_version(k.info().binary_version);
     units_.clear();
-    pass_on(r);
   }
 
-  void insts(const stream::Kernel&, const InstTable& slice, const stream::Record& r) override {
+  void insts_read(const stream::Kernel&, const InstTable& slice) override {
     add_insts(*kernel_, slice.insts);
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
-    pass_on(r);
   }
 
-  void cta(const stream::Kernel&, const stream::CtaRecord& cta) override {
+  void cta_read(const stream::Kernel&, const stream::CtaRecord& cta, size_t held) override {
     const CtaTrace trace = cta.decode();
     count_cta(*kernel_, trace, cta.record().where());
-    ctas_->add(static_cast<uint32_t>(cta.index()), spill_.append(cta.record().bytes()),
-               count_units(trace.warps, [&](uint32_t i) { return units_[i]; }));
+    ctas_->add(static_cast<uint32_t>(cta.index()), held, count_units(trace.warps, [&](uint32_t i) { return units_[i]; }));
   }
 
   // An upstream cache record is dropped: this run's replaces it.
-  void attached(const stream::Kernel&, const stream::Record& r) override {
+  bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {
     const std::string& type = r.type();
-    if (type == stream::RecordCodec<KernelCacheModel>::type) return;
+    if (type == stream::RecordCodec<KernelCacheModel>::type) return false;
     if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
-    pass_on(r);
+    return true;
   }
 
-  void end_kernel(const stream::Kernel&) override { flush(); }
-
-  void memcpy(const stream::Record& r) override {
+  void memcpy_read(const stream::Record& r) override {
     const Memcpy m = stream::decode<Memcpy>(r);
     if (options_.memcpy_to_l2) model_->copy_to_l2(m.address, m.bytes);
-    sink_.record(r);
   }
 
-  void other(const stream::Record& r) override { sink_.record(r); }
-
- private:
-  void flush() {
-    spill_.flush();
+  void kernel_ends(const stream::Kernel&) override {
     if (ctas_->empty()) {
       warn("kernel " + std::to_string(kernel_->info.id),
            "no cta records (a stream without addresses?): no cache model for this kernel");
@@ -128,21 +119,11 @@ class Filter : public stream::KernelHandler {
       const std::vector<uint64_t> cycles = schedule_ ? std::vector<uint64_t>{} : ctas_->number_by_rank(nonstall_);
       const KernelSchedule schedule = placement_->place(to_place_, schedule_ ? &*schedule_ : nullptr, cycles);
       const KernelResult result = model_->run(*kernel_, *ctas_, schedule, ctas_per_sm_);
-      sink_.kernel(kernel_->info, make_record(*kernel_, result, gpu_), result.sweep);
+      sink_.result(KernelCacheResult{kernel_->info, make_record(*kernel_, result, gpu_), result.sweep});
     }
-    spill_.replay([&](const std::string& bytes, int64_t) { sink_.record(stream::Record(bytes, "spilled record")); });
     ctas_.reset();
     kernel_.reset();
     schedule_.reset();
-  }
-
-  // From the kernel's first cta record on, records wait in the spill file
-  // until the kernel's cache record is out.
-  void pass_on(const stream::Record& r) {
-    if (spill_.size() > 0)
-      spill_.append(r.bytes());
-    else
-      sink_.record(r);
   }
 
   Sink& sink_;
@@ -155,7 +136,6 @@ class Filter : public stream::KernelHandler {
   unsigned ctas_per_sm_ = 0;
   const OpcodeTable* opcodes_ = nullptr;
   std::vector<UnitClass> units_;        // per table entry
-  SpillFile spill_;
   std::optional<KernelAccesses> kernel_;
   std::optional<SpilledCtas> ctas_;
   std::optional<KernelSchedule> schedule_;
