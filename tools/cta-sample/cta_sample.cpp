@@ -59,7 +59,8 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
 
   void insts_read(const stream::Kernel& k, const InstTable& slice) override {
     const OpcodeTable& opcodes = OpcodeTable::for_version(k.info().binary_version);
-    for (const auto& inst : slice.insts) open.units.push_back(opcodes.classify(inst.opcode).unit);
+    for (const auto& inst : slice.insts)
+      open.units.push_back(stream::pipeline_unit(inst, opcodes.classify(inst.opcode)));
   }
 
   void cta_read(const stream::Kernel& k, const stream::CtaRecord& c, size_t) override {
