@@ -41,13 +41,17 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
   Options options;
   Sink& sink;
   NonStallModel model;
-  Placement placement;
+  std::optional<Placement> placement;  // per member
   OpenKernel open;
   std::vector<bool> kept;  // per CTA of the open kernel, once sampled
   bool warned_sched = false;
 
   Impl(const GpuConfig& g, const Options& o, Sink& s)
-      : HeldKernelFilter(s, false), gpu(g), options(o), sink(s), model(g), placement(g, o.policy) {}
+      : HeldKernelFilter(s, false), gpu(g), options(o), sink(s), model(g) {}
+
+  // Each member is a stream of its own: its kernels are placed on an idle
+  // GPU, as rd-cache and pipe-sim do.
+  void member_begins(const stream::Header&, size_t) override { placement.emplace(gpu, options.policy); }
 
   void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
     const uint64_t volume = k.info().grid.volume();
@@ -93,7 +97,7 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
     std::vector<uint64_t> cycles;
     if (!recorded)
       for (const UnitCounts& c : counts) cycles.push_back(predicted_cta_cycles(model, c));
-    return placement.place(stream::kernel_to_place(k.info(), k.where()), recorded ? &*recorded : nullptr, cycles);
+    return placement->place(stream::kernel_to_place(k.info(), k.where()), recorded ? &*recorded : nullptr, cycles);
   }
 
   // The kernel's records are complete: place, sample, hand to the sink.
