@@ -101,8 +101,8 @@ CtaScheduler::CtaScheduler(unsigned num_sms, const SharingOptions& sharing) {
 CtaScheduler::~CtaScheduler() = default;
 
 KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind policy) {
-  if (k.ctas_per_sm == 0)
-    fail("kernel " + std::to_string(k.kernel_id) + ": no CTA fits on an SM");
+  if (k.ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
+    throw Error(ExitCode::Internal, "kernel " + std::to_string(k.kernel_id), "scheduled with no resident CTA per SM");
   if (!k.cta_cycles.empty() && k.cta_cycles.size() != k.num_ctas)
     fail("kernel " + std::to_string(k.kernel_id) + ": " + std::to_string(k.cta_cycles.size()) +
          " CTA durations for " + std::to_string(k.num_ctas) + " CTAs");

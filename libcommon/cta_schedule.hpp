@@ -1,6 +1,6 @@
-// Which SM runs each CTA of a kernel, and when it starts: modeled here,
-// replayed from a log by cta-sample. One implementation shared by
-// cta-sample, rd-cache and pipe-sim.
+// Which SM runs each CTA of a kernel, and when it starts, as modeled: the
+// CTA scheduler behind placement.hpp, through which cta-sample, rd-cache
+// and pipe-sim place every kernel.
 #pragma once
 
 #include <cstdint>

@@ -66,10 +66,9 @@ Output run_stream(const std::string& input, const Options& options, unsigned num
   stream::Reader reader(in, "in");
   std::ostringstream out;
   {
-    stream::Writer writer(out, "out", reader.header(), stream::Stage{"cta-sample", "0", {}});
-    CtaSampleStream sampler(gpu, options, &writer, nullptr);
+    const auto sink = stream_sink(out, "out", reader.header(), stream::Stage{"cta-sample", "0", {}});
+    CtaSampleStream sampler(gpu, options, *sink);
     sampler.read(reader);
-    writer.finish();
   }
   Output o;
   std::istringstream back(out.str());
@@ -141,11 +140,10 @@ TEST(CtaSampleStream, OutputIsDeterministic) {
     std::istringstream is(in);
     stream::Reader reader(is, "in");
     std::ostringstream out;
-    stream::Writer writer(out, "out", reader.header(), stream::Stage{"cta-sample", "0", {}});
+    const auto sink = stream_sink(out, "out", reader.header(), stream::Stage{"cta-sample", "0", {}});
     const GpuConfig gpu = tiny_gpu();
-    CtaSampleStream sampler(gpu, Options{}, &writer, nullptr);
+    CtaSampleStream sampler(gpu, Options{}, *sink);
     sampler.read(reader);
-    writer.finish();
     return out.str();
   };
   EXPECT_EQ(bytes(), bytes());
@@ -155,13 +153,13 @@ TEST(CtaSampleStream, JsonSummary) {
   std::istringstream in(imbalanced_stream());
   stream::Reader reader(in, "in");
   std::ostringstream out;
-  JsonWriter json(out);
-  json.begin_array();
+  const auto sink = json_sink(out);
   const GpuConfig gpu = tiny_gpu();
-  CtaSampleStream sampler(gpu, Options{}, nullptr, &json);
+  CtaSampleStream sampler(gpu, Options{}, *sink);
   sampler.read(reader);
-  json.end_array();
   const std::string s = out.str();
+  EXPECT_EQ(s.front(), '[');
+  EXPECT_EQ(s.substr(s.size() - 2), "]\n");
   for (const char* key : {"\"id\":1", "\"sampled_sm\":1", "\"ctas_total\":8", "\"ctas_kept\":2",
                           "\"predicted_cycles_per_sm\":["})
     EXPECT_NE(s.find(key), std::string::npos) << key << " in " << s;

@@ -61,3 +61,28 @@ TEST(JsonSummary, SampledKernelIsScaledAndSharesAreOfStallCycles) {
   EXPECT_NE(json.find("\"stall_Idle_frac\":0.25,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"application\":{\"sampling_error_frac\":-0.25,"), std::string::npos) << json;
 }
+
+// The JSON sink writes nothing until finish(), then write_json_summary's
+// summary of the kernels it was handed, with their samples.
+TEST(JsonSink, WritesTheSummaryOfItsKernelsAtFinish) {
+  KernelResult a, b;
+  a.stats.kernel_id = 1;
+  a.stats.cycles = 50;
+  a.stats.total.insts = 100;
+  b.stats.kernel_id = 2;
+  b.stats.cycles = 80;
+  KernelSample s;
+  s.kernel_insts = 400;
+  s.sample_insts = 100;
+  std::ostringstream out;
+  const auto sink = json_sink(out, "test");
+  EXPECT_FALSE(sink->keeps_records());
+  sink->result(SimulatedKernel{a, std::nullopt});
+  sink->result(SimulatedKernel{b, s});
+  EXPECT_EQ(out.str(), "");
+  sink->finish();
+  std::ostringstream expected;
+  write_json_summary(expected, "test", {a, b}, {std::nullopt, s});
+  EXPECT_EQ(out.str(), expected.str());
+  EXPECT_NE(out.str().find("\"sample_scale\":4"), std::string::npos) << out.str();
+}

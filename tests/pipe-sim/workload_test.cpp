@@ -79,12 +79,12 @@ std::string simulated(const std::string& bytes, size_t batch_bytes, CtaIntake in
   opt.sim.gpu = test_gpu();
   opt.sim.gpu.kernel_launch_latency = 100;
   std::ostringstream out;
-  stream::Writer writer(out, "test", reader.header(), stream::Stage{"pipe-sim", "0", {}});
+  const auto sink = stream_sink(out, "test", reader.header(), stream::Stage{"pipe-sim", "0", {}}, true);
   StreamOutput run;
   run.batches = BatchOptions{batch_bytes, intake};
-  run.writer = &writer;
+  run.sink = sink.get();
   simulate_stream(reader, opt, run);
-  writer.finish();
+  sink->finish();
   return out.str();
 }
 
@@ -222,11 +222,11 @@ TEST(Batches, EachMemberOfAConcatenatedStreamIsSimulated) {
   RunOptions opt;
   opt.sim.gpu = test_gpu();
   std::ostringstream out;
-  stream::Writer writer(out, "test", reader.header(), stream::Stage{"pipe-sim", "0", {}});
+  const auto sink = stream_sink(out, "test", reader.header(), stream::Stage{"pipe-sim", "0", {}}, true);
   StreamOutput run;
-  run.writer = &writer;
+  run.sink = sink.get();
   auto results = simulate_stream(reader, opt, run);
-  writer.finish();
+  sink->finish();
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].stats.start_cycle, results[1].stats.start_cycle);
   EXPECT_EQ(results[0].stats.cycles, results[1].stats.cycles);

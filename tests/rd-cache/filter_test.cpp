@@ -29,9 +29,9 @@ GpuConfig gpu_model() {
 class Capture : public Sink {
  public:
   void record(const stream::Record& r) override { types.push_back(r.type()); }
-  void kernel(const KernelInfo&, const KernelCacheModel& m, const std::vector<SweepResult>&) override {
+  void result(const KernelCacheResult& r) override {
     types.push_back("cache");
-    models.push_back(m);
+    models.push_back(r.model);
   }
   void finish() override { types.push_back("finish"); }
   std::vector<std::string> types;

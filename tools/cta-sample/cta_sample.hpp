@@ -1,8 +1,10 @@
 // cta-sample's stream processing: for each kernel, count its CTAs'
-// instructions by unit class in one pass while spilling their records to a
-// temporary file, schedule the CTAs onto SMs (modeled or replayed), choose
-// the SM(s) to simulate, and emit a sched and a sample record followed by
-// the kept CTAs. Every other record passes through unchanged and in order.
+// instructions by unit class in one pass while the filter skeleton holds
+// their records (formats/held_kernel.hpp), place the CTAs on SMs (the stream's sched record, a
+// replayed log, or modeled: libcommon/placement.hpp), choose
+// the SM(s) to simulate, and hand the sink (sinks.hpp) a sched and a sample
+// record, which go ahead of the kept CTAs. Every other record passes through
+// unchanged and in order.
 #pragma once
 
 #include <memory>
@@ -11,8 +13,8 @@
 #include "formats/stream.hpp"
 #include "libcommon/cta_schedule.hpp"
 #include "libcommon/gpu_config.hpp"
-#include "libcommon/json.hpp"
 #include "sampler.hpp"
+#include "sinks.hpp"
 
 namespace sasskit::ctasample {
 
@@ -23,15 +25,12 @@ struct Options {
   bool accept_other_gpu = false;   // records of upstream stages made for another GPU model
 };
 
-// Writes either a stream (`writer`) or a JSON array with one summary object
-// per kernel (`json`); exactly one of them is non-null.
 class CtaSampleStream {
  public:
-  CtaSampleStream(const GpuConfig& gpu, const Options& options, stream::Writer* writer,
-                  JsonWriter* json);
+  CtaSampleStream(const GpuConfig& gpu, const Options& options, Sink& sink);
   ~CtaSampleStream();
-  // Reads every member of the stream through the kernel layer, writing one
-  // output member per input member.
+  // Reads every member of the stream through the kernel layer (one output
+  // member per input member), then finishes the sink.
   void read(stream::Reader& reader);
 
  private:

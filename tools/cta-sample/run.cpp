@@ -1,7 +1,5 @@
 #include "run.hpp"
 
-#include <sstream>
-
 #include "cta_sample.hpp"
 #include "libcommon/io.hpp"
 
@@ -20,21 +18,12 @@ void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common)
   stream::Reader reader(in.stream(), in.name());
   const bool json = o.format == "json";
   Output out(o.output, json ? OutputKind::Text : OutputKind::Binary, common.force);
-  if (json) {
-    std::ostringstream summary;  // small; held back so a failed run prints nothing
-    JsonWriter writer(summary);
-    writer.begin_array();
-    CtaSampleStream sampler(gpu, options, nullptr, &writer);
-    sampler.read(reader);
-    writer.end_array();
-    out.stream() << summary.str() << "\n";
-  } else {
-    stream::Writer writer(out.stream(), out.name(), reader.header(),
-                          stream::this_stage("cta-sample", common.argv, common.no_provenance, gpu.name));
-    CtaSampleStream sampler(gpu, options, &writer, nullptr);
-    sampler.read(reader);
-    writer.finish();
-  }
+  const std::unique_ptr<Sink> sink =
+      json ? json_sink(out.stream())
+           : stream_sink(out.stream(), out.name(), reader.header(),
+                         stream::this_stage("cta-sample", common.argv, common.no_provenance, gpu.name));
+  CtaSampleStream sampler(gpu, options, *sink);
+  sampler.read(reader);
   in.check_read_error();
   out.commit();
 }

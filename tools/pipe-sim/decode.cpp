@@ -25,10 +25,6 @@ Classifier opcode_table_classifier(uint32_t binary_version) {
   return [&table](std::string_view op) { return table.classify(op); };
 }
 
-UnitClass pipeline_unit(const StaticInst& inst, const OpcodeInfo& op) {
-  return inst.mem_width > 0 || op.space != MemSpace::None ? UnitClass::Ldst : op.unit;
-}
-
 uint64_t code_footprint(const std::vector<StaticInst>& table, unsigned line) {
   uint64_t end = 0;
   for (const auto& i : table) end = std::max(end, i.pc + 16);
@@ -66,7 +62,7 @@ KernelProgram build_program(uint32_t kernel_id, const std::vector<StaticInst>& t
     d.pc_index = static_cast<uint32_t>(std::lower_bound(p.pcs.begin(), p.pcs.end(), s.pc) - p.pcs.begin());
     d.op = classify(s.opcode);
     d.mem_width = s.mem_width;
-    d.op.unit = pipeline_unit(s, d.op);
+    d.op.unit = stream::pipeline_unit(s, d.op);
     d.ndst = copy_registers(s.dst, d.dst);
     d.nsrc = copy_registers(s.src, d.src);
     auto r = rates.find(s.pc);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "formats/cache_record.hpp"
+#include "formats/kernel_placement.hpp"
 #include "program.hpp"
 
 namespace sasskit::pipesim {
@@ -15,10 +16,6 @@ using ClassifierFor = std::function<Classifier(uint32_t binary_version)>;
 
 // The default classifier: configs/opcodes tables via OpcodeTable.
 Classifier opcode_table_classifier(uint32_t binary_version);
-
-// The unit that runs `inst` in the pipeline: its opcode's, or the load/store
-// unit when it accesses memory.
-UnitClass pipeline_unit(const StaticInst& inst, const OpcodeInfo& op);
 
 // Hit rates for memory PCs without a cache record (see pipe-sim(1)).
 struct MemoryDefaults {

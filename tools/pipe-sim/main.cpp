@@ -1,6 +1,6 @@
 // pipe-sim: the stall-aware sub-core SM pipeline simulator (pipe-sim(1)).
 #include <fstream>
-#include <optional>
+#include <memory>
 
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
@@ -61,23 +61,21 @@ int main(int argc, char** argv) {
     opt.threads = tool.common().threads;
     Input in(input);
     stream::Reader reader(in.stream(), in.name());
-    pipesim::StreamOutput run;
-    run.batches.batch_bytes = batch_mib << 20;
-    run.with_ctas = !stats_only;
     reader.expect_gpu({opt.sim.gpu.name, gpu_options.accept_other_gpu()});
     bool json = format == "json";
     Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
-    std::optional<stream::Writer> writer;
-    if (!json)
-      writer.emplace(out.stream(), out.name(), reader.header(),
-                     stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance, opt.sim.gpu.name));
-    run.writer = writer ? &*writer : nullptr;
-    std::vector<std::optional<KernelSample>> samples;
-    run.samples = &samples;
+    const std::unique_ptr<pipesim::Sink> sink =
+        json ? pipesim::json_sink(out.stream(), opt.sim.gpu.name)
+             : pipesim::stream_sink(out.stream(), out.name(), reader.header(),
+                                    stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance,
+                                                       opt.sim.gpu.name),
+                                    !stats_only);
+    pipesim::StreamOutput run;
+    run.batches.batch_bytes = batch_mib << 20;
+    run.sink = sink.get();
     auto results = pipesim::simulate_stream(reader, opt, run);
     in.check_read_error();
-    if (writer) writer->finish();
-    if (json) pipesim::write_json_summary(out.stream(), opt.sim.gpu.name, results, samples);
+    sink->finish();
     if (!trace_stalls.empty()) {
       Output trace(trace_stalls, OutputKind::Text, tool.common().force);
       pipesim::write_stall_trace(trace.stream(), results);

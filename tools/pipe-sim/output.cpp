@@ -11,28 +11,65 @@ namespace sasskit::pipesim {
 
 namespace {
 
-void write_passed(stream::Writer& out, const Passed& p, const SpillFile* spill, bool with_ctas) {
-  if (p.spilled_end == p.spilled_begin) {
-    const std::string& type = p.record.type();
-    if (type != stream::RecordCodec<KernelStats>::type && (with_ctas || type != "cta")) out.write(p.record);
-    return;
-  }
-  if (!with_ctas) return;
+// A passed record, or its run of spilled cta records read back.
+void pass(Sink& sink, const Passed& p, const SpillFile* spill) {
+  if (p.spilled_end == p.spilled_begin) return sink.record(p.record);
   std::string bytes;
   for (size_t i = p.spilled_begin; i < p.spilled_end; ++i) {
     spill->read(i, bytes);
-    out.write(stream::Record(bytes, "spilled cta record"));
+    sink.record(stream::Record(bytes, "spilled cta record"));
   }
 }
 
+class StreamSink : public stream::StreamSink<SimulatedKernel> {
+ public:
+  StreamSink(std::ostream& out, const std::string& name, const stream::Header& upstream, stream::Stage self,
+             bool with_ctas)
+      : stream::StreamSink<SimulatedKernel>(out, name, upstream, std::move(self)), with_ctas_(with_ctas) {}
+  void record(const stream::Record& r) override {
+    const std::string& type = r.type();
+    if (type != stream::RecordCodec<KernelStats>::type && (with_ctas_ || type != "cta"))
+      stream::StreamSink<SimulatedKernel>::record(r);
+  }
+  void result(const SimulatedKernel& k) override { writer().write(k.result.stats); }
+
+ private:
+  bool with_ctas_;
+};
+
+class JsonSink : public stream::SummarySink<SimulatedKernel> {
+ public:
+  JsonSink(std::ostream& out, std::string gpu) : SummarySink(out), gpu_(std::move(gpu)) {}
+  void result(const SimulatedKernel& k) override {
+    results_.push_back(KernelResult{k.result.stats, {}});
+    samples_.push_back(k.sample);
+  }
+
+ private:
+  void end_summary() override { write_json_summary(summary(), gpu_, results_, samples_); }
+
+  std::string gpu_;
+  std::vector<KernelResult> results_;
+  std::vector<std::optional<KernelSample>> samples_;
+};
+
 }  // namespace
 
-void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results, bool with_ctas) {
+std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name, const stream::Header& upstream,
+                                  stream::Stage self, bool with_ctas) {
+  return std::make_unique<StreamSink>(out, name, upstream, std::move(self), with_ctas);
+}
+
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu) {
+  return std::make_unique<JsonSink>(out, gpu);
+}
+
+void write_batch(Sink& sink, const Workload& w, const std::vector<KernelResult>& results) {
   std::vector<std::vector<size_t>> after(w.records.size());
   for (size_t k = 0; k < w.kernels.size(); ++k) after[w.kernels[k].last_record].push_back(k);
   for (size_t i = 0; i < w.records.size(); ++i) {
-    write_passed(out, w.records[i], w.spill.get(), with_ctas);
-    for (size_t k : after[i]) out.write(results[k].stats);
+    if (sink.keeps_records()) pass(sink, w.records[i], w.spill.get());
+    for (size_t k : after[i]) sink.result(SimulatedKernel{results[k], w.kernels[k].sample});
   }
 }
 
@@ -47,14 +84,12 @@ class SimulatingSink : public BatchSink {
 
   void member(const stream::Header& header, size_t member) override {
     state_ = RunState{};
-    if (member > 0 && out_.writer) out_.writer->next_member(header);
+    if (out_.sink) out_.sink->member(header, member);
   }
 
   void batch(Workload&& w) override {
     auto done = simulate_workload(w, opt_, opcode_table_classifier, state_);
-    if (out_.writer) write_stream(*out_.writer, w, done, out_.with_ctas);
-    if (out_.samples)
-      for (const KernelInput& k : w.kernels) out_.samples->push_back(k.sample);
+    if (out_.sink) write_batch(*out_.sink, w, done);
     results.insert(results.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
   }
 

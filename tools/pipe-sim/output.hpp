@@ -2,31 +2,46 @@
 // last record, a JSON summary per kernel, and the per-cycle stall trace.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <vector>
 
 #include "formats/sample_record.hpp"
+#include "formats/sink.hpp"
 #include "simulate.hpp"
 
 namespace sasskit::pipesim {
 
-// Passes every record through in order (earlier stats records are replaced;
-// cta records only `with_ctas`) and adds each kernel's stats record after
-// that kernel's last record.
-void write_stream(stream::Writer& out, const Workload& w, const std::vector<KernelResult>& results,
-                  bool with_ctas = true);
+// A simulated kernel as pipe-sim hands it to its sink: its result and its
+// sample record (cta-sample), if any.
+struct SimulatedKernel {
+  const KernelResult& result;
+  const std::optional<KernelSample>& sample;
+};
+
+// Where pipe-sim's results go (formats/sink.hpp).
+using Sink = stream::Sink<SimulatedKernel>;
+
+// The stream: every record passes through in order (earlier stats records
+// are replaced; cta records only `with_ctas`), each kernel's stats record
+// after that kernel's last record.
+std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name, const stream::Header& upstream,
+                                  stream::Stage self, bool with_ctas);
+// The JSON summary of every kernel (write_json_summary), at finish().
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu);
+
+// Hands the sink every record of the batch in order and each kernel's
+// result after that kernel's last record.
+void write_batch(Sink& sink, const Workload& w, const std::vector<KernelResult>& results);
 
 struct StreamOutput {
   BatchOptions batches;
-  stream::Writer* writer = nullptr;  // null: results only
-  bool with_ctas = true;             // false: --stats-only
-  // When set: each kernel's sample record (cta-sample), in result order.
-  std::vector<std::optional<KernelSample>>* samples = nullptr;
+  Sink* sink = nullptr;  // null: results only
 };
 
 // Simulates the stream batch by batch (opcode tables from configs/opcodes)
-// and, with a writer, writes each batch as write_stream does once it is
+// and, with a sink, hands it each batch as write_batch does once it is
 // done, one output member per input member. Returns every kernel's result:
 // stats, and the SMs' stall traces when tracing.
 std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptions& opt, const StreamOutput& out);

@@ -1,29 +1,19 @@
 #include "simulate.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
 
 #include "gpu_timeline.hpp"
 #include "kernel_stats.hpp"
+#include "formats/kernel_placement.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/nonstall.hpp"
+#include "libcommon/placement.hpp"
 
 namespace sasskit::pipesim {
 namespace {
-
-unsigned resident_ctas(const GpuConfig& gpu, const KernelInfo& k) {
-  CtaResources need{static_cast<unsigned>(k.block.volume()), k.nregs, k.shmem};
-  Occupancy occ = occupancy(gpu, need);
-  if (occ.ctas_per_sm == 0)
-    fail("kernel " + std::to_string(k.id) + " (" + k.name + "): GPU model '" + gpu.name +
-         "' cannot hold one of its CTAs (" + std::to_string(need.threads) + " threads, " +
-         std::to_string(need.regs_per_thread) + " registers per thread, " + std::to_string(need.smem_bytes) +
-         " bytes of shared memory; limited by " + occ.limiter + ")");
-  return occ.ctas_per_sm;
-}
 
 // A CTA of the stream as placement sees it: where it lies in the grid, its
 // entry in the schedule's arrays, its HyFiSS non-stall time (Eq. 2) and how
@@ -35,52 +25,40 @@ struct PlacedCta {
   CtaRef ref;
 };
 
-// Every CTA of the kernel, held or spilled, in stream order. The non-stall
-// time lets the modelled schedule give an SM with longer CTAs fewer of
-// them, as cta-sample's schedule does.
-std::vector<PlacedCta> stream_ctas(const KernelInput& k, const KernelProgram& program, const GpuConfig& gpu) {
-  const NonStallModel model(gpu);
-  auto cycles = [&](const UnitCounts& counts) { return static_cast<uint64_t>(std::ceil(model.cycles(counts))); };
+// Every CTA of the kernel, held or spilled, in grid order (stable: as they
+// came within a grid index), each numbered by its rank: without a sched
+// record, placement models the CTAs the stream holds, in grid order (all of
+// the grid for an unsampled stream, so the same schedule as over the grid),
+// and never allocates for CTAs a declared grid has but the data does not
+// (formats/SECURITY.md).
+std::vector<PlacedCta> stream_ctas(const KernelInput& k, const KernelProgram& program, const NonStallModel& model) {
   std::vector<PlacedCta> out;
   for (const CtaTrace& c : k.ctas) {
     UnitCounts counts = count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; });
     uint64_t linear = stream::cta_linear_index(c.cta, k.info.grid, stream::kernel_label(k.info),
                                                "kernel " + std::to_string(k.info.id));
-    out.push_back(PlacedCta{linear, linear, cycles(counts), CtaRef(&c)});
+    out.push_back(PlacedCta{linear, 0, predicted_cta_cycles(model, counts), CtaRef(&c)});
   }
   for (const SpilledCta& c : k.spilled)
-    out.push_back(PlacedCta{c.linear, c.linear, cycles(c.units), CtaRef(c.record, c.insts)});
+    out.push_back(PlacedCta{c.linear, 0, predicted_cta_cycles(model, c.units), CtaRef(c.record, c.insts)});
+  std::stable_sort(out.begin(), out.end(), [](const PlacedCta& a, const PlacedCta& b) { return a.linear < b.linear; });
+  for (size_t i = 0; i < out.size(); ++i) out[i].slot = i;
   return out;
 }
 
-// The sched record covers the whole grid, indexed by linear CTA index (the
-// reader checked its arrays against the data, not the declared grid).
-KernelSchedule recorded_schedule(const KernelInput& k) {
-  const uint64_t grid = k.info.grid.volume();
-  if (k.sched->sm.size() != grid)
-    fail_input("sched record of kernel " + std::to_string(k.info.id),
-               "places " + std::to_string(k.sched->sm.size()) + " CTAs; the grid has " + std::to_string(grid));
-  return *k.sched;
-}
-
-// Without a sched record, the modelled schedule covers the CTAs the stream
-// holds, in grid order (all of the grid for an unsampled stream, so the
-// same schedule as over the grid), and never allocates for CTAs a declared
-// grid has but the data does not (formats/SECURITY.md). One scheduler plans
-// the batch's kernels jointly, in launch order: a kernel of another stream
-// takes the SMs that the kernels launched before it leave free or drain
-// first (run_on_gpu's model, with predicted CTA times and launches).
-KernelSchedule modelled_schedule(const KernelInput& k, unsigned ctas_per_sm, const RunOptions& opt,
-                                 CtaScheduler& scheduler, std::vector<PlacedCta>& ctas) {
-  std::stable_sort(ctas.begin(), ctas.end(), [](const PlacedCta& a, const PlacedCta& b) { return a.linear < b.linear; });
+// The kernel's placement (libcommon/placement.hpp). One Placement plans the
+// batch's kernels jointly, in launch order: a kernel of another stream takes
+// the SMs that the kernels launched before it leave free or drain first
+// (run_on_gpu's model, with predicted CTA times and launches). A sched
+// record covers the whole grid, indexed by linear CTA index.
+KernelSchedule place_kernel(const KernelInput& k, const KernelToPlace& to_place, Placement& placement,
+                            std::vector<PlacedCta>& ctas) {
   std::vector<uint64_t> cycles;
-  for (size_t i = 0; i < ctas.size(); ++i) {
-    ctas[i].slot = i;
-    cycles.push_back(ctas[i].cycles);
-  }
-  return scheduler.schedule(
-      KernelLaunch{k.info.id, k.info.stream_id, static_cast<uint32_t>(ctas.size()), ctas_per_sm, std::move(cycles)},
-      opt.policy);
+  for (const PlacedCta& c : ctas) cycles.push_back(c.cycles);
+  KernelSchedule sched = placement.place(to_place, k.sched ? &*k.sched : nullptr, cycles);
+  if (k.sched)
+    for (PlacedCta& c : ctas) c.slot = c.linear;
+  return sched;
 }
 
 // Which SM runs each CTA present in the stream, in launch order per SM.
@@ -126,11 +104,12 @@ void plan_absent_sms(const KernelInput& k, const std::set<uint32_t>& busy_sms, K
 }
 
 KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t code_base, const RunOptions& opt,
-                       const ClassifierFor& classify, CtaScheduler& scheduler) {
+                       const ClassifierFor& classify, Placement& placement) {
   KernelPlan p;
   p.stream_id = k.info.stream_id;
   p.sim = opt.sim;
-  p.sim.ctas_per_sm = resident_ctas(opt.sim.gpu, k.info);
+  const KernelToPlace to_place = stream::kernel_to_place(k.info, k.where);
+  p.sim.ctas_per_sm = resident_ctas(opt.sim.gpu, to_place);
   const uint64_t wave = uint64_t(p.sim.ctas_per_sm) * opt.sim.gpu.num_sms;
   p.sim.pkp.grid_below_wave = k.info.grid.volume() < wave;
   if (p.sim.pkp.enabled && p.sim.pkp.grid_below_wave)
@@ -140,9 +119,8 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   MemoryDefaults mem = opt.memory;
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);
-  std::vector<PlacedCta> ctas = stream_ctas(k, p.program, opt.sim.gpu);
-  KernelSchedule sched =
-      k.sched ? recorded_schedule(k) : modelled_schedule(k, p.sim.ctas_per_sm, opt, scheduler, ctas);
+  std::vector<PlacedCta> ctas = stream_ctas(k, p.program, NonStallModel(opt.sim.gpu));
+  const KernelSchedule sched = place_kernel(k, to_place, placement, ctas);
   p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
   p.sms = place_ctas(k, ctas, sched, opt.sim.gpu, spill);
   // Bandwidth is shared by every SM the whole grid runs on, also those whose
@@ -160,8 +138,6 @@ TimelineStart timeline_start(const RunState& state) {
   return start;
 }
 
-CtaScheduler batch_scheduler(const GpuConfig& gpu) { return CtaScheduler(gpu.num_sms, accelsim_sharing(gpu)); }
-
 }  // namespace
 
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
@@ -173,10 +149,10 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
                                             const ClassifierFor& classify, RunState& state) {
   std::vector<KernelPlan> plans;
-  CtaScheduler scheduler = batch_scheduler(opt.sim.gpu);
+  Placement placement(opt.sim.gpu, opt.policy);
   unsigned line = std::max(1u, opt.sim.gpu.l1i.line_bytes);
   for (const KernelInput& k : w.kernels) {
-    plans.push_back(plan_kernel(k, w.spill.get(), state.code_base, opt, classify, scheduler));
+    plans.push_back(plan_kernel(k, w.spill.get(), state.code_base, opt, classify, placement));
     state.code_base += code_footprint(k.table, line);
   }
   std::vector<KernelRun> runs = run_on_gpu(plans, timeline_start(state), opt.sim.pkp, opt.threads);

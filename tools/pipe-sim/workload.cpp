@@ -23,13 +23,13 @@ class BatchBuilder : public stream::KernelHandler {
     saw_kernel_ = true;
     classify_ = options_.classify(k.info().binary_version);
     units_.clear();
-    open_.kernels.push_back(KernelInput{k.info(), {}, {}, {}, {}, {}, {}, 0});
+    open_.kernels.push_back(KernelInput{.info = k.info(), .where = k.where()});
     add_about_kernel(r);
   }
 
   void insts(const stream::Kernel&, const InstTable& slice, const stream::Record& r) override {
     KernelInput& k = open_.kernels.back();
-    for (const StaticInst& s : slice.insts) units_.push_back(pipeline_unit(s, classify_(s.opcode)));
+    for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, classify_(s.opcode)));
     k.table.insert(k.table.end(), slice.insts.begin(), slice.insts.end());
     add_about_kernel(r);
   }

@@ -39,6 +39,7 @@ struct KernelInput {
   std::optional<KernelSchedule> sched;
   std::optional<KernelSample> sample;  // cta-sample kept only some SMs' CTAs
   size_t last_record = 0;  // index in Workload::records of the last record about this kernel
+  std::string where;       // where its kernel record was read, for messages
 };
 
 // A record to pass on, or a run of consecutive cta records in the spill file.

@@ -237,7 +237,8 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
 
 KernelResult CacheModel::run(const KernelAccesses& kernel, const CtaSource& ctas, const KernelSchedule& schedule,
                             unsigned ctas_per_sm) {
-  if (ctas_per_sm == 0) fail("kernel " + std::to_string(kernel.info.id) + ": not one CTA fits on an SM");
+  if (ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
+    throw Error(ExitCode::Internal, "rd-cache", "cache model run with no resident CTA per SM");
   auto groups = resident_groups(kernel, ctas, schedule, gpu_.num_sms, ctas_per_sm);
   std::vector<SmPass> sms;
   sms.reserve(groups.size());

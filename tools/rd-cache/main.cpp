@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   CLI::App& app = tool.app();
   sasskit::GpuOptions gpu_options(app);
   sasskit::rdcache::Options opt;
-  std::string input = "-", output = "-", format = "stream", sweep, sweep_assoc;
+  std::string input = "-", output = "-", format = "stream", sweep, sweep_assoc, policy = "round-robin";
   app.add_option("input", input, "Input stream (- = stdin)")->capture_default_str();
   app.add_option("-o,--output", output, "Output stream, JSON or CSV (- = stdout)")->capture_default_str();
   auto* format_opt = app.add_option("--format", format, "Output: stream, or json (a summary per kernel)")
@@ -29,10 +29,14 @@ int main(int argc, char** argv) {
   app.add_option("--order", opt.order, "Access order within an SM: round-robin or serial")
       ->check(CLI::IsMember({"round-robin", "serial"}))
       ->capture_default_str();
+  app.add_option("--sched-policy", policy, "CTA placement without a sched record: round-robin, greedy, wave")
+      ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
+      ->capture_default_str();
   app.add_flag("!--no-memcpy-l2", opt.memcpy_to_l2, "Do not let host-to-device copies fill L2");
   return tool.run([&] {
     const sasskit::GpuConfig gpu = gpu_options.config();
     opt.threads = tool.common().threads;
+    opt.policy = sasskit::parse_policy(policy);
     if (!sweep.empty()) opt.sweep = sasskit::rdcache::parse_sweep(sweep, sweep_assoc, gpu);
     sasskit::Input in(input);
     sasskit::stream::Reader reader(in.stream(), in.name());

@@ -6,137 +6,136 @@
 #include <optional>
 
 #include "formats/cache_record.hpp"
+#include "formats/held_kernel.hpp"
+#include "formats/kernel_placement.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/diag.hpp"
-#include "libcommon/spill.hpp"
+#include "libcommon/nonstall.hpp"
+#include "libcommon/opcodes.hpp"
+#include "libcommon/placement.hpp"
 
 namespace sasskit::rdcache {
 
 namespace {
 
-// The kernel's CTAs, waiting in the spill file: each is read back and its
+// The kernel's CTAs, held by the filter skeleton: each is read back and its
 // accesses extracted when its SM's group comes up.
 class SpilledCtas : public CtaSource {
  public:
-  SpilledCtas(const KernelAccesses& kernel, const SpillFile& spill) : kernel_(kernel), spill_(spill) {}
-  void add(uint32_t linear, size_t record) { ctas_.push_back({linear, record}); }
-  // Without a sched record the modelled schedule covers only the CTAs the
+  SpilledCtas(const KernelAccesses& kernel, const stream::HeldKernelFilter& held) : kernel_(kernel), held_(held) {}
+  void add(uint32_t linear, size_t record, const UnitCounts& units) { ctas_.push_back({linear, record, units}); }
+  // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
   // CTA is then numbered by its rank in grid order, which for a complete
-  // grid is its linear index.
-  void number_by_rank() {
+  // grid is its linear index. Returns their predicted times in that order.
+  std::vector<uint64_t> number_by_rank(const NonStallModel& model) {
     std::vector<size_t> order(ctas_.size());
     std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ctas_[a].first < ctas_[b].first; });
-    for (size_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].first = static_cast<uint32_t>(rank);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ctas_[a].linear < ctas_[b].linear; });
+    std::vector<uint64_t> cycles;
+    for (size_t rank = 0; rank < order.size(); ++rank) {
+      ctas_[order[rank]].linear = static_cast<uint32_t>(rank);
+      cycles.push_back(predicted_cta_cycles(model, ctas_[order[rank]].units));
+    }
+    return cycles;
   }
   bool empty() const { return ctas_.empty(); }
   size_t size() const override { return ctas_.size(); }
-  uint32_t linear(size_t cta) const override { return ctas_[cta].first; }
+  uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
   CtaAccesses load(size_t cta) const override {
     std::string bytes;
-    spill_.read(ctas_[cta].second, bytes);
+    held_.read_held(ctas_[cta].record, bytes);
     return cta_accesses(kernel_, stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")),
-                        ctas_[cta].first);
+                        ctas_[cta].linear);
   }
 
  private:
+  struct Spilled {
+    uint32_t linear;  // place in the grid
+    size_t record;    // held by the filter skeleton
+    UnitCounts units; // its instructions by pipeline unit, for its predicted time
+  };
   const KernelAccesses& kernel_;
-  const SpillFile& spill_;
-  std::vector<std::pair<uint32_t, size_t>> ctas_;  // linear index, spill record
+  const stream::HeldKernelFilter& held_;
+  std::vector<Spilled> ctas_;
 };
 
-// The kernel layer's events (formats/kernel_stream.hpp) through the cache
-// model: a kernel's results go out at its end, before its spilled records.
-class Filter : public stream::KernelHandler {
+// The kernel layer's events through the cache model, in the filter
+// skeleton (formats/held_kernel.hpp): a kernel's results go out at its end,
+// ahead of its held records.
+class Filter : public stream::HeldKernelFilter {
  public:
   Filter(Sink& sink, const GpuConfig& gpu, const Options& options)
-      : sink_(sink), gpu_(gpu), options_(options) {}
+      : HeldKernelFilter(sink, true), sink_(sink), gpu_(gpu), options_(options), nonstall_(gpu) {}
 
-  // Each member is a stream of its own: L2 starts empty.
-  void begin_member(const stream::Header& header, size_t member) override {
+ private:
+  // Each member is a stream of its own: L2 starts empty, and its kernels
+  // are placed on an idle GPU, as pipe-sim does.
+  void member_begins(const stream::Header&, size_t) override {
     model_.emplace(gpu_, make_access_order(options_.order), options_.sweep, options_.threads);
-    sink_.member(header, member);
+    placement_.emplace(gpu_, options_.policy);
   }
 
-  void begin_kernel(const stream::Kernel& k, const stream::Record& r) override {
+  void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
+    to_place_ = stream::kernel_to_place(k.info(), r.where());
+    ctas_per_sm_ = resident_ctas(gpu_, to_place_);
     kernel_.emplace(k.info(), gpu_);
-    ctas_.emplace(*kernel_, spill_);
-    pass_on(r);
+    ctas_.emplace(*kernel_, *this);
+    opcodes_ = &OpcodeTable::for_version(k.info().binary_version);
+    units_.clear();
   }
 
-  void insts(const stream::Kernel&, const InstTable& slice, const stream::Record& r) override {
+  void insts_read(const stream::Kernel&, const InstTable& slice) override {
     add_insts(*kernel_, slice.insts);
-    pass_on(r);
+    for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
   }
 
-  void cta(const stream::Kernel&, const stream::CtaRecord& cta) override {
-    count_cta(*kernel_, cta.decode(), cta.record().where());
-    ctas_->add(static_cast<uint32_t>(cta.index()), spill_.append(cta.record().bytes()));
+  void cta_read(const stream::Kernel&, const stream::CtaRecord& cta, size_t held) override {
+    const CtaTrace trace = cta.decode();
+    count_cta(*kernel_, trace, cta.record().where());
+    ctas_->add(static_cast<uint32_t>(cta.index()), held, count_units(trace.warps, [&](uint32_t i) { return units_[i]; }));
   }
 
   // An upstream cache record is dropped: this run's replaces it.
-  void attached(const stream::Kernel&, const stream::Record& r) override {
+  bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {
     const std::string& type = r.type();
-    if (type == stream::RecordCodec<KernelCacheModel>::type) return;
+    if (type == stream::RecordCodec<KernelCacheModel>::type) return false;
     if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
-    pass_on(r);
+    return true;
   }
 
-  void end_kernel(const stream::Kernel&) override { flush(); }
-
-  void memcpy(const stream::Record& r) override {
+  void memcpy_read(const stream::Record& r) override {
     const Memcpy m = stream::decode<Memcpy>(r);
     if (options_.memcpy_to_l2) model_->copy_to_l2(m.address, m.bytes);
-    sink_.record(r);
   }
 
-  void other(const stream::Record& r) override { sink_.record(r); }
-
- private:
-  void flush() {
-    spill_.flush();
+  void kernel_ends(const stream::Kernel&) override {
     if (ctas_->empty()) {
       warn("kernel " + std::to_string(kernel_->info.id),
            "no cta records (a stream without addresses?): no cache model for this kernel");
     } else {
-      const unsigned per_sm = occupancy(gpu_, CtaResources{static_cast<unsigned>(kernel_->info.block.volume()),
-                                                           kernel_->info.nregs, kernel_->info.shmem})
-                                  .ctas_per_sm;
-      if (!schedule_) ctas_->number_by_rank();
-      const KernelSchedule schedule = schedule_ ? *schedule_ : modeled_schedule(per_sm);
-      const KernelResult result = model_->run(*kernel_, *ctas_, schedule, per_sm);
-      sink_.kernel(kernel_->info, make_record(*kernel_, result, gpu_), result.sweep);
+      const std::vector<uint64_t> cycles = schedule_ ? std::vector<uint64_t>{} : ctas_->number_by_rank(nonstall_);
+      const KernelSchedule schedule = placement_->place(to_place_, schedule_ ? &*schedule_ : nullptr, cycles);
+      const KernelResult result = model_->run(*kernel_, *ctas_, schedule, ctas_per_sm_);
+      sink_.result(KernelCacheResult{kernel_->info, make_record(*kernel_, result, gpu_), result.sweep});
     }
-    spill_.replay([&](const std::string& bytes, int64_t) { sink_.record(stream::Record(bytes, "spilled record")); });
     ctas_.reset();
     kernel_.reset();
     schedule_.reset();
   }
 
-  // From the kernel's first cta record on, records wait in the spill file
-  // until the kernel's cache record is out.
-  void pass_on(const stream::Record& r) {
-    if (spill_.size() > 0)
-      spill_.append(r.bytes());
-    else
-      sink_.record(r);
-  }
-
-  KernelSchedule modeled_schedule(unsigned per_sm) const {
-    if (per_sm == 0)
-      fail("kernel " + std::to_string(kernel_->info.id) + ": not one CTA fits on an SM of " + gpu_.name);
-    return model_schedule(gpu_, kernel_->info.id, static_cast<uint32_t>(ctas_->size()), per_sm,
-                          SchedPolicyKind::RoundRobin);
-  }
-
   Sink& sink_;
   const GpuConfig& gpu_;
   const Options& options_;
-  std::optional<CacheModel> model_;  // per member
-  SpillFile spill_;
+  NonStallModel nonstall_;
+  std::optional<CacheModel> model_;     // per member
+  std::optional<Placement> placement_;  // per member
+  KernelToPlace to_place_;              // the open kernel's
+  unsigned ctas_per_sm_ = 0;
+  const OpcodeTable* opcodes_ = nullptr;
+  std::vector<UnitClass> units_;        // per table entry
   std::optional<KernelAccesses> kernel_;
   std::optional<SpilledCtas> ctas_;
   std::optional<KernelSchedule> schedule_;

@@ -1,5 +1,6 @@
 // rd-cache as a filter: reads a stream, models each kernel's caches, and
-// hands the input records and each kernel's results to a Sink.
+// hands the input records and each kernel's results to a Sink
+// (summary.hpp).
 #pragma once
 
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "formats/stream.hpp"
 #include "level_stacks.hpp"
+#include "libcommon/cta_schedule.hpp"
 #include "libcommon/gpu_config.hpp"
 #include "summary.hpp"
 
@@ -14,6 +16,7 @@ namespace sasskit::rdcache {
 
 struct Options {
   std::string order = "round-robin";  // access_order.hpp
+  SchedPolicyKind policy = SchedPolicyKind::RoundRobin;  // placement without a sched record
   std::vector<SweepPoint> sweep;
   bool memcpy_to_l2 = true;
   unsigned threads = 1;
@@ -22,10 +25,10 @@ struct Options {
 // Reads the stream through the kernel layer (every member: each starts
 // with an empty L2 and its own output member). A kernel's results are
 // handed to the sink when its records end: at the next kernel record, a
-// record about no kernel, or the member's end. Its records
-// from the first cta record on wait in a spill file ($TMPDIR) meanwhile and
-// follow the results, so its cache record comes before its cta records and
-// memory holds only the model's state. Kernels without cta records (a
+// record about no kernel, or the member's end. Its records from the first
+// cta record on are held meanwhile (formats/held_kernel.hpp) and follow the
+// results, so its cache record comes before its cta records and memory
+// holds only the model's state. Kernels without cta records (a
 // stream without addresses) get a warning and no results. An upstream cache
 // record is dropped: this run's replaces it.
 void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options);

@@ -87,33 +87,22 @@ KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& r
 
 namespace {
 
-class StreamSink : public Sink {
+class StreamSink : public stream::StreamSink<KernelCacheResult> {
  public:
-  StreamSink(std::ostream& out, const std::string& name, const stream::Header& upstream, stream::Stage self)
-      : writer_(out, name, upstream, std::move(self)) {}
-  void member(const stream::Header& header, size_t member) override {
-    if (member > 0) writer_.next_member(header);
-  }
-  void record(const stream::Record& r) override { writer_.write(r); }
-  void kernel(const KernelInfo&, const KernelCacheModel& model, const std::vector<SweepResult>&) override {
-    writer_.write(model);
-  }
-  void finish() override { writer_.finish(); }
-
- private:
-  stream::Writer writer_;
+  using stream::StreamSink<KernelCacheResult>::StreamSink;
+  void result(const KernelCacheResult& r) override { writer().write(r.model); }
 };
 
-class JsonSink : public Sink {
+class JsonSink : public stream::SummarySink<KernelCacheResult> {
  public:
-  JsonSink(std::ostream& out, const std::string& gpu_name) : out_(out), json_(buffer_) {
+  JsonSink(std::ostream& out, const std::string& gpu_name) : SummarySink(out), json_(summary()) {
     json_.begin_object().field("gpu", gpu_name).key("kernels").begin_array();
   }
-  void record(const stream::Record&) override {}
-  void kernel(const KernelInfo& info, const KernelCacheModel& m, const std::vector<SweepResult>&) override {
+  void result(const KernelCacheResult& r) override {
+    const KernelCacheModel& m = r.model;
     json_.begin_object()
         .field("id", uint64_t{m.kernel_id})
-        .field("name", info.name)
+        .field("name", r.info.name)
         .field("l1_hit_rate", m.l1_hit_rate)
         .field("l2_hit_rate", m.l2_hit_rate)
         .field("gmem_requests", m.gmem_requests)
@@ -132,36 +121,29 @@ class JsonSink : public Sink {
           .end_object();
     json_.end_object().end_object();
   }
-  void finish() override {
-    json_.end_array().end_object();
-    out_ << buffer_.str() << '\n';
-  }
 
  private:
-  std::ostream& out_;
-  std::ostringstream buffer_;  // nothing reaches `out_` unless every kernel succeeds
+  void end_summary() override {
+    json_.end_array().end_object();
+    summary() << '\n';
+  }
+
   JsonWriter json_;
 };
 
-class SweepCsvSink : public Sink {
+class SweepCsvSink : public stream::SummarySink<KernelCacheResult> {
  public:
-  explicit SweepCsvSink(std::ostream& out) : out_(out) {
-    buffer_ << std::fixed << std::setprecision(6);
-    buffer_ << "kernel,level,size_bytes,assoc,sets,sectors,hits,hit_rate\n";
+  explicit SweepCsvSink(std::ostream& out) : SummarySink(out) {
+    summary() << std::fixed << std::setprecision(6);
+    summary() << "kernel,level,size_bytes,assoc,sets,sectors,hits,hit_rate\n";
   }
-  void record(const stream::Record&) override {}
-  void kernel(const KernelInfo& info, const KernelCacheModel&, const std::vector<SweepResult>& sweep) override {
-    for (const SweepResult& r : sweep) {
+  void result(const KernelCacheResult& k) override {
+    for (const SweepResult& r : k.sweep) {
       const double rate = r.accesses ? double(r.hits) / double(r.accesses) : 0.0;
-      buffer_ << info.id << ',' << level_name(r.point.level) << ',' << r.point.size_bytes << ','
-           << r.point.assoc << ',' << r.sets << ',' << r.accesses << ',' << r.hits << ',' << rate << '\n';
+      summary() << k.info.id << ',' << level_name(r.point.level) << ',' << r.point.size_bytes << ','
+                << r.point.assoc << ',' << r.sets << ',' << r.accesses << ',' << r.hits << ',' << rate << '\n';
     }
   }
-  void finish() override { out_ << buffer_.str(); }
-
- private:
-  std::ostream& out_;
-  std::ostringstream buffer_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "cache_model.hpp"
 #include "formats/cache_record.hpp"
+#include "formats/sink.hpp"
 #include "formats/stream.hpp"
 
 namespace sasskit::rdcache {
@@ -15,18 +16,16 @@ namespace sasskit::rdcache {
 KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& result,
                              const GpuConfig& gpu);
 
-// Where rd-cache's results go: every input record (to pass through) and
-// each kernel's results, then finish().
-class Sink {
- public:
-  virtual ~Sink() = default;
-  // A member of the input starts (0, 1, ...).
-  virtual void member(const stream::Header&, size_t /*member*/) {}
-  virtual void record(const stream::Record& r) = 0;
-  virtual void kernel(const KernelInfo& info, const KernelCacheModel& model,
-                      const std::vector<SweepResult>& sweep) = 0;
-  virtual void finish() = 0;
+// A kernel's results, as rd-cache hands them to its sink.
+struct KernelCacheResult {
+  const KernelInfo& info;
+  const KernelCacheModel& model;
+  const std::vector<SweepResult>& sweep;
 };
+
+// Where rd-cache's results go (formats/sink.hpp): every input record (to
+// pass through) and each kernel's results, then finish().
+using Sink = stream::Sink<KernelCacheResult>;
 
 // The stream with a cache record added per kernel.
 std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name,

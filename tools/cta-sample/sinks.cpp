@@ -1,0 +1,58 @@
+#include "sinks.hpp"
+
+#include "formats/sched_record.hpp"
+#include "libcommon/json.hpp"
+
+namespace sasskit::ctasample {
+namespace {
+
+class StreamSink : public stream::StreamSink<SampledKernel> {
+ public:
+  using stream::StreamSink<SampledKernel>::StreamSink;
+  void result(const SampledKernel& k) override {
+    writer().write(k.schedule);
+    if (k.sample) writer().write(*k.sample);
+  }
+};
+
+class JsonSink : public stream::SummarySink<SampledKernel> {
+ public:
+  explicit JsonSink(std::ostream& out) : SummarySink(out), json_(summary()) { json_.begin_array(); }
+
+  void result(const SampledKernel& k) override {
+    const std::optional<KernelSample>& sample = k.sample;
+    json_.begin_object();
+    json_.field("id", k.kernel.id()).field("name", k.kernel.info().name).field("policy", k.schedule.policy);
+    json_.field("ctas_per_sm", k.ctas_per_sm).field("ctas_total", k.num_ctas);
+    json_.field("ctas_kept", sample ? sample->ctas.size() : uint64_t(k.num_ctas));
+    json_.key("sampled_sm");
+    if (sample && !sample->sms.empty())
+      json_.value(sample->sms.front());
+    else
+      json_.null();
+    json_.key("sampled_sms").array(sample ? sample->sms : std::vector<uint32_t>{});
+    if (sample) json_.field("kernel_insts", sample->kernel_insts).field("sample_insts", sample->sample_insts);
+    if (sample && sample->sampling_error) json_.field("sampling_error", *sample->sampling_error);
+    json_.key("predicted_cycles_per_sm").array(k.predicted);
+    json_.end_object();
+  }
+
+ private:
+  void end_summary() override {
+    json_.end_array();
+    summary() << "\n";
+  }
+
+  JsonWriter json_;
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name, const stream::Header& upstream,
+                                  stream::Stage self) {
+  return std::make_unique<StreamSink>(out, name, upstream, std::move(self));
+}
+
+std::unique_ptr<Sink> json_sink(std::ostream& out) { return std::make_unique<JsonSink>(out); }
+
+}  // namespace sasskit::ctasample
