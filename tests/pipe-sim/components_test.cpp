@@ -59,6 +59,13 @@ std::vector<bool> issue_order_by_group(SchedulerPolicy policy, size_t n) {
   return order;
 }
 
+// The first cycle at which an instruction at `pc` issued (kNever: none).
+uint64_t first_issue(const SmResult& r, uint64_t pc) {
+  for (const StallTraceRow& row : r.trace)
+    if (row.issued && row.pc == pc) return row.cycle;
+  return kNever;
+}
+
 size_t second_group_issues(const std::vector<bool>& order, size_t first) {
   size_t n = 0;
   for (size_t i = 0; i < first && i < order.size(); ++i) n += order[i];
@@ -84,6 +91,42 @@ TEST(WarpTable, CachedStateMatchesARecomputationEveryCycle) {
       for (const KernelResult& k : results) EXPECT_GT(k.stats.total.insts, 0u) << m.config << " " << scheduler_name(p);
     }
   }
+}
+
+// A CTA's barrier opens only its own warps, even where one of its warps
+// exited early and a later CTA's warp took that warp's slot.
+TEST(WarpTable, ABarrierReleasesOnlyItsOwnCtasWarps) {
+  TableBuilder t;
+  uint32_t exit_early = t.add("IADD3", {1}, {2, 3});
+  uint32_t chain = t.add("IADD3", {4}, {4, 5});
+  uint32_t a_bar = t.add("BAR.SYNC", {}, {});
+  uint32_t c_bar_first = t.add("BAR.SYNC", {}, {});
+  uint32_t c_tail = t.add("IADD3", {6}, {2, 3});
+  uint32_t c_bar_last = t.add("BAR.SYNC", {}, {});
+  auto run = [&](std::vector<uint32_t> seq) { return make_warp(0, t.insts, seq); };
+  std::vector<uint32_t> a_slow(40, chain), c_slow(100, chain);
+  a_slow.insert(a_slow.end(), {a_bar, exit_early});
+  c_slow.insert(c_slow.end(), {c_bar_last, c_tail});
+  // A: one warp exits at once, the other waits at a barrier after 40 adds.
+  // B: one short warp; when it ends, C takes its CTA slot and the slot of
+  // A's exited warp. C: that warp waits at its barrier at once, the other
+  // arrives after 100 adds.
+  CtaTrace a = make_cta({run({exit_early}), run(a_slow)}, 0);
+  CtaTrace b = make_cta({run(std::vector<uint32_t>(8, exit_early))}, 1);
+  CtaTrace c = make_cta({run({c_bar_first, c_tail}), run(c_slow)}, 2);
+  SimOptions opt;
+  opt.gpu = test_gpu();
+  opt.ctas_per_sm = 2;
+  opt.trace_stalls = true;
+  opt.check_warp_table = true;
+  KernelProgram program = build_program(1, t.insts, 0x100000, classify, nullptr, {});
+  SmWork work;
+  for (const CtaTrace* cta : {&a, &b, &c}) work.ctas.push_back(cta);
+  SmResult r = SmSim(opt, program, work).run();
+  ASSERT_EQ(r.counters.ctas, 3u);
+  uint64_t c_released = first_issue(r, t.insts[c_bar_last].pc);
+  ASSERT_NE(c_released, kNever);
+  EXPECT_GT(first_issue(r, t.insts[c_tail].pc), c_released);
 }
 
 TEST(IssuePolicy, EveryPolicyOfTheModelHasAnImplementation) {

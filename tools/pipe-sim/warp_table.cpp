@@ -152,9 +152,13 @@ void WarpTable::arrive_at_barrier(Warp& w) {
 }
 
 // A barrier opens when every warp of the CTA that has not exited is waiting.
+// It opens the CTA's resident warps only: the slot of a warp that exited may
+// hold a later CTA's warp by now.
 void WarpTable::release_barrier_if_complete(CtaSlot& cta) {
   if (cta.arrived == 0 || cta.arrived < cta.live) return;
+  const auto index = static_cast<uint32_t>(&cta - ctas_.data());
   for (uint32_t w : cta.warps) {
+    if (!warps_[w].active || warps_[w].cta != index) continue;
     warps_[w].at_barrier = false;
     refresh_head(w);
   }
