@@ -109,8 +109,7 @@ void read_kernels(Reader& reader, KernelHandler& handler) {
   const auto& expected = reader.expected_gpu();
   do {
     const Header& header = reader.header();
-    if (expected && !header.records_name_gpu())
-      check_gpu_model(header, expected->gpu, expected->accept_other, reader.name());
+    if (expected) check_gpu_model(header, *expected, reader.name());
     handler.begin_member(header, reader.member());
     KernelAssembler assembler(handler, expected);
     Record r;

@@ -117,8 +117,10 @@ class KernelHandler {
 // kernel id twice in a member, a slice that does not continue the table,
 // and a CTA outside its grid. When the reader expects a GPU model
 // (Reader::expect_gpu), also for a record attached to a kernel that names
-// another model (format 2.1 on), or, in a member before 2.1, whose records
-// name none, a provenance stage that computed for another model.
+// another model (format 2.1 on), and for a provenance stage that computed
+// for another model (check_gpu_model: by values when both fingerprints
+// are known, 2.3 on; by name in a member before 2.1, whose records name
+// none).
 void read_kernels(Reader& reader, KernelHandler& handler);
 
 }  // namespace sasskit::stream

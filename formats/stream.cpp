@@ -9,6 +9,7 @@
 #include "formats/msgpack_raw.hpp"
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/gpu_options.hpp"
 #include "libcommon/io.hpp"
 
 namespace sasskit::stream {
@@ -141,7 +142,9 @@ void Reader::read_header(const std::string& bytes) {
   for (const auto& s : m.array("provenance")) {
     MapView sm(s, where);
     Stage st{sm.get<std::string>("tool"), sm.get<std::string>("version"),
-             sm.get<std::vector<std::string>>("argv"), sm.get_or<std::string>("gpu", "")};
+             sm.get<std::vector<std::string>>("argv"), sm.get_or<std::string>("gpu", ""),
+             sm.get_or<std::string>("gpu_fingerprint", ""), std::nullopt};
+    if (sm.has("options")) st.options = sm.get<StageOptions>("options");
     header_.provenance.push_back(std::move(st));
   }
 }
@@ -256,11 +259,13 @@ void Writer::write_header(const Header& upstream) {
   pack_key(pk, "provenance");
   pk.pack_array(static_cast<uint32_t>(upstream.provenance.size() + 1));
   auto pack_stage = [&](const Stage& s) {
-    pk.pack_map(s.gpu.empty() ? 3 : 4);
+    pk.pack_map(3 + !s.gpu.empty() + !s.gpu_fingerprint.empty() + s.options.has_value());
     pack_field(pk, "tool", s.tool);
     pack_field(pk, "version", s.version);
     pack_field(pk, "argv", s.argv);
     if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
+    if (!s.gpu_fingerprint.empty()) pack_field(pk, "gpu_fingerprint", s.gpu_fingerprint);
+    if (s.options) pack_field(pk, "options", *s.options);
   };
   for (const auto& s : upstream.provenance) pack_stage(s);
   pack_stage(self_);
@@ -299,17 +304,34 @@ void Writer::finish() {
   check_written(out_, name_);
 }
 
-Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
-                 bool no_provenance, const std::string& gpu) {
-  return Stage{tool, version_string(), no_provenance ? std::vector<std::string>{} : argv, gpu};
+std::string fingerprint_of_model_in_use(const std::string& gpu) {
+  const auto& model = model_in_use();
+  return model && model->name == gpu ? model->fingerprint : "";
 }
 
-void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept, const std::string& where) {
-  if (accept) return;
-  for (const Stage& s : upstream.provenance)
-    if (!s.gpu.empty() && s.gpu != gpu)
-      fail_input(where, "its " + s.tool + " records were computed for GPU model " + s.gpu + ", not " + gpu +
+Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
+                 bool no_provenance, const std::string& gpu) {
+  Stage self{tool, version_string(), no_provenance ? std::vector<std::string>{} : argv, gpu,
+             fingerprint_of_model_in_use(gpu), effective_options()};
+  if (const auto& model = model_in_use(); model && !gpu.empty() && model->name == gpu)
+    self.options->insert(model->keys_given.begin(), model->keys_given.end());
+  return self;
+}
+
+void check_gpu_model(const Header& upstream, const GpuExpectation& expected, const std::string& where) {
+  if (expected.accept_other) return;
+  for (const Stage& s : upstream.provenance) {
+    if (s.gpu.empty()) continue;
+    if (s.gpu != expected.gpu && !upstream.records_name_gpu())
+      fail_input(where, "its " + s.tool + " records were computed for GPU model " + s.gpu + ", not " + expected.gpu +
                             " (--accept-other-gpu uses them anyway)");
+    const bool both_known = !s.gpu_fingerprint.empty() && !expected.fingerprint.empty();
+    if (s.gpu == expected.gpu && both_known && s.gpu_fingerprint != expected.fingerprint)
+      fail_input(where, "its " + s.tool + " records were computed for a GPU model " + s.gpu + " with other values (" +
+                            s.gpu + " fingerprint " + s.gpu_fingerprint + ", not this " + expected.gpu +
+                            " fingerprint " + expected.fingerprint +
+                            "; compare the models' --dump-config; --accept-other-gpu uses them anyway)");
+  }
 }
 
 void check_record_gpu(const Record& r, const GpuExpectation& expected) {

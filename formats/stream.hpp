@@ -23,7 +23,7 @@ struct InstTable;
 namespace sasskit::stream {
 
 inline constexpr uint32_t kMajor = 2;
-inline constexpr uint32_t kMinor = 2;
+inline constexpr uint32_t kMinor = 3;
 // The oldest major version still read: 1.x differs only in how cta records
 // are written, and its layout remains the expanded form of a cta record.
 inline constexpr uint32_t kOldestMajor = 1;
@@ -31,12 +31,22 @@ inline constexpr std::string_view kMagic = "sasskit-stream";
 
 using Packer = msgpack::packer<msgpack::sbuffer>;
 
+// Option name (no dashes) -> value, as libcommon/cli.hpp's OptionValues.
+using StageOptions = std::map<std::string, std::string>;
+
 // One stage of the provenance chain, like samtools' @PG lines.
 struct Stage {
   std::string tool;
   std::string version;
   std::vector<std::string> argv;  // empty with --no-provenance
   std::string gpu;                // the GPU model its records were computed for; empty if none
+  // Format 2.3 on: the model's values as a fingerprint (model_fingerprint
+  // in libcommon/gpu_options.hpp); empty without a model or before 2.3.
+  std::string gpu_fingerprint;
+  // Format 2.3 on: the options the stage ran with that may change its
+  // records, as parsed (effective_options() plus the model keys given on
+  // its command line); nullopt before 2.3, when they were not recorded.
+  std::optional<StageOptions> options;
   bool operator==(const Stage&) const = default;
 };
 
@@ -48,11 +58,19 @@ struct Header {
   bool records_name_gpu() const { return major > 2 || (major == 2 && minor >= 1); }
 };
 
+// The fingerprint of the model the running tool built (model_in_use()),
+// if it is named `gpu`; else empty.
+std::string fingerprint_of_model_in_use(const std::string& gpu);
+
 // The GPU model a reading tool computes for (its --config): records made
 // for another model are refused unless `accept_other` (--accept-other-gpu).
 struct GpuExpectation {
   std::string gpu;
   bool accept_other = false;
+  // The model's fingerprint; by default that of the model this process
+  // built under the name `gpu` (libcommon model_in_use()), else empty: no
+  // check of values.
+  std::string fingerprint = fingerprint_of_model_in_use(gpu);
 };
 
 // A record as read: its exact bytes and its type. It is decoded only when
@@ -201,15 +219,20 @@ T decode(const Record& r) {
 }
 
 // The provenance entry for the running tool; `gpu` names the GPU model its
-// records are computed for (empty for tools without one).
+// records are computed for (empty for tools without one). Its options are
+// the tool's effective_options() and, with a model, the model keys its
+// command line gave; its fingerprint that of the model (model_in_use()).
 Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
                  bool no_provenance, const std::string& gpu = "");
 
 // Refuses (bad input, at `where`) a stream that a stage computed for
-// another GPU model than `gpu`, unless `accept`: records made for one model
-// do not describe another. For streams before 2.1, whose records do not
-// name their model (read_kernels checks those of 2.1 one by one).
-void check_gpu_model(const Header& upstream, const std::string& gpu, bool accept, const std::string& where);
+// another GPU model than `expected`'s, unless it accepts other models:
+// records made for one model do not describe another. A stage names
+// another model when its name differs or, both fingerprints known, its
+// values do. Records name their model's name only (2.1 on: read_kernels
+// checks them one by one); this check covers the values, and the name of
+// streams before 2.1.
+void check_gpu_model(const Header& upstream, const GpuExpectation& expected, const std::string& where);
 
 // Refuses (bad input, at the record) a record whose `gpu` names another
 // model than `expected`'s, unless it accepts other models. A record

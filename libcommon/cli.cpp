@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diag.hpp"
+#include "effective_options.hpp"
 #include "gpu_options.hpp"
 #include "version.hpp"
 
@@ -85,7 +86,12 @@ std::string nearest_option_hint(const CLI::App& app, int argc, char** argv) {
   }
   return "";
 }
+
+OptionValues g_effective_options;
+
 }  // namespace
+
+const OptionValues& effective_options() { return g_effective_options; }
 
 ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv, SharedOptions shared)
     : name_(std::move(name)), app_(std::move(description), name_), argc_(argc), argv_(argv) {
@@ -114,8 +120,10 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
 }
 
 int ToolApp::run(const std::function<void()>& body) {
+  const OptionValues defaults = option_defaults(app_);
   try {
     app_.parse(argc_, argv_);
+    g_effective_options = options_given(app_, defaults);
   } catch (const CLI::CallForHelp&) {
     std::cout << app_.help();
     return 0;

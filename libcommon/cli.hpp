@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,18 @@ class ToolApp {
 };
 
 std::string version_string();
+
+// Option name (no dashes) -> value.
+using OptionValues = std::map<std::string, std::string>;
+
+// The options this run of the tool may change its results with, for its
+// provenance entry (sasskit-stream(5)): each option given whose value
+// differs from its default, as parsed (a number in its shortest exact form,
+// a list joined by commas, a flag in effect as "true"). Left out: the
+// inputs, --output, --threads, --quiet, --force, --no-provenance, --config,
+// --help, --version and the GPU model's options (gpu_options.hpp records
+// the model). Set by ToolApp::run once it has parsed; empty before.
+const OptionValues& effective_options();
 
 // Option checks that refuse NaN: CLI11's Range and PositiveNumber let it
 // through, since every comparison with NaN is false.

@@ -1,6 +1,7 @@
 #include "libcommon/gpu_options.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -343,7 +344,11 @@ size_t line_of(const std::string& text, const std::string& name) {
 // repeated on the command line still takes the last, as overrides expect.)
 class ModelFileReader : public CLI::ConfigTOML {
  public:
+  // `before_reading` runs as CLI11 starts on the file, the command line parsed.
+  explicit ModelFileReader(std::function<void()> before_reading) : before_reading_(std::move(before_reading)) {}
+
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
+    before_reading_();
     std::string text{std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>()};
     std::istringstream in(text);
     std::vector<CLI::ConfigItem> parsed = CLI::ConfigTOML::from_config(in);
@@ -363,6 +368,9 @@ class ModelFileReader : public CLI::ConfigTOML {
     }
     return parsed;
   }
+
+ private:
+  std::function<void()> before_reading_;
 };
 
 // A model found in a folder that others may write to could have been planted.
@@ -376,6 +384,16 @@ std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ",") + s;
   return out;
+}
+
+std::optional<ModelInUse> g_model_in_use;
+
+void note_model_in_use(const GpuConfig& gpu, const std::vector<bool>& on_command_line) {
+  ModelInUse model{gpu.name, model_fingerprint(gpu), {}};
+  GpuConfig copy = gpu;
+  for (size_t i = 0; i < keys().size(); ++i)
+    if (on_command_line[i]) model.keys_given[keys()[i].name] = std::visit(Formatter{keys()[i], copy}, keys()[i].field);
+  g_model_in_use = std::move(model);
 }
 
 }  // namespace
@@ -403,7 +421,7 @@ GpuOptions::GpuOptions(CLI::App& app) {
   const std::string group = "GPU model (keys of the --config file, see sasskit-config(5))";
   g_reads_models = true;
   app.allow_config_extras(CLI::config_extras_mode::error);
-  app.config_formatter(std::make_shared<ModelFileReader>());
+  app.config_formatter(std::make_shared<ModelFileReader>([this] { given_before_file_ = keys_given(); }));
   for (const Key& k : keys()) {
     std::string help = k.help;
     help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
@@ -436,6 +454,7 @@ GpuConfig GpuOptions::config() const {
     std::visit(Setter{all[i], is_list(all[i]) ? join(given) : given.back(), gpu}, all[i].field);
   }
   validate(gpu);
+  note_model_in_use(gpu, given_before_file_.value_or(keys_given()));
   if (!g_model_folder_warning.empty()) warn(g_model_path, g_model_folder_warning);
   if (dump_) {
     std::cout << dump_config(gpu) << std::flush;
@@ -443,6 +462,31 @@ GpuConfig GpuOptions::config() const {
   }
   return gpu;
 }
+
+std::vector<bool> GpuOptions::keys_given() const {
+  std::vector<bool> given;
+  for (const CLI::Option* opt : options_) given.push_back(opt->count() > 0);
+  return given;
+}
+
+bool is_gpu_model_option(const std::string& name) {
+  return name == "import-accelsim" || name == "dump-config" || lookup_key(name);
+}
+
+std::string model_fingerprint(const GpuConfig& gpu) {
+  GpuConfig copy = gpu;
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
+  for (const Key& k : keys()) {
+    if (k.name == "name") continue;
+    for (unsigned char c : k.name + " = " + std::visit(Formatter{k, copy}, k.field) + "\n")
+      hash = (hash ^ c) * 0x100000001b3ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+const std::optional<ModelInUse>& model_in_use() { return g_model_in_use; }
 
 std::vector<std::string> config_search_dirs() {
   std::vector<std::string> dirs;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +31,14 @@ class GpuOptions {
   bool accept_other_gpu() const { return accept_other_gpu_; }
 
  private:
+  // Which keys have a value so far, in key order.
+  std::vector<bool> keys_given() const;
+
   std::vector<CLI::Option*> options_;  // one per key, in key order
+  // keys_given() as CLI11 starts on the --config file, which never
+  // overrides the command line: the keys the command line gives. Unset
+  // without a file.
+  std::optional<std::vector<bool>> given_before_file_;
   std::string import_dir_;
   bool dump_ = false;
   bool accept_other_gpu_ = false;
@@ -45,6 +53,29 @@ void set_gpu_config_value(GpuConfig& gpu, std::string_view key, std::string_view
 
 // The model as a CLI11 config file that --config reads back unchanged.
 std::string dump_config(const GpuConfig& gpu);
+
+// Whether `name` (no dashes) is one of GpuOptions' options that build the
+// model (a key, --import-accelsim, --dump-config): the model's fingerprint
+// stands for them in provenance. --accept-other-gpu is not.
+bool is_gpu_model_option(const std::string& name);
+
+// A stable fingerprint of the model's values (sasskit-stream(5)): the
+// 64-bit FNV-1a hash of dump_config's "key = value" lines, all keys but
+// name, as 16 hex digits. A model renamed keeps it; a changed value
+// changes it.
+std::string model_fingerprint(const GpuConfig& gpu);
+
+// The model a tool computes for, as GpuOptions::config() last built it, for
+// the tool's provenance entry (formats/stream.hpp, this_stage).
+struct ModelInUse {
+  std::string name;
+  std::string fingerprint;  // model_fingerprint()
+  // The keys given on the command line, not by the --config file: key ->
+  // value as --dump-config writes it.
+  std::map<std::string, std::string> keys_given;
+};
+// nullopt until config() has built a model.
+const std::optional<ModelInUse>& model_in_use();
 
 // Where bundled data is looked up, in order: each directory of
 // $SASSKIT_CONFIG_PATH (colon-separated), then bundled_config_dir().

@@ -237,9 +237,10 @@ namespace {
 
 // A kernel with a sched record made for `gpu` ("" names none), written by
 // a cta-sample stage of model `stage_gpu`.
-std::string sched_for(const std::string& gpu, const std::string& stage_gpu = "QV100") {
+std::string sched_for(const std::string& gpu, const std::string& stage_gpu = "QV100",
+                      const std::string& stage_fingerprint = "") {
   std::ostringstream out;
-  Writer w(out, "test", Header{}, Stage{"cta-sample", "0", {}, stage_gpu});
+  Writer w(out, "test", Header{}, Stage{"cta-sample", "0", {}, stage_gpu, stage_fingerprint, StageOptions{}});
   w.write(kernel(1));
   KernelSchedule s{1, "greedy", {0, 1, 0, 1}, {0, 0, 5, 5}, 0};
   s.gpu = gpu;
@@ -257,10 +258,11 @@ std::string as_version_2_0(std::string bytes) {
   return bytes;
 }
 
-std::string model_error(const std::string& bytes, const std::string& gpu, bool accept = false) {
+std::string model_error(const std::string& bytes, const std::string& gpu, bool accept = false,
+                        const std::string& fingerprint = "") {
   std::istringstream in(bytes);
   Reader reader(in, "s");
-  reader.expect_gpu({gpu, accept});
+  reader.expect_gpu({gpu, accept, fingerprint});
   Log log;
   try {
     read_kernels(reader, log);
@@ -295,6 +297,21 @@ TEST(KernelStream, Before21TheProvenanceDecides) {
   EXPECT_NE(e.find("its cta-sample records were computed for GPU model QV100, not A100"), std::string::npos) << e;
   EXPECT_EQ(model_error(old, "QV100"), "");
   EXPECT_EQ(model_error(old, "A100", true), "");
+}
+
+TEST(KernelStream, AModelOfTheSameNameWithOtherValuesIsRefusedByItsFingerprint) {
+  const std::string made = sched_for("QV100", "QV100", "0123456789abcdef");
+  const std::string e = model_error(made, "QV100", false, "fedcba9876543210");
+  EXPECT_EQ(e.rfind("s: ", 0), 0u) << e;  // the member, before any record
+  EXPECT_NE(e.find("its cta-sample records were computed for a GPU model QV100 with other values (QV100 "
+                   "fingerprint 0123456789abcdef, not this QV100 fingerprint fedcba9876543210"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(model_error(made, "QV100", true, "fedcba9876543210"), "");  // --accept-other-gpu
+  EXPECT_EQ(model_error(made, "QV100", false, "0123456789abcdef"), "");
+  // Only where both sides have one: a stage before 2.3, or a reader without a model of its own.
+  EXPECT_EQ(model_error(sched_for("QV100"), "QV100", false, "fedcba9876543210"), "");
+  EXPECT_EQ(model_error(made, "QV100"), "");
 }
 
 TEST(KernelStream, AGpuNameWithAControlCharacterIsNeverEchoed) {

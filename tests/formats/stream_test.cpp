@@ -149,6 +149,30 @@ TEST(Stream, ProvenanceChainGrowsByOneStagePerTool) {
   EXPECT_EQ(r2.header().provenance[1].tool, "second");
 }
 
+TEST(Stream, AStageRecordsItsOptionsAndModelFingerprint) {
+  const Stage pipe_sim{"pipe-sim", "1", {"pipe-sim", "-j4"}, "QV100", "0123456789abcdef",
+                       StageOptions{{"pkp", "true"}, {"pkp-s", "0.1"}}};
+  const Stage plain{"trace-unpack", "1", {}, "", "", StageOptions{}};
+  const Stage older{"rd-cache", "1", {"rd-cache"}, "QV100"};  // 2.2: neither key
+  std::ostringstream out;
+  Header upstream;
+  upstream.provenance = {plain, older};
+  Writer w(out, "o", upstream, pipe_sim);
+  w.finish();
+  std::istringstream in(out.str());
+  Reader r(in, "s");
+  EXPECT_EQ(r.header().minor, 3u);
+  EXPECT_EQ(r.header().provenance, (std::vector<Stage>{plain, older, pipe_sim}));
+  EXPECT_FALSE(r.header().provenance[1].options.has_value());  // not recorded, not empty
+}
+
+TEST(Stream, ThisStageRecordsTheEffectiveOptionsEvenWithoutProvenance) {
+  const Stage s = this_stage("trace-unpack", {"trace-unpack", "x"}, true);
+  EXPECT_TRUE(s.argv.empty());
+  ASSERT_TRUE(s.options.has_value());  // (the running test gave no options)
+  EXPECT_TRUE(s.gpu_fingerprint.empty());
+}
+
 namespace {
 std::string header_with_version(uint32_t major, uint32_t minor) {
   msgpack::sbuffer b;

@@ -97,13 +97,13 @@ TEST(Gather, SamplingErrorOfTheSampledKernelAndOfTheWeightedTotal) {
 TEST(Gather, SampledKernelWithoutAnEstimateLeavesTheTotalUnknown) {
   Report r = report({.sample = true});
   r.kernels[1].m.sampling_error.reset();  // a 2.0 sample record
-  EXPECT_FALSE(combined_sampling_error(r.kernels));
+  EXPECT_FALSE(application_totals(r.kernels).sampling_error);
   r.kernels[1].m.sampled = false;
-  EXPECT_FALSE(combined_sampling_error(r.kernels));
+  EXPECT_FALSE(application_totals(r.kernels).sampling_error);
   r.kernels[1].m.sampling_error = -0.5;
   r.kernels[1].m.sampled = true;
   r.kernels[0].weight = 0;
-  EXPECT_DOUBLE_EQ(*combined_sampling_error(r.kernels), -0.5);  // only gemm counts
+  EXPECT_DOUBLE_EQ(*application_totals(r.kernels).sampling_error, -0.5);  // only gemm counts
 }
 
 TEST(Gather, NoStatsIsBadInput) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "formats/metrics.hpp"
 #include "formats/stats_record.hpp"
 #include "libcommon/json.hpp"
 
@@ -109,51 +110,15 @@ std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptio
 
 namespace {
 
-double share(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
-
-// One row of the summary: a kernel's counts, or the application's sums,
-// already projected by the sample scale (and by PKP for instructions).
-struct SummaryCounts {
-  double cycles = 0;
-  double warp_insts = 0;
-  std::array<double, kStallTypes> stall_type{};
-  double stall_cycles() const {
-    double n = 0;
-    for (double v : stall_type) n += v;
-    return n;
-  }
-  void add(const SummaryCounts& o) {
-    cycles += o.cycles;
-    warp_insts += o.warp_insts;
-    for (size_t t = 0; t < kStallTypes; ++t) stall_type[t] += o.stall_type[t];
-  }
-};
-
-// kernel over sampled instructions, as stall-report's sample_scale; 1 when
-// the kernel was not CTA-sampled.
-double sample_scale(const KernelSample* sample) {
-  return sample && sample->sample_insts > 0 ? double(sample->kernel_insts) / double(sample->sample_insts) : 1.0;
-}
-
-// The kernel's instructions over its (projected) cycles, as stall-report
-// counts them: under PKP the trace's count, not the simulated part.
-SummaryCounts kernel_counts(const KernelStats& s, double scale) {
-  SummaryCounts c;
-  c.cycles = double(s.cycles);
-  c.warp_insts = double(s.projection.applied ? s.projection.projected_insts : s.total.insts) * scale;
-  for (size_t t = 0; t < kStallTypes; ++t) c.stall_type[t] = double(s.total.stall_type[t]) * scale;
-  return c;
-}
-
 // cycles, warp_insts, ipc and the stall cycles by type, in cycles and as
 // shares of the stall cycles: stall-report(1)'s names (COLUMNS).
-void counts_fields(JsonWriter& j, const SummaryCounts& c) {
-  j.field("cycles", c.cycles).field("warp_insts", c.warp_insts).field("ipc", share(c.warp_insts, c.cycles));
-  j.field("stall_cycles", c.stall_cycles());
+void counts_fields(JsonWriter& j, const Metrics& m) {
+  j.field("cycles", m.cycles).field("warp_insts", m.instructions).field("ipc", m.ipc());
+  j.field("stall_cycles", m.stall_cycles());
   for (size_t t = 0; t < kStallTypes; ++t)
-    j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_cycles", c.stall_type[t]);
+    j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_cycles", m.stall_type[t]);
   for (size_t t = 0; t < kStallTypes; ++t)
-    j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_frac", share(c.stall_type[t], c.stall_cycles()));
+    j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_frac", share(m.stall_type[t], m.stall_cycles()));
 }
 
 void sampling_error_field(JsonWriter& j, std::optional<double> error) {
@@ -164,7 +129,7 @@ void sampling_error_field(JsonWriter& j, std::optional<double> error) {
     j.null();
 }
 
-void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample, const SummaryCounts& c) {
+void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample, const Metrics& m) {
   const double scale = sample_scale(sample);
   j.begin_object()
       .field("kernel_id", uint64_t(s.kernel_id))
@@ -173,9 +138,9 @@ void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample
       .field("start_cycle", s.start_cycle)
       .field("simulated_sms", uint64_t(s.per_sm.size()))
       .field("sample_scale", scale);
-  sampling_error_field(j, sample ? sample->sampling_error : std::nullopt);
-  counts_fields(j, c);
-  j.field("occupancy_frac", s.total.achieved_occupancy())
+  sampling_error_field(j, m.sampling_error);
+  counts_fields(j, m);
+  j.field("occupancy_frac", m.occupancy)
       .field("unknown_opcode_warp_insts", double(s.total.unknown_opcodes) * scale)
       .field("projected", s.projection.applied)
       .field("simulated_cycles", s.projection.simulated_cycles)
@@ -187,22 +152,21 @@ void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample
 void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results,
                         const std::vector<std::optional<KernelSample>>& samples) {
   JsonWriter j(out);
-  SummaryCounts all;
-  std::vector<SampledCycles> parts;
+  std::vector<Metrics> kernels;
   uint64_t end = 0;
   j.begin_object().field("gpu", gpu).key("kernels").begin_array();
   for (size_t k = 0; k < results.size(); ++k) {
     const KernelStats& s = results[k].stats;
     const KernelSample* sample = k < samples.size() && samples[k] ? &*samples[k] : nullptr;
-    const SummaryCounts c = kernel_counts(s, sample_scale(sample));
-    kernel_json(j, s, sample, c);
-    all.add(c);
-    parts.push_back({c.warp_insts + c.stall_cycles(), sample != nullptr,
-                     sample ? sample->sampling_error : std::nullopt});
+    kernels.push_back(kernel_metrics(s, nullptr, sample));
+    kernel_json(j, s, sample, kernels.back());
     end = std::max(end, s.start_cycle + s.cycles);
   }
+  std::vector<WeightedMetrics> unweighted;
+  for (const Metrics& m : kernels) unweighted.push_back({&m, 1});
+  const Metrics all = application_totals(unweighted);
   j.end_array().key("application").begin_object();
-  sampling_error_field(j, combined_sampling_error(parts));
+  sampling_error_field(j, all.sampling_error);
   counts_fields(j, all);
   j.field("timeline_cycles", end).end_object().end_object();
   out << "\n";

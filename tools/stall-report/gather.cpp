@@ -56,39 +56,6 @@ struct Collector : stream::KernelHandler {
   }
 };
 
-template <size_t N>
-void add_scaled(std::array<double, N>& to, const std::array<uint64_t, N>& from, double s) {
-  for (size_t i = 0; i < N; ++i) to[i] += double(from[i]) * s;
-}
-
-Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, const KernelSample* sample,
-                       double scale) {
-  const SimCounters& t = ks.total;
-  Metrics m;
-  m.sampled = sample != nullptr;
-  if (sample) m.sampling_error = sample->sampling_error;
-  m.cycles = double(ks.cycles);
-  uint64_t insts = ks.projection.applied ? ks.projection.projected_insts : t.insts;
-  m.instructions = double(insts) * scale;
-  m.sm_cycles = double(t.sm_cycles) * scale;
-  m.occupancy = t.achieved_occupancy();
-  m.mem_requests = double(t.mem_requests) * scale;
-  add_scaled(m.stall_type, t.stall_type, scale);
-  add_scaled(m.stall_event, t.stall_event, scale);
-  for (size_t u = 0; u < kUnitClasses; ++u) {
-    m.unit_busy[u] = double(t.units[u].busy_cycles) * scale;
-    m.unit_insts[u] = double(t.units[u].insts) * scale;
-  }
-  if (cache) {
-    m.l1_hit_rate = cache->l1_hit_rate;
-    m.l2_hit_rate = cache->l2_hit_rate;
-    m.gmem_requests = double(cache->gmem_requests) * scale;
-  } else if (t.mem_requests > 0) {
-    m.l1_hit_rate = 1 - double(t.l1d_misses) / double(t.mem_requests);
-  }
-  return m;
-}
-
 // Every PC of the stats record, in its (ascending) order.
 std::vector<StalledPc> pc_rows(const KernelStats& ks, const std::map<uint64_t, std::string>* sass) {
   const PcStats& p = ks.per_pc;
@@ -134,16 +101,15 @@ Report member_report(const Collected& c, const std::string& name, const GatherOp
     k.id = ks.kernel_id;
     k.name = ks.name;
     k.gpu = ks.gpu;
-    auto sample = c.sample.find(ks.kernel_id);
-    if (sample != c.sample.end() && sample->second.sample_insts > 0)
-      k.sample_scale = double(sample->second.kernel_insts) / double(sample->second.sample_insts);
+    const auto sample_it = c.sample.find(ks.kernel_id);
+    const KernelSample* sample = sample_it == c.sample.end() ? nullptr : &sample_it->second;
+    k.sample_scale = sample_scale(sample);
     if (plan) {
       if (const PlanEntry* e = plan->entry(ks.kernel_id)) k.weight = e->weight;
       else warn(name, "kernel " + std::to_string(ks.kernel_id) + " is not in the plan; it weighs 1 in the totals");
     }
     auto cache = c.cache.find(ks.kernel_id);
-    k.m = kernel_metrics(ks, cache == c.cache.end() ? nullptr : &cache->second,
-                         sample == c.sample.end() ? nullptr : &sample->second, k.sample_scale);
+    k.m = kernel_metrics(ks, cache == c.cache.end() ? nullptr : &cache->second, sample);
     auto sass = c.sass.find(ks.kernel_id);
     std::vector<StalledPc> pcs = pc_rows(ks, sass == c.sass.end() ? nullptr : &sass->second);
     k.top_pcs = top_stalled_pcs(pcs, opt.top_pcs);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/metrics.hpp"
 #include "formats/stats_record.hpp"
 #include "formats/stream.hpp"
 
@@ -25,32 +26,6 @@ struct StalledPc {
   double share = 0;  // of the kernel's stall cycles
   StallType main_type = StallType::Other;  // the type with most cycles at the PC
   std::string sass;                        // "LDG.E R4, R2" style text; empty without insts
-};
-
-// Metrics of one kernel or of the application; counts are projected
-// (scaled by the sample and plan weights) where those records exist.
-struct Metrics {
-  double cycles = 0;        // active cycles
-  double instructions = 0;  // warp instructions
-  double sm_cycles = 0;     // active cycles summed over SMs
-  double occupancy = 0;     // achieved, 0..1
-  std::optional<double> l1_hit_rate, l2_hit_rate;
-  std::optional<double> gmem_requests;
-  double mem_requests = 0;  // pipe-sim's coalesced requests: weighs hit rates in totals
-  std::array<double, kStallTypes> stall_type{};
-  std::array<double, kStallEvents> stall_event{};
-  std::array<double, kUnitClasses> unit_busy{};
-  std::array<double, kUnitClasses> unit_insts{};
-  // CTA sampling: whether any CTA-sampled kernel contributes, and the
-  // estimated signed relative error of the scheduler and stall cycles (so
-  // of the CPI) that its sample scale projects (cta-sample(1), SAMPLING
-  // ERROR); unknown when a sampled kernel's record states none (before 2.1).
-  bool sampled = false;
-  std::optional<double> sampling_error;
-
-  double ipc() const { return cycles > 0 ? instructions / cycles : 0; }
-  double sm_ipc() const { return sm_cycles > 0 ? instructions / sm_cycles : 0; }
-  double stall_cycles() const;
 };
 
 struct KernelReport {

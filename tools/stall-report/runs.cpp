@@ -1,37 +1,48 @@
 #include "runs.hpp"
 
 #include <algorithm>
-#include <set>
+#include <iterator>
 
 #include "libcommon/diag.hpp"
+#include "libcommon/gpu_options.hpp"
 #include "metrics.hpp"
 
 namespace sasskit::stallreport {
 
 namespace {
 
-// Options of the GPU stages that take no value.
-const std::set<std::string> kFlags = {"--pkp", "--no-memcpy-l2", "--accept-other-gpu", "--stats-only", "--force"};
-// Options left out of a configuration: where data goes, how fast, how loud.
-const std::set<std::string> kDroppedWithValue = {"-o", "--output", "--config", "-j", "--threads"};
-const std::set<std::string> kDroppedFlags = {"-q", "--quiet", "--no-provenance"};
-
-bool is_option(const std::string& arg) { return arg.size() > 1 && arg[0] == '-'; }
-
-std::string option_name(const std::string& arg) { return arg.substr(0, arg.find('=')); }
+std::vector<stream::Stage> gpu_stages(const std::vector<stream::Stage>& provenance) {
+  std::vector<stream::Stage> out;
+  std::copy_if(provenance.begin(), provenance.end(), std::back_inserter(out),
+               [](const stream::Stage& s) { return !s.gpu.empty(); });
+  return out;
+}
 
 std::string stage_options(const stream::Stage& s) {
   std::string out = s.tool;
-  for (size_t i = 1; i < s.argv.size(); ++i) {
-    const std::string& arg = s.argv[i];
-    if (!is_option(arg)) continue;  // a positional argument: the input
-    const std::string name = option_name(arg);
-    const bool has_value = arg.find('=') == std::string::npos && !kFlags.count(name) && !kDroppedFlags.count(name) &&
-                           i + 1 < s.argv.size() && !is_option(s.argv[i + 1]);
-    if (!kDroppedWithValue.count(name) && !kDroppedFlags.count(name))
-      out += " " + (has_value ? arg + " " + s.argv[i + 1] : arg);
-    if (has_value) ++i;
+  if (!s.options) {
+    std::string args;
+    for (size_t i = 1; i < s.argv.size(); ++i) args += (args.empty() ? "" : " ") + s.argv[i];
+    return out + (s.argv.empty() ? " (options not recorded)" : " (command line: " + args + ")");
   }
+  for (const auto& [name, value] : *s.options) out += " --" + name + (value == "true" ? "" : "=" + value);
+  return out;
+}
+
+// What identifies a stage's configuration: its options without the model's
+// keys (the fingerprint holds the model's values); before 2.3, its argv.
+stream::Stage configuration_of(const stream::Stage& s) {
+  stream::Stage c{s.tool, "", s.options ? std::vector<std::string>{} : s.argv, s.gpu, s.gpu_fingerprint, s.options};
+  if (c.options) std::erase_if(*c.options, [](const auto& option) { return is_gpu_model_option(option.first); });
+  return c;
+}
+
+// "GPU, configuration", with the stages' model fingerprints when `fingerprints`.
+std::string run_identity(const Report& rep, bool fingerprints) {
+  std::string out = rep.gpu + ", " + rep.config;
+  if (!fingerprints) return out;
+  for (const stream::Stage& s : gpu_stages(rep.provenance))
+    out += "; " + s.tool + " model " + (s.gpu_fingerprint.empty() ? "without fingerprint" : s.gpu_fingerprint);
   return out;
 }
 
@@ -43,10 +54,13 @@ std::string stats_gpu(const Report& rep) {
 
 // `into` gains `shard`'s kernels; a kernel already there gains its counts.
 void add_shard(Report& into, const Report& shard) {
-  if (shard.gpu != into.gpu || shard.config != into.config)
+  if (shard.gpu != into.gpu || !same_configuration(shard.provenance, into.provenance)) {
+    // Stages that differ only in their model's values look alike: their fingerprints tell them apart.
+    const bool alike = run_identity(shard, false) == run_identity(into, false);
     fail_input(shard.source, "a shard of run '" + into.run + "' with another GPU model or configuration (" +
-                                 shard.gpu + ", " + shard.config + ") than " + into.source + " (" + into.gpu + ", " +
-                                 into.config + ")");
+                                 run_identity(shard, alike) + ") than " + into.source + " (" +
+                                 run_identity(into, alike) + ")");
+  }
   for (const KernelReport& k : shard.kernels) {
     auto same = std::find_if(into.kernels.begin(), into.kernels.end(),
                              [&](const KernelReport& o) { return o.id == k.id; });
@@ -75,11 +89,17 @@ void add_shard(Report& into, const Report& shard) {
 
 std::string run_config(const std::vector<stream::Stage>& provenance) {
   std::string out;
-  for (const stream::Stage& s : provenance)
-    if (!s.gpu.empty()) out += (out.empty() ? "" : "; ") + stage_options(s);
+  for (const stream::Stage& s : gpu_stages(provenance)) out += (out.empty() ? "" : "; ") + stage_options(s);
   for (char& c : out)
     if ((c >= 0 && c < ' ') || c == 0x7f) c = '?';  // from the input: no control characters reach a terminal
   return out;
+}
+
+bool same_configuration(const std::vector<stream::Stage>& a, const std::vector<stream::Stage>& b) {
+  const std::vector<stream::Stage> ga = gpu_stages(a), gb = gpu_stages(b);
+  return std::equal(ga.begin(), ga.end(), gb.begin(), gb.end(), [](const stream::Stage& x, const stream::Stage& y) {
+    return configuration_of(x) == configuration_of(y);
+  });
 }
 
 void describe_run(Report& rep, const std::string& label) {

@@ -9,12 +9,20 @@
 
 namespace sasskit::stallreport {
 
-// The options of the stages that computed records for a GPU model
+// The configuration of the stages that computed records for a GPU model
 // (cta-sample, rd-cache, pipe-sim: those whose provenance names a gpu), as
-// "tool opts; tool opts". Left out: the input, -o/--output, --config (the
-// gpu column says it), -j/--threads, -q, --no-provenance. A stage run with
-// --no-provenance shows as its name alone. Control characters become '?'.
+// "tool --option=value --flag; tool", from the options each stage recorded
+// (sasskit-stream(5)). A stage of a stream before 2.3, which recorded none,
+// shows as "tool (command line: ARGS)", or "tool (options not recorded)"
+// when it ran with --no-provenance. Control characters become '?'.
 std::string run_config(const std::vector<stream::Stage>& provenance);
+
+// Whether two provenance chains are one configuration: the same GPU stages
+// in order, each with the same tool, model name, model fingerprint and
+// options, the model's keys aside (the fingerprint stands for the model's
+// values, however they were given). A stage before 2.3, which recorded no
+// options and no fingerprint, is compared by its command line as recorded.
+bool same_configuration(const std::vector<stream::Stage>& a, const std::vector<stream::Stage>& b);
 
 // Sets rep.run (`label`, else the input's name as given), rep.gpu (the GPU
 // stages' model, else the stats records') and rep.config.

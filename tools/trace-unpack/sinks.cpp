@@ -33,6 +33,12 @@ void JsonlSink::header(const stream::Header& upstream) {
     json_.begin_object().field("tool", s.tool).field("version", s.version).key("argv");
     json_.array(s.argv);
     if (!s.gpu.empty()) json_.field("gpu", s.gpu);
+    if (!s.gpu_fingerprint.empty()) json_.field("gpu_fingerprint", s.gpu_fingerprint);
+    if (s.options) {
+      json_.key("options").begin_object();
+      for (const auto& [name, value] : *s.options) json_.field(name, value);
+      json_.end_object();
+    }
     json_.end_object();
   }
   json_.end_array().end_object();

@@ -1,0 +1,99 @@
+#include "formats/metrics.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace sasskit {
+
+double Metrics::stall_cycles() const { return std::accumulate(stall_type.begin(), stall_type.end(), 0.0); }
+
+double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
+
+double sample_scale(const KernelSample* sample) {
+  return sample && sample->sample_insts > 0 ? double(sample->kernel_insts) / double(sample->sample_insts) : 1.0;
+}
+
+namespace {
+
+template <size_t N>
+void add_scaled(std::array<double, N>& to, const std::array<uint64_t, N>& from, double s) {
+  for (size_t i = 0; i < N; ++i) to[i] += double(from[i]) * s;
+}
+
+template <size_t N>
+void add_weighted(std::array<double, N>& to, const std::array<double, N>& from, double w) {
+  for (size_t i = 0; i < N; ++i) to[i] += from[i] * w;
+}
+
+// Average of an optional per-kernel rate, weighted; empty when no kernel has it.
+struct WeightedMean {
+  double sum = 0, weight = 0;
+  void add(const std::optional<double>& v, double w) {
+    if (v) sum += *v * w, weight += w;
+  }
+  std::optional<double> get() const { return weight > 0 ? std::optional<double>(sum / weight) : std::nullopt; }
+};
+
+}  // namespace
+
+Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, const KernelSample* sample) {
+  const SimCounters& t = ks.total;
+  const double scale = sample_scale(sample);
+  Metrics m;
+  m.sampled = sample != nullptr;
+  if (sample) m.sampling_error = sample->sampling_error;
+  m.cycles = double(ks.cycles);
+  uint64_t insts = ks.projection.applied ? ks.projection.projected_insts : t.insts;
+  m.instructions = double(insts) * scale;
+  m.sm_cycles = double(t.sm_cycles) * scale;
+  m.occupancy = t.achieved_occupancy();
+  m.mem_requests = double(t.mem_requests) * scale;
+  add_scaled(m.stall_type, t.stall_type, scale);
+  add_scaled(m.stall_event, t.stall_event, scale);
+  for (size_t u = 0; u < kUnitClasses; ++u) {
+    m.unit_busy[u] = double(t.units[u].busy_cycles) * scale;
+    m.unit_insts[u] = double(t.units[u].insts) * scale;
+  }
+  if (cache) {
+    m.l1_hit_rate = cache->l1_hit_rate;
+    m.l2_hit_rate = cache->l2_hit_rate;
+    m.gmem_requests = double(cache->gmem_requests) * scale;
+  } else if (t.mem_requests > 0) {
+    m.l1_hit_rate = 1 - double(t.l1d_misses) / double(t.mem_requests);
+  }
+  return m;
+}
+
+Metrics application_totals(const std::vector<WeightedMetrics>& kernels) {
+  Metrics t;
+  WeightedMean occupancy, l1, l2;
+  std::vector<SampledCycles> scheduler_cycles;
+  for (const auto& [m, w] : kernels) {
+    t.cycles += m->cycles * w;
+    t.instructions += m->instructions * w;
+    t.sm_cycles += m->sm_cycles * w;
+    add_weighted(t.stall_type, m->stall_type, w);
+    add_weighted(t.stall_event, m->stall_event, w);
+    add_weighted(t.unit_busy, m->unit_busy, w);
+    add_weighted(t.unit_insts, m->unit_insts, w);
+    occupancy.add(m->occupancy, w);
+    t.mem_requests += m->mem_requests * w;
+    l1.add(m->l1_hit_rate, m->mem_requests * w);
+    l2.add(m->l2_hit_rate, m->mem_requests * w);
+    scheduler_cycles.push_back({(m->instructions + m->stall_cycles()) * w, m->sampled, m->sampling_error});
+  }
+  // Global memory requests only when every kernel has them (a cache record).
+  const auto has_gmem = [](const WeightedMetrics& k) { return k.m->gmem_requests.has_value(); };
+  if (!kernels.empty() && std::all_of(kernels.begin(), kernels.end(), has_gmem)) {
+    t.gmem_requests = 0;
+    for (const auto& [m, w] : kernels) *t.gmem_requests += *m->gmem_requests * w;
+  }
+  t.occupancy = occupancy.get().value_or(0);
+  t.l1_hit_rate = l1.get();
+  t.l2_hit_rate = l2.get();
+  t.sampled = std::any_of(kernels.begin(), kernels.end(), [](const WeightedMetrics& k) { return k.m->sampled; });
+  t.sampling_error = combined_sampling_error(scheduler_cycles);
+  return t;
+}
+
+}  // namespace sasskit

@@ -1,0 +1,61 @@
+// The one definition of a kernel's and an application's metrics that
+// stall-report and pipe-sim --format json both report (formats/metrics.hpp).
+#include <gtest/gtest.h>
+
+#include "formats/metrics.hpp"
+
+using namespace sasskit;
+
+namespace {
+
+KernelStats stats(uint64_t cycles, uint64_t insts, uint64_t mem_data_stalls) {
+  KernelStats s;
+  s.cycles = cycles;
+  s.total.insts = insts;
+  s.total.stall_type[size_t(StallType::MemData)] = mem_data_stalls;
+  return s;
+}
+
+KernelSample sample(uint64_t kernel_insts, uint64_t sample_insts, std::optional<double> error = std::nullopt) {
+  return {.kernel_insts = kernel_insts, .sample_insts = sample_insts, .sampling_error = error};
+}
+
+}  // namespace
+
+TEST(Metrics, SampleScaleIsKernelOverSampledInstructions) {
+  EXPECT_DOUBLE_EQ(sample_scale(nullptr), 1);
+  const KernelSample kept_a_third = sample(300, 100), empty = sample(300, 0);
+  EXPECT_DOUBLE_EQ(sample_scale(&kept_a_third), 3);
+  EXPECT_DOUBLE_EQ(sample_scale(&empty), 1);
+  EXPECT_DOUBLE_EQ(share(1, 4), 0.25);
+  EXPECT_DOUBLE_EQ(share(1, 0), 0);
+}
+
+TEST(Metrics, ASampledKernelsCountsAreScaledNotItsCycles) {
+  const KernelSample kept_a_third = sample(300, 100, 0.1);
+  const Metrics m = kernel_metrics(stats(1000, 100, 50), nullptr, &kept_a_third);
+  EXPECT_DOUBLE_EQ(m.cycles, 1000);
+  EXPECT_DOUBLE_EQ(m.instructions, 300);
+  EXPECT_DOUBLE_EQ(m.stall_cycles(), 150);
+  EXPECT_DOUBLE_EQ(m.ipc(), 0.3);
+  EXPECT_TRUE(m.sampled);
+  EXPECT_EQ(m.sampling_error, 0.1);
+  KernelStats pkp = stats(1000, 100, 0);
+  pkp.projection.applied = true;
+  pkp.projection.projected_insts = 250;
+  EXPECT_DOUBLE_EQ(kernel_metrics(pkp, nullptr, nullptr).instructions, 250);
+}
+
+TEST(Metrics, ApplicationTotalsWeighTheKernels) {
+  const KernelSample kept_half = sample(200, 100, 0.5);
+  const Metrics a = kernel_metrics(stats(1000, 100, 100), nullptr, nullptr);
+  const Metrics b = kernel_metrics(stats(500, 100, 0), nullptr, &kept_half);
+  const Metrics t = application_totals({{&a, 2}, {&b, 1}});
+  EXPECT_DOUBLE_EQ(t.cycles, 2500);
+  EXPECT_DOUBLE_EQ(t.instructions, 400);
+  EXPECT_DOUBLE_EQ(t.stall_cycles(), 200);
+  EXPECT_TRUE(t.sampled);
+  // Scheduler cycles: a's 2 x 200 exact, b's 200 off by +50%.
+  ASSERT_TRUE(t.sampling_error);
+  EXPECT_NEAR(*t.sampling_error, 600.0 / (400 + 200 / 1.5) - 1, 1e-12);
+}
