@@ -8,7 +8,7 @@
 
 namespace sasskit::pipesim {
 
-ExecPipes::ExecPipes(const Stage& wiring, Completion& completion) : Stage(wiring), completion_(completion) {
+ExecPipes::ExecPipes(const Stage& wiring, WarpTable& warps) : Stage(wiring), warps_(warps) {
   banks_ = std::max(1u, gpu_.reg_banks);
   subcores_.resize(subcores());
   for (auto& sc : subcores_)
@@ -72,7 +72,7 @@ void ExecPipes::write_back(unsigned subcore) {
     }
     for (unsigned r = 0; r < d.ndst; ++r) ++port.bank_ports[bank(d.dst[r])];
     if (op.long_miss) --sc.long_misses;
-    completion_.complete(op);
+    warps_.complete(op);
   }
   sc.executing.erase(sc.executing.begin() + kept, sc.executing.begin() + due);
   if (!sc.executing.empty()) clock_.wake_at(sc.executing[kept < sc.executing.size() ? kept : 0].done);

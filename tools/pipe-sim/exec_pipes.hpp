@@ -1,7 +1,7 @@
 // The execution units of each sub-core: pipelines by unit class, each
 // taking a new instruction every initiation interval, and the results on
 // their way to write-back, which passes them to the register banks (ports
-// shared with operand reads, write-backs first) and then to Completion.
+// shared with operand reads, write-backs first) and then to the warp table.
 #pragma once
 
 #include <array>
@@ -10,12 +10,13 @@
 
 #include "ports.hpp"
 #include "program.hpp"
+#include "warp_table.hpp"
 
 namespace sasskit::pipesim {
 
 class ExecPipes : private Stage {
  public:
-  ExecPipes(const Stage& wiring, Completion& completion);
+  ExecPipes(const Stage& wiring, WarpTable& warps);
 
   // Whether a pipeline of class `u` (not LDST) is free by cycle `at`.
   bool free_by(unsigned subcore, UnitClass u, uint64_t at) const;
@@ -42,7 +43,7 @@ class ExecPipes : private Stage {
     uint32_t long_misses = 0;
   };
 
-  Completion& completion_;
+  WarpTable& warps_;
   unsigned banks_ = 1;
   std::vector<SubCorePipes> subcores_;
 };

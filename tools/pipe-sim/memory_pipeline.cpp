@@ -113,9 +113,8 @@ bool spread(double& acc, double rate) {
 
 }  // namespace
 
-MemoryPipeline::MemoryPipeline(const Stage& wiring, const WarpTable& warps, ExecPipes& exec,
-                               Completion& completion)
-    : Stage(wiring), warps_(warps), exec_(exec), completion_(completion), latches_(subcores()) {
+MemoryPipeline::MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec)
+    : Stage(wiring), warps_(warps), exec_(exec), latches_(subcores()) {
   l1_acc_.assign(prog_.pcs.size(), 0);
   l2_acc_.assign(prog_.pcs.size(), 0);
   wb_acc_.assign(prog_.pcs.size(), 0);
@@ -327,7 +326,7 @@ void MemoryPipeline::step(unsigned subcore) {
   if (writes_registers) {
     exec_.enqueue_result(subcore, latch.op);
   } else {
-    completion_.complete(latch.op);
+    warps_.complete(latch.op);
   }
 }
 

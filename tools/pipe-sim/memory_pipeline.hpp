@@ -26,7 +26,7 @@ struct BankChains {
 
 class MemoryPipeline : private Stage {
  public:
-  MemoryPipeline(const Stage& wiring, const WarpTable& warps, ExecPipes& exec, Completion& completion);
+  MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec);
 
   // From now on the SM gets 1 / `sharing` of the chip's interconnect and
   // DRAM bandwidth.
@@ -67,9 +67,8 @@ class MemoryPipeline : private Stage {
   void coalesce(const Op& op, MemLatch& latch);
   MemRequest outcome(const DecodedInst& d, uint32_t sectors);
 
-  const WarpTable& warps_;
+  WarpTable& warps_;
   ExecPipes& exec_;
-  Completion& completion_;
   std::vector<MemLatch> latches_;  // per sub-core
   uint32_t rr_ = 0;                // the sub-core that goes first this cycle
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;

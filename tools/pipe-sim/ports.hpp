@@ -93,12 +93,4 @@ class Stage {
   SimCounters& counters_;
 };
 
-// Where a finished instruction goes: its warp's scoreboard clears and the
-// warp may retire (the SM wires this to the warp table).
-class Completion {
- public:
-  virtual ~Completion() = default;
-  virtual void complete(const Op& op) = 0;
-};
-
 }  // namespace sasskit::pipesim

@@ -35,8 +35,8 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
       wiring_(opt.gpu, program, clock_, ports_, res_.counters),
       warps_(wiring_, opt.ctas_per_sm, opt.lrr_mask_scan && opt.gpu.scheduler == SchedulerPolicy::Lrr),
       frontend_(wiring_, opt.fetch_width, warps_),
-      exec_(wiring_, *this),
-      memory_(wiring_, warps_, exec_, *this),
+      exec_(wiring_, warps_),
+      memory_(wiring_, warps_, exec_),
       collectors_(wiring_, exec_, memory_),
       scheduler_(wiring_, res_.pc_insts, warps_, collectors_, exec_, memory_, opt.lrr_mask_scan),
       accounting_(opt, program, ports_, warps_, res_) {
@@ -127,7 +127,7 @@ void SmSim::launch_ctas() {
     const std::vector<uint32_t> launched = warps_.launch(*slot, cta, std::move(next_loaded_));
     ++next_cta_;
     clock_.progressed();
-    for (uint32_t w : launched) retire(w);  // empty warps
+    for (uint32_t w : launched) warps_.retire(w);  // empty warps
   }
 }
 
@@ -141,15 +141,6 @@ const CtaTrace& SmSim::next_cta() {
     next_loaded_ = std::make_unique<CtaTrace>(stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")));
   }
   return *next_loaded_;
-}
-
-void SmSim::complete(const Op& op) {
-  warps_.complete(op);
-  retire(op.warp);
-}
-
-void SmSim::retire(uint32_t w) {
-  if (warps_.retire(w)) ++res_.counters.ctas;
 }
 
 }  // namespace sasskit::pipesim

@@ -20,10 +20,10 @@
 //
 // A stage reads other stages through their const methods and changes them
 // only through the calls its constructor was given a reference for: the
-// warp table's methods, a sub-core port's events, bank ports and changed(),
-// the clock's progressed() and wake_at() (ports.hpp says when each is
-// due), and Completion for an instruction that is done. Sub-core of warp
-// slot w: w % subcores_per_sm.
+// warp table's methods (WarpTable::complete() for an instruction that is
+// done), a sub-core port's events, bank ports and changed(), and the clock's
+// progressed() and wake_at() (ports.hpp says when each is due). Sub-core of
+// warp slot w: w % subcores_per_sm.
 #pragma once
 
 #include <cstdint>
@@ -47,7 +47,7 @@ namespace sasskit::pipesim {
 // register banks) instead of quietly simulating a smaller one.
 void check_model_limits(const GpuConfig& g);
 
-class SmSim final : private Completion {
+class SmSim {
  public:
   SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& work);
   SmSim(const SmSim&) = delete;  // its stages hold references to each other
@@ -83,8 +83,6 @@ class SmSim final : private Completion {
   void step();
   void launch_ctas();
   const CtaTrace& next_cta();
-  void complete(const Op& op) override;
-  void retire(uint32_t w);
   void account_quiet_cycles(uint64_t from, uint64_t to);
   bool busy() const { return warps_.resident_ctas() > 0 || next_cta_ < work_.ctas.size(); }  // CTAs running or to come
 

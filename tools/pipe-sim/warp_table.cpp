@@ -61,9 +61,9 @@ const std::vector<uint32_t>& WarpTable::launch(CtaSlot& slot, const CtaTrace& ct
   return slot.warps;
 }
 
-bool WarpTable::retire(uint32_t w) {
+void WarpTable::retire(uint32_t w) {
   Warp& warp = warps_[w];
-  if (!warp.active || !warp.issued_all || warp.outstanding > 0) return false;
+  if (!warp.active || !warp.issued_all || warp.outstanding > 0) return;
   warp.active = false;
   refresh_fetchable(w);
   set_head(w, Head{});
@@ -74,11 +74,11 @@ bool WarpTable::retire(uint32_t w) {
   sc.by_slot.erase(std::find(sc.by_slot.begin(), sc.by_slot.end(), w));
   clock_.progressed();
   CtaSlot& c = ctas_[warp.cta];
-  if (++c.done < c.warps.size()) return false;
+  if (++c.done < c.warps.size()) return;
   c = CtaSlot{};
   c.freed_at = clock_.now + 1;  // the next CTA could start next cycle
   --resident_ctas_;
-  return true;
+  ++counters_.ctas;
 }
 
 void WarpTable::start_fetch(uint32_t w, uint32_t count, uint32_t branch_at) {
@@ -143,6 +143,7 @@ void WarpTable::complete(const Op& op) {
   refresh_head(op.warp);
   --warp.outstanding;
   clock_.progressed();
+  retire(op.warp);
 }
 
 void WarpTable::arrive_at_barrier(Warp& w) {

@@ -97,8 +97,8 @@ class WarpTable : private Stage {
   // Places the CTA's warps in free warp slots; returns the slots.
   const std::vector<uint32_t>& launch(CtaSlot& slot, const CtaTrace& cta, std::unique_ptr<CtaTrace> loaded);
   // Ends a warp that has issued everything and has nothing in flight, and
-  // its CTA when that was the CTA's last warp: returns whether a CTA ended.
-  bool retire(uint32_t w);
+  // its CTA when that was the CTA's last warp.
+  void retire(uint32_t w);
 
   // Fetch: `count` instructions from next_fetch on are on their way; a
   // taken branch at trace position `branch_at` (kNone: none) stops fetch
@@ -111,8 +111,8 @@ class WarpTable : private Stage {
   // destinations become pending; a barrier or the warp's last instruction
   // updates its CTA. Returns the instruction in flight.
   Op issue(uint32_t w);
-  // The instruction's results are written: its registers are free, a
-  // branch it ended lets fetch go on.
+  // The instruction is done (its results written): its registers are free,
+  // a branch it ended lets fetch go on, and the warp may retire.
   void complete(const Op& op);
 
   // Recomputes every cached value from the warps and throws an internal
