@@ -19,10 +19,11 @@
 # wmma x80, the real wmma-sm70 trace with its CTA repeated 80 times, 64 KiB
 # apart (wmma-x80.awk; Accel-Sim: 29.7 s, issue 35's figure, no log here);
 # with SPEED_BIG=1 also a generated application of 1.09 GB of Accel-Sim text
-# and 320 launches of five kinds (TIME minutes more on a 2-core machine).
+# and 320 launches of five kinds (about 3 minutes more on a 2-core machine,
+# and 1.6 GB of scratch space under $TMPDIR).
 # SPEED_QUICK=1 runs one small generated case only, to check the script (under
 # a minute). Without the shared data the corpus and wmma cases are skipped,
-# saying so. Writes OUTDIR/speed.tsv and OUTDIR/two-threads.tsv and prints
+# saying so (exit 77 when nothing else was asked for). Writes OUTDIR/speed.tsv and OUTDIR/two-threads.tsv and prints
 # both as tables. Tools come from $SASSKIT_BIN (default build/bin), data from
 # $SASSKIT_DATA (default ../shared/data beside the checkout). Not a test: speed
 # is never timed in ctest.
@@ -131,6 +132,7 @@ if [[ ${SPEED_QUICK:-0} == 1 ]]; then
   two_thread_cases=(quick-vecadd-gather:qv100)
 elif [[ ! -f $corpus/reference.csv || ! -f $data/traces/wmma-sm70/kernel-1.traceg ]]; then
   echo "run.sh: corpus and wmma x80 skipped: no shared data at $data" >&2
+  [[ ${SPEED_BIG:-0} == 1 ]] || exit 77
 else
   # reference.csv: the last field (made_by) may hold quoted commas; the first four do not.
   while IFS=, read -r name trace gpu _; do
