@@ -104,20 +104,21 @@ accelsim_seconds() {
   xz -dc "$1" | awk '/^gpgpu_simulation_time/ { s = $(NF - 1); sub(/\(/, "", s) } END { print (s + 0 >= 5 ? s + 0 : "-") }'
 }
 
-# The two-thread speed-up of pipe-sim on a kept rd-cache stream, wall clock.
+# The two-thread speed-up of pipe-sim on a kept rd-cache stream, wall clock:
+# "case runs median min max walls-j1 walls-j2".
 two_threads() {
   local name=$1 config=$2 rd=$work/$1.rd.stream
-  local i one two
-  for ((i = 0; i < runs; ++i)); do
+  local i one two walls ratios
+  walls=$(for ((i = 0; i < runs; ++i)); do
     one=$(cpu_wall "$work/tt1.stream" pipe-sim -q --no-provenance --config "$config" -j 1 "$rd" -o - | cut -d' ' -f2)
     two=$(cpu_wall "$work/tt2.stream" pipe-sim -q --no-provenance --config "$config" -j 2 "$rd" -o - | cut -d' ' -f2)
     same_bytes "$work/tt1.stream" "$work/tt2.stream" "$name: pipe-sim (two-thread runs)"
     echo "$one $two"
-  done | awk -v OFS='\t' -v n="$name" '
-    { r[NR] = $1 / $2; w1 = w1 " " $1; w2 = w2 " " $2 }
-    END { asort_n(r, NR); print n, NR, sprintf("%.2f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2),
-                                 sprintf("%.2f", r[1]), sprintf("%.2f", r[NR]), substr(w1, 2), substr(w2, 2) }
-    function asort_n(a, n,    i, j, t) { for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] > a[j]; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }'
+  done)
+  ratios=$(awk '{ print $1 / $2 }' <<<"$walls" | sort -g)
+  printf '%s\t%d\t%.2f\t%.2f\t%.2f\t%s\t%s\n' "$name" "$runs" "$(median <<<"$ratios")" \
+    "$(head -1 <<<"$ratios")" "$(tail -1 <<<"$ratios")" "$(cut -d' ' -f1 <<<"$walls" | paste -sd' ')" \
+    "$(cut -d' ' -f2 <<<"$walls" | paste -sd' ')"
 }
 
 results=$out/speed.tsv
