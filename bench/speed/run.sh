@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Speed of every stage of sasskit (issue 35, item 1). Per case, the CPU seconds
+# (user + system) of
+#   trace-unpack DIR > S;  cta-sample S;  rd-cache S > R;  pipe-sim R > P;  stall-report P
+# each stage reading the previous one's file, rd-cache and pipe-sim at -j 1 and
+# -j 2 (outputs compared byte for byte), the median of SPEED_REPEAT runs
+# (default 3); pipe-sim's simulated warp instructions and SM-cycles (the stats
+# records' total.insts and total.sm_cycles) per CPU second; and, where the
+# case's Accel-Sim log gives a simulation time of at least 5 s (the log rounds
+# to whole seconds), that time over pipe-sim's CPU seconds and over the whole
+# unsampled pipeline's (trace-unpack + rd-cache + pipe-sim + stall-report, one
+# thread each). Then the two-thread speed-up of pipe-sim, wall clock: the
+# median of SPEED_RUNS (default 5) alternating -j 1 / -j 2 runs on wmma x80
+# and the corpus's gather cases.
+#
+#   bash bench/speed/run.sh [OUTDIR]      (default $TMPDIR/sasskit-speed)
+#
+# Cases: every case of the shared corpus (../shared/data/accelsim-corpus);
+# wmma x80, the real wmma-sm70 trace with its CTA repeated 80 times, 64 KiB
+# apart (wmma-x80.awk; Accel-Sim: 29.7 s, issue 35's figure, no log here);
+# with SPEED_BIG=1 also a generated application of 1.09 GB of Accel-Sim text
+# and 320 launches of five kinds (about 3 minutes more on a 2-core machine,
+# and 1.6 GB of scratch space under $TMPDIR).
+# SPEED_QUICK=1 runs one small generated case only, to check the script (under
+# a minute). Without the shared data the corpus and wmma cases are skipped,
+# saying so (exit 77 when nothing else was asked for). Writes OUTDIR/speed.tsv and OUTDIR/two-threads.tsv and prints
+# both as tables. Tools come from $SASSKIT_BIN (default build/bin), data from
+# $SASSKIT_DATA (default ../shared/data beside the checkout). Not a test: speed
+# is never timed in ctest.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+source "$here/../bench-lib.sh"
+bench_setup run.sh trace-unpack cta-sample rd-cache pipe-sim stall-report sasskit-gen awk column cmp
+data=${SASSKIT_DATA:-$root/../shared/data}
+corpus=$data/accelsim-corpus
+out=${1:-${TMPDIR:-/tmp}/sasskit-speed}
+repeat=${SPEED_REPEAT:-3}
+runs=${SPEED_RUNS:-5}
+mkdir -p "$out"
+
+# "cpu_seconds wall_seconds" of a command, its stdout to $1: bash's `times`
+# gives the child's user and system time to the millisecond (GNU time to 10 ms).
+cpu_wall() {
+  local to=$1; shift
+  local start=$EPOCHREALTIME
+  ( "$@" >"$to"; times ) | awk '
+    function seconds(t, m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return 60 * m + t }
+    NR == 2 { printf "%.3f\n", seconds($1) + seconds($2) }' >"$work/cpu"
+  local end=$EPOCHREALTIME
+  echo "$(cat "$work/cpu") $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')"
+}
+
+# The median CPU seconds of $repeat runs of a command (stdout to $1).
+median_cpu() {
+  local to=$1; shift
+  local i
+  for ((i = 0; i < repeat; ++i)); do cpu_wall "$to" "$@" | cut -d' ' -f1; done | median
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Both outputs of a -j 1 / -j 2 pair must be the same bytes.
+same_bytes() {
+  cmp -s "$1" "$2" || { echo "run.sh: $3: -j 1 and -j 2 outputs differ" >&2; exit 1; }
+}
+
+# "insts sm_cycles" summed over the kernels of pipe-sim's output stream.
+simulated() {
+  trace-unpack --to jsonl "$1" | awk '/^\{"t":"stats"/ {
+      match($0, /"total":\{[^}]*\}/); t = substr($0, RSTART, RLENGTH)
+      match(t, /"sm_cycles":[0-9]+/); c += substr(t, RSTART + 12, RLENGTH - 12)
+      match(t, /"insts":[0-9]+/); n += substr(t, RSTART + 8, RLENGTH - 8) }
+    END { printf "%d %d\n", n, c }'
+}
+
+# One row of speed.tsv: NAME TRACE-DIR CONFIG ACCELSIM-SECONDS ("-" if none).
+measure_case() {
+  local name=$1 trace=$2 config=$3 accelsim=$4
+  local s=$work/unpacked.stream r1=$work/rd1.stream r2=$work/rd2.stream p1=$work/ps1.stream p2=$work/ps2.stream
+  local unpack cta rd1 rd2 ps1 ps2 report insts sm_cycles
+  unpack=$(median_cpu /dev/null trace-unpack -q "$trace" -o "$s")
+  cta=$(median_cpu /dev/null cta-sample -q --config "$config" "$s" -o "$work/sampled.stream")
+  rd1=$(median_cpu /dev/null rd-cache -q --no-provenance --config "$config" -j 1 "$s" -o "$r1")
+  rd2=$(median_cpu /dev/null rd-cache -q --no-provenance --config "$config" -j 2 "$s" -o "$r2")
+  same_bytes "$r1" "$r2" "$name: rd-cache"
+  ps1=$(median_cpu /dev/null pipe-sim -q --no-provenance --config "$config" -j 1 "$r1" -o "$p1")
+  ps2=$(median_cpu /dev/null pipe-sim -q --no-provenance --config "$config" -j 2 "$r1" -o "$p2")
+  same_bytes "$p1" "$p2" "$name: pipe-sim"
+  report=$(median_cpu /dev/null stall-report -q "$p1")
+  read -r insts sm_cycles < <(simulated "$p1")
+  awk -v OFS='\t' -v n="$name" -v mb="$(size "$s")" -v u="$unpack" -v c="$cta" -v r1="$rd1" -v r2="$rd2" \
+      -v p1="$ps1" -v p2="$ps2" -v sr="$report" -v i="$insts" -v k="$sm_cycles" -v a="$accelsim" '
+    function rate(x, t) { return t > 0 ? sprintf("%.2f", x / t / 1e6) : "-" }
+    function times(t) { return a == "-" || t <= 0 ? "-" : sprintf("%.0f", a / t) }
+    BEGIN { all = u + r1 + p1 + sr
+            print n, sprintf("%.2f", mb / 1e6), u, c, r1, r2, p1, p2, sr, all, i, k, rate(i, p1), rate(k, p1), a, times(p1), times(all) }'
+  rm -f "$s" "$work/sampled.stream" "$r2" "$p1" "$p2"
+  mv "$r1" "$work/$name.rd.stream"  # kept for the two-thread runs
+}
+
+# Accel-Sim's gpgpu_simulation_time in seconds from a case's log, "-" below 5 s or without a log.
+accelsim_seconds() {
+  [[ -f $1 ]] || { echo -; return; }
+  xz -dc "$1" | awk '/^gpgpu_simulation_time/ { s = $(NF - 1); sub(/\(/, "", s) } END { print (s + 0 >= 5 ? s + 0 : "-") }'
+}
+
+# The two-thread speed-up of pipe-sim on a kept rd-cache stream, wall clock:
+# "case runs median min max walls-j1 walls-j2".
+two_threads() {
+  local name=$1 config=$2 rd=$work/$1.rd.stream
+  local i one two walls ratios
+  walls=$(for ((i = 0; i < runs; ++i)); do
+    one=$(cpu_wall "$work/tt1.stream" pipe-sim -q --no-provenance --config "$config" -j 1 "$rd" -o - | cut -d' ' -f2)
+    two=$(cpu_wall "$work/tt2.stream" pipe-sim -q --no-provenance --config "$config" -j 2 "$rd" -o - | cut -d' ' -f2)
+    same_bytes "$work/tt1.stream" "$work/tt2.stream" "$name: pipe-sim (two-thread runs)"
+    echo "$one $two"
+  done)
+  ratios=$(awk '{ print $1 / $2 }' <<<"$walls" | sort -g)
+  printf '%s\t%d\t%.2f\t%.2f\t%.2f\t%s\t%s\n' "$name" "$runs" "$(median <<<"$ratios")" \
+    "$(head -1 <<<"$ratios")" "$(tail -1 <<<"$ratios")" "$(cut -d' ' -f1 <<<"$walls" | paste -sd' ')" \
+    "$(cut -d' ' -f2 <<<"$walls" | paste -sd' ')"
+}
+
+results=$out/speed.tsv
+threads=$out/two-threads.tsv
+printf 'case\tstream_MB\tunpack\tcta-sample\trd-cache_j1\trd-cache_j2\tpipe-sim_j1\tpipe-sim_j2\tstall-report\tpipeline_j1\twarp_insts\tsm_cycles\tM_insts/cpu_s\tM_sm_cycles/cpu_s\taccelsim_s\tx_pipe-sim\tx_pipeline\n' >"$results"
+printf 'case\truns\tmedian_speedup\tmin\tmax\twall_j1\twall_j2\n' >"$threads"
+two_thread_cases=()
+
+if [[ ${SPEED_QUICK:-0} == 1 ]]; then
+  sasskit-gen -q -k vecadd,gather -n 64k -o "$work/quick"
+  measure_case quick-vecadd-gather "$work/quick" qv100 - >>"$results"
+  two_thread_cases=(quick-vecadd-gather:qv100)
+elif [[ ! -f $corpus/reference.csv || ! -f $data/traces/wmma-sm70/kernel-1.traceg ]]; then
+  echo "run.sh: corpus and wmma x80 skipped: no shared data at $data" >&2
+  [[ ${SPEED_BIG:-0} == 1 ]] || exit 77
+else
+  # reference.csv: the last field (made_by) may hold quoted commas; the first four do not.
+  while IFS=, read -r name trace gpu _; do
+    measure_case "$name" "$corpus/$trace" "$gpu" "$(accelsim_seconds "$corpus/logs/$name.log.xz")" >>"$results"
+  done < <(tail -n +2 "$corpus/reference.csv")
+  mkdir "$work/wmma-x80"
+  cp "$data/traces/wmma-sm70/kernelslist.g" "$work/wmma-x80/"
+  awk -f "$here/wmma-x80.awk" "$data/traces/wmma-sm70/kernel-1.traceg" >"$work/wmma-x80/kernel-1.traceg"
+  measure_case wmma-x80 "$work/wmma-x80" qv100 29.7 >>"$results"
+  two_thread_cases=(wmma-x80:qv100 gen-gather-sm70:qv100 gen-gather-sm75:rtx2060 gen-gather-sm86:rtx3070)
+fi
+if [[ ${SPEED_BIG:-0} == 1 ]]; then
+  # 5 kinds x 64 launches, 1.09 GB of text; measured once (SPEED_REPEAT=1):
+  # each stage runs for seconds to minutes.
+  sasskit-gen -q -k vecadd,gather,stencil,reduce,tensor -n 64k --repeat 64 -o "$work/app"
+  echo "generated application: $(du -sb "$work/app" | cut -f1) bytes of Accel-Sim text, $(grep -c '^kernel-' "$work/app/kernelslist.g") launches" >&2
+  repeat=1 measure_case gen-app-320 "$work/app" qv100 - >>"$results"
+  rm -rf "$work/app"
+fi
+for entry in "${two_thread_cases[@]}"; do two_threads "${entry%%:*}" "${entry#*:}" >>"$threads"; done
+
+column -t -s $'\t' "$results"
+echo
+echo "pipe-sim -j 2 against -j 1, wall clock, $runs alternating runs each"
+column -t -s $'\t' "$threads"
