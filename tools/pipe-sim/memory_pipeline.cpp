@@ -298,9 +298,9 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
 
 void MemoryPipeline::cycle() {
   while (!mshr_release_.empty() && mshr_release_.top() <= clock_.now) mshr_release_.pop();
-  size_t n = latches_.size();
-  for (size_t i = 0; i < n; ++i) step(static_cast<unsigned>((rr_ + i) % n));
-  rr_ = static_cast<uint32_t>((rr_ + 1) % n);
+  const uint32_t n = static_cast<uint32_t>(latches_.size());
+  for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) step(s);
+  rr_ = rr_ + 1 < n ? rr_ + 1 : 0;
 }
 
 void MemoryPipeline::step(unsigned subcore) {

@@ -8,6 +8,7 @@ namespace sasskit::pipesim {
 OperandCollector::OperandCollector(const Stage& wiring, ExecPipes& exec, MemoryPipeline& memory)
     : Stage(wiring), exec_(exec), memory_(memory) {
   cus_.assign(subcores(), std::vector<Collector>(gpu_.collector_units));
+  busy_.assign(subcores(), 0);
 }
 
 uint32_t OperandCollector::free_collector(unsigned subcore) const {
@@ -19,11 +20,13 @@ uint32_t OperandCollector::free_collector(unsigned subcore) const {
 void OperandCollector::allocate(unsigned subcore, uint32_t cu, const Op& op) {
   const DecodedInst& d = prog_.insts[op.inst];
   cus_[subcore][cu] = Collector{true, false, uint8_t((1u << d.nsrc) - 1), seq_++, op};
+  ++busy_[subcore];
 }
 
 // The busy collectors whose operands are (ready) or are not yet read, oldest first.
 size_t OperandCollector::collectors_by_age(unsigned subcore, bool ready, ByAge& out) {
   size_t n = 0;
+  if (busy_[subcore] == 0) return n;
   for (auto& cu : cus_[subcore]) {
     if (!cu.busy || cu.ready != ready) continue;
     // Insertion by age: a few collectors at most, and seq values are unique.
@@ -68,6 +71,7 @@ void OperandCollector::dispatch(unsigned subcore) {
     if (!taken) continue;
     ++counters_.units[static_cast<size_t>(d.op.unit)].insts;
     *cu = Collector{};
+    --busy_[subcore];
     ports_[subcore].changed();  // a collector is free, and a unit or the latch busy
     clock_.progressed();
   }

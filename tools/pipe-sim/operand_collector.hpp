@@ -42,6 +42,7 @@ class OperandCollector : private Stage {
   ExecPipes& exec_;
   MemoryPipeline& memory_;
   std::vector<std::vector<Collector>> cus_;  // per sub-core
+  std::vector<unsigned> busy_;  // per sub-core: busy collectors (most cycles none)
   uint64_t seq_ = 0;
 };
 

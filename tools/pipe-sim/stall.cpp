@@ -8,7 +8,7 @@ StallType structural(bool on_mem) { return on_mem ? StallType::MemStruct : Stall
 Attribution root(StallType t, StallEvent e, StallEvent direct) { return {t, e, direct}; }
 
 // Lines 19-25: what at cycle #1 drove a saturated unit or dispatch queue.
-bool cascade_from_cycle1(const CycleEvents& c1, StallEvent direct, Attribution& out) {
+bool cascade_from_cycle1(const EventBits& c1, StallEvent direct, Attribution& out) {
   if (c1.has(StallEvent::MemoryAccess)) {
     out = root(StallType::MemData, StallEvent::MemoryAccess, direct);
   } else if (c1.has(StallEvent::Interconnect)) {
@@ -23,7 +23,7 @@ bool cascade_from_cycle1(const CycleEvents& c1, StallEvent direct, Attribution& 
 
 }  // namespace
 
-Attribution attribute(const CycleEvents& c1, const CycleEvents& c2, const CycleEvents& now,
+Attribution attribute(const EventBits& c1, const EventBits& c2, const EventBits& now,
                       bool warps_resident) {
   using E = StallEvent;
   if (now.has(E::NoActiveWarp))

@@ -10,12 +10,21 @@
 
 namespace sasskit::pipesim {
 
-// Which events happened in a cycle, whether each involved a memory
-// instruction (for 8: whether the pending producer was a load), and for the
-// direct events the PC index of the first warp they blocked.
-struct CycleEvents {
+// Which events happened in a cycle, and whether each involved a memory
+// instruction (for 8: whether the pending producer was a load): all that
+// the attribution of a stall cycle reads of the cycles before it.
+struct EventBits {
   uint16_t seen = 0;
   uint16_t mem = 0;
+
+  bool has(StallEvent e) const { return seen & (1u << static_cast<unsigned>(e)); }
+  bool on_mem(StallEvent e) const { return mem & (1u << static_cast<unsigned>(e)); }
+  bool operator==(const EventBits&) const = default;
+};
+
+// A cycle's events and, for the direct events, the PC index of the first
+// warp they blocked.
+struct CycleEvents : EventBits {
   std::array<uint32_t, kStallEvents> pc{};
 
   void add(StallEvent e, bool is_mem, uint32_t pc_index = 0) {
@@ -33,8 +42,6 @@ struct CycleEvents {
     seen |= later.seen;
     mem |= later.mem;
   }
-  bool has(StallEvent e) const { return seen & (1u << static_cast<unsigned>(e)); }
-  bool on_mem(StallEvent e) const { return mem & (1u << static_cast<unsigned>(e)); }
   bool operator==(const CycleEvents&) const = default;
 };
 
@@ -48,13 +55,14 @@ struct Attribution {
 // `cycle1` and `cycle2` are the two cycles before `stall` (cycle #1 is the
 // older). `warps_resident`: the sub-core holds unfinished warps, so an empty
 // instruction buffer is a front-end (Ctrl) stall rather than Idle.
-Attribution attribute(const CycleEvents& cycle1, const CycleEvents& cycle2, const CycleEvents& stall,
+Attribution attribute(const EventBits& cycle1, const EventBits& cycle2, const EventBits& stall,
                       bool warps_resident);
 
-// The last three cycles' events of one scheduler, oldest first.
+// The last three cycles' events of one scheduler, oldest first (their
+// bits: the PCs are read from the latest cycle's CycleEvents).
 class EventHistory {
  public:
-  void push(const CycleEvents& e) {
+  void push(const EventBits& e) {
     h_[0] = h_[1];
     h_[1] = h_[2];
     h_[2] = e;
@@ -64,7 +72,7 @@ class EventHistory {
   }
 
  private:
-  std::array<CycleEvents, 3> h_{};
+  std::array<EventBits, 3> h_{};
 };
 
 }  // namespace sasskit::pipesim
