@@ -5,7 +5,7 @@
 #   ./build.sh demo    build, then run the pipeline on a generated example
 #   ./build.sh test    build and install the test packages (Slurm, munge), then
 #                      run every test with ctest, the whole suite
-#                      again under ASan+UBSan (build-asan/), and a ~30 s smoke
+#                      again under ASan+UBSan (build-asan/), and a ~15 s smoke
 #                      run of every fuzz target (build-fuzz/, needs clang)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -53,7 +53,7 @@ sanitizer_leg() {
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 1200
 }
 
-# Every libFuzzer target for FUZZ_SECONDS (30) from its seed corpus; a crash,
+# Every libFuzzer target for FUZZ_SECONDS (15) from its seed corpus; a crash,
 # leak, timeout or out-of-memory fails. Skipped, saying so, without clang.
 fuzz_leg() {
   command -v clang++ >/dev/null || deps clang || true
@@ -70,7 +70,7 @@ fuzz_leg() {
   for target in build-fuzz/bin/*_fuzz; do
     name=$(basename "$target" _fuzz)
     work=$(mktemp -d)
-    if "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
+    if "$target" -max_total_time="${FUZZ_SECONDS:-15}" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
          -artifact_prefix="build-fuzz/$name-" "$work" "tests/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1; then
       ok=$((ok + 1))
       echo "fuzz $name: ok, $(sed -n 's/.*stat::number_of_executed_units: *//p' "build-fuzz/$name.log") runs"
