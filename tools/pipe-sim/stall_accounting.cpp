@@ -6,16 +6,22 @@ StallAccounting::StallAccounting(const SimOptions& opt, const KernelProgram& pro
                                  const std::vector<SubCorePort>& ports, const WarpTable& warps, SmResult& result)
     : opt_(opt), prog_(program), ports_(ports), warps_(warps), res_(result), history_(ports.size()) {}
 
-void StallAccounting::record(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t count) {
+// Runs every cycle for every scheduler: kept small enough to inline, with
+// the rarely used --trace-stalls rows out of line.
+inline void StallAccounting::record(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t count) {
   auto& c = res_.counters;
   c.stall_type[static_cast<size_t>(a.type)] += count;
   c.stall_event[static_cast<size_t>(a.event)] += count;
   bool blame = a.direct != StallEvent::None && a.direct != StallEvent::NoActiveWarp;
   uint32_t pc = ports_[subcore].events.pc[static_cast<size_t>(a.direct)];
   if (blame) res_.pc_stalls[static_cast<size_t>(a.type)][pc] += count;
-  if (!opt_.trace_stalls) return;
+  if (opt_.trace_stalls) trace_rows(subcore, cycle, a, blame ? prog_.pcs[pc] : 0, blame, count);
+}
+
+void StallAccounting::trace_rows(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t pc, bool blame,
+                                 uint64_t count) {
   for (uint64_t i = 0; i < count && res_.trace.size() < opt_.trace_stalls_limit; ++i)
-    res_.trace.push_back(StallTraceRow{cycle + i, uint8_t(subcore), false, a, blame ? prog_.pcs[pc] : 0, blame});
+    res_.trace.push_back(StallTraceRow{cycle + i, uint8_t(subcore), false, a, pc, blame});
 }
 
 void StallAccounting::account_cycle(uint64_t cycle) {

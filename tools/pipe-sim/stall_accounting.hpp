@@ -26,6 +26,8 @@ class StallAccounting {
 
  private:
   void record(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t count);
+  [[gnu::noinline]] void trace_rows(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t pc, bool blame,
+                                    uint64_t count);
 
   const SimOptions& opt_;
   const KernelProgram& prog_;
