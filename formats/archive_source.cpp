@@ -7,12 +7,14 @@
 
 namespace sasskit::archive {
 
-void read_archive(const std::string& path, const KernelSelection& selection, TraceHandler& handler) {
+void read_archive(const std::string& path, KernelSelector& selection, TraceHandler& handler) {
   ArchiveReader reader(path);
-  // Progress by CTAs, which the index counts per kernel.
+  // Progress by CTAs, which the index counts per kernel; a copy of the
+  // selector counts them, since selecting advances --launch-skip and --launch-count.
   uint64_t total = 0, done = 0;
+  KernelSelector counting = selection;
   for (const Entry& e : reader.entries())
-    if (const auto* k = std::get_if<KernelEntry>(&e); k && selection.contains(k->info.id)) total += k->ctas;
+    if (const auto* k = std::get_if<KernelEntry>(&e); k && counting.select(k->info)) total += k->ctas;
   Progress progress;
   const auto start = std::chrono::steady_clock::now();
   auto cta_done = [&] {
@@ -30,7 +32,7 @@ void read_archive(const std::string& path, const KernelSelection& selection, Tra
   for (const Entry& e : reader.entries()) {
     if (const auto* copy = std::get_if<Memcpy>(&e))
       handler.memcpy(*copy);
-    else if (const auto& k = std::get<KernelEntry>(e); selection.contains(k.info.id))
+    else if (const auto& k = std::get<KernelEntry>(e); selection.select(k.info))
       reader.read_kernel(k, sink);
   }
 }

@@ -8,7 +8,8 @@
 
 namespace sasskit::archive {
 
-// Feeds memcpy entries and the selected kernels to `handler` in archive order.
-void read_archive(const std::string& path, const KernelSelection& selection, TraceHandler& handler);
+// Feeds memcpy entries and the kernels `selection` keeps to `handler`, in
+// archive order.
+void read_archive(const std::string& path, KernelSelector& selection, TraceHandler& handler);
 
 }  // namespace sasskit::archive

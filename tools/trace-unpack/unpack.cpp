@@ -18,8 +18,7 @@ namespace {
 // and a way to feed its events to a handler.
 class Source {
  public:
-  Source(const std::string& path, const KernelSelection& kernels)
-      : path_(path), kernels_(kernels) {
+  Source(const std::string& path, KernelSelector& kernels) : path_(path), kernels_(kernels) {
     if (is_accelsim_path(path)) {
       format_ = TraceFormat::AccelsimDir;
       return;
@@ -56,19 +55,22 @@ class Source {
 
  private:
   std::string path_;
-  const KernelSelection& kernels_;
+  KernelSelector& kernels_;
   TraceFormat format_ = TraceFormat::Stream;
   std::unique_ptr<Input> input_;
   std::unique_ptr<stream::Reader> reader_;
   stream::Header upstream_;
 };
 
-// The kernels to keep: --kernels, narrowed to the plan's when there is one.
-KernelSelection kernels_to_keep(const Options& options, const std::optional<Plan>& plan) {
-  if (!plan) return options.kernels;
+// The kernels to keep: the selection options, narrowed to the plan's when
+// there is one.
+KernelSelector kernels_to_keep(const Options& options, const std::optional<Plan>& plan) {
+  KernelSelector kernels(options.kernels);
+  if (!plan) return kernels;
   std::set<uint32_t> planned;
   for (const PlanEntry& e : plan->entries) planned.insert(static_cast<uint32_t>(e.id));
-  return options.kernels.intersect(planned);
+  kernels.keep_only(planned, "--plan");
+  return kernels;
 }
 
 }  // namespace
@@ -76,7 +78,7 @@ KernelSelection kernels_to_keep(const Options& options, const std::optional<Plan
 void run(const Options& options, const CommonOptions& common) {
   std::optional<Plan> plan;
   if (!options.plan.empty()) plan = load_plan(options.plan);
-  KernelSelection kernels = kernels_to_keep(options, plan);
+  KernelSelector kernels = kernels_to_keep(options, plan);
   Source source(options.input, kernels);
   stream::Stage self = stream::this_stage("trace-unpack", common.argv, common.no_provenance);
   switch (options.target) {
@@ -106,6 +108,7 @@ void run(const Options& options, const CommonOptions& common) {
       break;
     }
   }
+  kernels.warn_if_none_kept(options.input == "-" ? "<stdin>" : options.input);
 }
 
 }  // namespace sasskit::unpack
