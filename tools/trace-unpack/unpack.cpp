@@ -24,12 +24,10 @@ class Source {
       return;
     }
     input_ = std::make_unique<Input>(path);
-    std::string head;  // stdin can be read only once: the reader gets these bytes back
-    format_ = detect_trace_format(*input_, head);
-    if (format_ == TraceFormat::Archive && path == "-")
-      fail_usage("an archive is read through its index: give its file name, not stdin");
+    // stdin can be read only once: the reader (or the archive's spool) gets these bytes back
+    format_ = detect_trace_format(*input_, head_);
     if (format_ == TraceFormat::Stream) {
-      reader_ = std::make_unique<stream::Reader>(input_->stream(), input_->name(), head);
+      reader_ = std::make_unique<stream::Reader>(input_->stream(), input_->name(), head_);
       upstream_ = reader_->header();
     }
   }
@@ -48,7 +46,10 @@ class Source {
         read_stream(*reader_, kernels_, handler);
         break;
       case TraceFormat::Archive:
-        archive::read_archive(path_, kernels_, handler);
+        if (path_ == "-")
+          archive::read_archive(*input_, head_, kernels_, handler);
+        else
+          archive::read_archive(path_, kernels_, handler);
         break;
     }
   }
@@ -58,6 +59,7 @@ class Source {
   KernelSelector& kernels_;
   TraceFormat format_ = TraceFormat::Stream;
   std::unique_ptr<Input> input_;
+  std::string head_;
   std::unique_ptr<stream::Reader> reader_;
   stream::Header upstream_;
 };
