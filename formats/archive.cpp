@@ -150,22 +150,22 @@ void ArchiveWriter::finish() {
 
 // ---- reader ----
 
-ArchiveReader::ArchiveReader(const std::string& path) : name_(path) {
+ArchiveReader::ArchiveReader(const std::string& path, std::string name) : name_(std::move(name)) {
   if (path == "-") fail_usage("an archive is read through its index: give its file name, not stdin");
-  if (std::filesystem::is_directory(path)) fail_io(path, "is a directory");
+  if (std::filesystem::is_directory(path)) fail_io(name_, "is a directory");
   file_.open(path, std::ios::binary);
-  if (!file_) fail_io(path, std::strerror(errno));
+  if (!file_) fail_io(name_, std::strerror(errno));
   file_.seekg(0, std::ios::end);
   size_ = static_cast<uint64_t>(file_.tellg());
   std::string head(std::min<uint64_t>(size_, kHeaderSize), '\0');
   file_.seekg(0);
   file_.read(head.data(), static_cast<std::streamsize>(head.size()));
-  if (!has_archive_magic(head)) fail_input(path, "not a sasskit archive");
+  if (!has_archive_magic(head)) fail_input(name_, "not a sasskit archive");
   if (size_ < kHeaderSize) report_truncation();
-  ByteSource h(std::string_view(head).substr(kMagic.size()), path);
+  ByteSource h(std::string_view(head).substr(kMagic.size()), name_);
   uint64_t major = h.fixed(2), minor = h.fixed(2);
   if (major != kMajor)
-    fail_input(path, "archive format version " + std::to_string(major) + "." + std::to_string(minor) +
+    fail_input(name_, "archive format version " + std::to_string(major) + "." + std::to_string(minor) +
                          " is not supported (this is " + std::to_string(kMajor) + "." +
                          std::to_string(kMinor) + ")");
   std::string trailer(kTrailerSize, '\0');
@@ -173,9 +173,9 @@ ArchiveReader::ArchiveReader(const std::string& path) : name_(path) {
   file_.seekg(static_cast<std::streamoff>(size_ - kTrailerSize));
   file_.read(trailer.data(), kTrailerSize);
   if (std::string_view(trailer).substr(8) != kTrailerMagic) report_truncation();
-  uint64_t index_offset = ByteSource(trailer, path).fixed(8);
+  uint64_t index_offset = ByteSource(trailer, name_).fixed(8);
   if (index_offset < kHeaderSize || index_offset > size_ - kTrailerSize)
-    fail_input(path, "damaged archive: index offset " + std::to_string(index_offset) + " is outside the file");
+    fail_input(name_, "damaged archive: index offset " + std::to_string(index_offset) + " is outside the file");
 
   std::string index = read_block(index_offset, BlockKind::Index, kNoKernel);
   ByteSource in(index, block_name(index_offset, kNoKernel));

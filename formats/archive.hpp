@@ -92,7 +92,10 @@ using Entry = std::variant<Memcpy, KernelEntry>;
 
 class ArchiveReader {
  public:
-  explicit ArchiveReader(const std::string& path);
+  explicit ArchiveReader(const std::string& path) : ArchiveReader(path, path) {}
+  // Reads `path`, naming it `name` in messages (an archive spooled from
+  // stdin is "<stdin>").
+  ArchiveReader(const std::string& path, std::string name);
   const std::string& name() const { return name_; }
   const std::vector<Entry>& entries() const { return entries_; }
   // The first kernel with this id, or nullptr.

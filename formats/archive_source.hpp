@@ -3,12 +3,24 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "formats/trace_source.hpp"
+#include "libcommon/io.hpp"
 
 namespace sasskit::archive {
 
-// Feeds memcpy entries and the selected kernels to `handler` in archive order.
-void read_archive(const std::string& path, const KernelSelection& selection, TraceHandler& handler);
+// Feeds memcpy entries and the kernels `selection` keeps to `handler`, in
+// archive order. Messages name the file `name` (default: `path`).
+void read_archive(const std::string& path, KernelSelector& selection, TraceHandler& handler,
+                  const std::string& name = {});
+
+// The same for an archive arriving through a pipe, `head` being the bytes
+// already read from `in` to recognise it. An archive is read through its
+// index, which is at its end, so it is first copied to a temporary file made
+// with mkstemp in $TMPDIR (/tmp when unset), whose name is removed as soon
+// as the copy is complete (and by a signal during the copy): no way the run
+// ends leaves it behind.
+void read_archive(Input& in, std::string_view head, KernelSelector& selection, TraceHandler& handler);
 
 }  // namespace sasskit::archive

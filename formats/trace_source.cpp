@@ -1,6 +1,5 @@
 #include "formats/trace_source.hpp"
 
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 
@@ -14,14 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-uint32_t parse_id(std::string_view s, const std::string& list) {
-  uint32_t v = 0;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
-    fail_usage("bad kernel list '" + list + "': '" + std::string(s) + "' is not a kernel id");
-  return v;
-}
-
 // Thrown from a handler callback to skip the rest of an unselected kernel.
 struct SkipKernel {};
 
@@ -29,12 +20,12 @@ struct SkipKernel {};
 // file read may carry an extra .xz or .gz).
 class SelectingSink {
  public:
-  SelectingSink(const KernelSelection& sel, TraceHandler& h) : sel_(sel), h_(h) {}
+  SelectingSink(KernelSelector& sel, TraceHandler& h) : sel_(sel), h_(h) {}
   void set_listed_name(std::string name) { listed_name_ = std::move(name); }
   accelsim::KernelSink sink() {
     return accelsim::KernelSink{
         [this](const KernelInfo& k) {
-          if (!sel_.contains(k.id)) throw SkipKernel{};
+          if (!sel_.select(k)) throw SkipKernel{};
           KernelInfo named = k;
           named.trace_file = listed_name_;
           h_.kernel(named);
@@ -44,7 +35,7 @@ class SelectingSink {
   }
 
  private:
-  const KernelSelection& sel_;
+  KernelSelector& sel_;
   TraceHandler& h_;
   std::string listed_name_;
 };
@@ -63,43 +54,6 @@ std::string find_kernel_file(const fs::path& dir, const std::string& name) {
 }
 
 }  // namespace
-
-KernelSelection KernelSelection::parse(const std::string& list) {
-  KernelSelection sel;
-  sel.all_ = false;
-  std::string_view rest(list);
-  while (!rest.empty()) {
-    size_t comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    size_t dash = item.find('-');
-    if (dash == std::string_view::npos) {
-      sel.ids_.insert(parse_id(item, list));
-      continue;
-    }
-    uint32_t lo = parse_id(item.substr(0, dash), list);
-    uint32_t hi = parse_id(item.substr(dash + 1), list);
-    if (lo > hi) fail_usage("bad kernel list '" + list + "': range " + std::string(item) + " is empty");
-    sel.ranges_.insert({lo, hi});
-  }
-  if (sel.ids_.empty() && sel.ranges_.empty()) fail_usage("empty kernel list");
-  return sel;
-}
-
-KernelSelection KernelSelection::intersect(const std::set<uint32_t>& ids) const {
-  KernelSelection both;
-  both.all_ = false;
-  for (uint32_t id : ids)
-    if (contains(id)) both.ids_.insert(id);
-  return both;
-}
-
-bool KernelSelection::contains(uint32_t id) const {
-  if (all_ || ids_.count(id)) return true;
-  for (const auto& [lo, hi] : ranges_)
-    if (id >= lo && id <= hi) return true;
-  return false;
-}
 
 TraceFormat detect_trace_format(Input& in, std::string& head) {
   head.resize(32);
@@ -122,8 +76,7 @@ TraceFormat detect_trace_format(const std::string& path) {
   return detect_trace_format(in, head);
 }
 
-void read_accelsim(const std::string& path, const KernelSelection& selection,
-                   TraceHandler& handler) {
+void read_accelsim(const std::string& path, KernelSelector& selection, TraceHandler& handler) {
   std::string list_path = accelsim_list_path(path);
   if (!fs::exists(list_path)) {
     if (fs::is_directory(path)) fail_io(path, "no kernelslist.g in this directory");
@@ -156,36 +109,39 @@ void read_accelsim(const std::string& path, const KernelSelection& selection,
 
 namespace {
 
-// The kernel layer's events as a TraceHandler's, for the selected kernels.
+// The kernel layer's events as a TraceHandler's, for the kept kernels: the
+// selector decides once, at each kernel record.
 class SelectedKernels : public stream::KernelHandler {
  public:
-  SelectedKernels(const KernelSelection& selection, TraceHandler& handler) : sel_(selection), h_(handler) {}
+  SelectedKernels(KernelSelector& selection, TraceHandler& handler) : sel_(selection), h_(handler) {}
   void begin_member(const stream::Header& header, size_t member) override {
     if (member > 0) h_.next_member(header);
   }
   void begin_kernel(const stream::Kernel& k, const stream::Record&) override {
-    if (sel_.contains(k.id())) h_.kernel(k.info());
+    kept_ = sel_.select(k.info());
+    if (kept_) h_.kernel(k.info());
   }
-  void insts(const stream::Kernel& k, const InstTable& slice, const stream::Record&) override {
-    if (sel_.contains(k.id())) h_.insts(slice);
+  void insts(const stream::Kernel&, const InstTable& slice, const stream::Record&) override {
+    if (kept_) h_.insts(slice);
   }
-  void cta(const stream::Kernel& k, const stream::CtaRecord& c) override {
-    if (sel_.contains(k.id())) h_.cta_record(c);
+  void cta(const stream::Kernel&, const stream::CtaRecord& c) override {
+    if (kept_) h_.cta_record(c);
   }
-  void attached(const stream::Kernel& k, const stream::Record& r) override {
-    if (sel_.contains(k.id())) h_.other(r);
+  void attached(const stream::Kernel&, const stream::Record& r) override {
+    if (kept_) h_.other(r);
   }
   void memcpy(const stream::Record& r) override { h_.memcpy(stream::decode<Memcpy>(r)); }
   void other(const stream::Record& r) override { h_.other(r); }
 
  private:
-  const KernelSelection& sel_;
+  KernelSelector& sel_;
   TraceHandler& h_;
+  bool kept_ = false;  // the open kernel's
 };
 
 }  // namespace
 
-void read_stream(stream::Reader& reader, const KernelSelection& selection, TraceHandler& handler) {
+void read_stream(stream::Reader& reader, KernelSelector& selection, TraceHandler& handler) {
   SelectedKernels selected(selection, handler);
   stream::read_kernels(reader, selected);
 }

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <set>
 #include <string>
 
+#include "formats/kernel_selector.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "formats/stream.hpp"
@@ -33,23 +33,6 @@ class TraceHandler {
   virtual void next_member(const stream::Header&) {}
 };
 
-// Kernel ids chosen with a list such as "1,3-5"; empty = every kernel.
-class KernelSelection {
- public:
-  KernelSelection() = default;
-  // Throws a usage error naming the bad item.
-  static KernelSelection parse(const std::string& list);
-  // Only kernels both selections keep.
-  KernelSelection intersect(const std::set<uint32_t>& ids) const;
-  bool all() const { return all_; }
-  bool contains(uint32_t id) const;
-
- private:
-  bool all_ = true;
-  std::set<uint32_t> ids_;
-  std::set<std::pair<uint32_t, uint32_t>> ranges_;
-};
-
 enum class TraceFormat { AccelsimDir, Stream, Archive };
 
 // Whether `path` names an Accel-Sim trace: a directory or a kernelslist.g.
@@ -61,14 +44,14 @@ TraceFormat detect_trace_format(const std::string& path);
 // the caller must treat as the start of the input (see stream::Reader).
 TraceFormat detect_trace_format(Input& in, std::string& head);
 
-// Reads an Accel-Sim trace (directory or kernelslist.g). Kernel files are
-// looked up as listed, then with .xz and .gz appended.
-void read_accelsim(const std::string& path, const KernelSelection& selection,
-                   TraceHandler& handler);
+// Reads an Accel-Sim trace (directory or kernelslist.g): the kernels
+// `selection` keeps. Kernel files are looked up as listed, then with .xz and
+// .gz appended.
+void read_accelsim(const std::string& path, KernelSelector& selection, TraceHandler& handler);
 
 // Reads a stream's records after its header, every member of it, through
-// the kernel layer (formats/kernel_stream.hpp); `reader` is already open.
-void read_stream(stream::Reader& reader, const KernelSelection& selection,
-                 TraceHandler& handler);
+// the kernel layer (formats/kernel_stream.hpp): the kernels `selection`
+// keeps, and every record about no kernel. `reader` is already open.
+void read_stream(stream::Reader& reader, KernelSelector& selection, TraceHandler& handler);
 
 }  // namespace sasskit

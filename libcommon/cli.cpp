@@ -39,6 +39,26 @@ CLI::Validator positive_number() {
                       "a positive number");
 }
 
+void add_kernel_selection_options(CLI::App& app, KernelSelectionOptions& options) {
+  const std::string group = "Kernel selection (as Nsight Compute's)";
+  app.add_option("--kernels", options.ids, "Only these kernel ids, e.g. 1,3-5")->group(group);
+  app.add_option("-k,--kernel-name", options.name,
+                 "Only kernels of this name, or whose name regex:EXPR (POSIX extended) finds a match in")
+      ->group(group);
+  app.add_option("--kernel-name-base", options.name_base,
+                 "The name -k matches: function (the function's own name), demangled or mangled")
+      ->check(CLI::IsMember({"function", "demangled", "mangled"}))
+      ->group(group)
+      ->capture_default_str();
+  app.add_option("-s,--launch-skip", options.launch_skip,
+                 "Skip this many launches of the kernels that pass the id and name filters")
+      ->group(group);
+  app.add_option("-c,--launch-count", options.launch_count,
+                 "Keep at most this many launches of those kernels, after the skipped ones")
+      ->check(CLI::Range(uint64_t{1}, std::numeric_limits<uint64_t>::max()))
+      ->group(group);
+}
+
 namespace {
 // " [input] [more...]": the positional arguments, for the usage line.
 std::string positional_usage(const CLI::App& app) {

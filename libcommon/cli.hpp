@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -67,5 +68,20 @@ const OptionValues& effective_options();
 // through, since every comparison with NaN is false.
 CLI::Validator number_in(double lo, double hi);
 CLI::Validator positive_number();
+
+// Which kernels a run keeps, as the command line gives it: ids, and Nsight
+// Compute's filters with ncu's meaning (-k, --kernel-name-base,
+// --launch-skip, --launch-count). formats/kernel_selector.hpp applies it.
+struct KernelSelectionOptions {
+  std::string ids;                     // --kernels LIST
+  std::string name;                    // -k NAME, or regex:EXPR
+  std::string name_base = "function";  // function, demangled or mangled
+  uint64_t launch_skip = 0;
+  uint64_t launch_count = 0;  // 0: no limit
+};
+
+// Adds --kernels, -k/--kernel-name, --kernel-name-base, -s/--launch-skip
+// and -c/--launch-count to `app`, filling `options`.
+void add_kernel_selection_options(CLI::App& app, KernelSelectionOptions& options);
 
 }  // namespace sasskit

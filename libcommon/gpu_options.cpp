@@ -9,6 +9,7 @@
 #include <iterator>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <variant>
 
@@ -344,8 +345,10 @@ size_t line_of(const std::string& text, const std::string& name) {
 // repeated on the command line still takes the last, as overrides expect.)
 class ModelFileReader : public CLI::ConfigTOML {
  public:
-  // `before_reading` runs as CLI11 starts on the file, the command line parsed.
-  explicit ModelFileReader(std::function<void()> before_reading) : before_reading_(std::move(before_reading)) {}
+  // `before_reading` runs as CLI11 starts on the file, the command line
+  // parsed; `read` gets the file's items once they are checked.
+  ModelFileReader(std::function<void()> before_reading, std::function<void(const std::vector<CLI::ConfigItem>&)> read)
+      : before_reading_(std::move(before_reading)), read_(std::move(read)) {}
 
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
     before_reading_();
@@ -366,11 +369,13 @@ class ModelFileReader : public CLI::ConfigTOML {
                                std::to_string(item.inputs.size()) +
                                " (quote a text value that holds spaces or commas)");
     }
+    read_(parsed);
     return parsed;
   }
 
  private:
   std::function<void()> before_reading_;
+  std::function<void(const std::vector<CLI::ConfigItem>&)> read_;
 };
 
 // A model found in a folder that others may write to could have been planted.
@@ -388,11 +393,18 @@ std::string join(const std::vector<std::string>& items) {
 
 std::optional<ModelInUse> g_model_in_use;
 
-void note_model_in_use(const GpuConfig& gpu, const std::vector<bool>& on_command_line) {
-  ModelInUse model{gpu.name, model_fingerprint(gpu), {}};
+// `without_command_line`: the model the command line's keys override.
+void note_model_in_use(const GpuConfig& gpu, const std::vector<bool>& on_command_line,
+                       GpuConfig without_command_line) {
+  ModelInUse model{gpu.name, model_fingerprint(gpu), {}, {}};
   GpuConfig copy = gpu;
-  for (size_t i = 0; i < keys().size(); ++i)
-    if (on_command_line[i]) model.keys_given[keys()[i].name] = std::visit(Formatter{keys()[i], copy}, keys()[i].field);
+  for (size_t i = 0; i < keys().size(); ++i) {
+    if (!on_command_line[i]) continue;
+    const Key& key = keys()[i];
+    const std::string value = std::visit(Formatter{key, copy}, key.field);
+    model.keys_given[key.name] = value;
+    if (value != std::visit(Formatter{key, without_command_line}, key.field)) model.keys_changed.push_back(key.name);
+  }
   g_model_in_use = std::move(model);
 }
 
@@ -421,7 +433,11 @@ GpuOptions::GpuOptions(CLI::App& app) {
   const std::string group = "GPU model (keys of the --config file, see sasskit-config(5))";
   g_reads_models = true;
   app.allow_config_extras(CLI::config_extras_mode::error);
-  app.config_formatter(std::make_shared<ModelFileReader>([this] { given_before_file_ = keys_given(); }));
+  app.config_formatter(std::make_shared<ModelFileReader>(
+      [this] { given_before_file_ = keys_given(); },
+      [this](const std::vector<CLI::ConfigItem>& items) {
+        for (const CLI::ConfigItem& item : items) file_values_[item.name] = join(item.inputs);
+      }));
   for (const Key& k : keys()) {
     std::string help = k.help;
     help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
@@ -447,6 +463,7 @@ GpuOptions::GpuOptions(CLI::App& app) {
 
 GpuConfig GpuOptions::config() const {
   GpuConfig gpu = import_dir_.empty() ? GpuConfig{} : import_accelsim(import_dir_);
+  const GpuConfig start = gpu;
   const auto& all = keys();
   for (size_t i = 0; i < all.size(); ++i) {
     const auto& given = options_[i]->results();
@@ -454,13 +471,28 @@ GpuConfig GpuOptions::config() const {
     std::visit(Setter{all[i], is_list(all[i]) ? join(given) : given.back(), gpu}, all[i].field);
   }
   validate(gpu);
-  note_model_in_use(gpu, given_before_file_.value_or(keys_given()));
+  const std::vector<bool> on_command_line = given_before_file_.value_or(keys_given());
+  note_model_in_use(gpu, on_command_line, without_command_line(start, on_command_line));
   if (!g_model_folder_warning.empty()) warn(g_model_path, g_model_folder_warning);
   if (dump_) {
     std::cout << dump_config(gpu) << std::flush;
     throw CLI::Success();
   }
   return gpu;
+}
+
+GpuConfig GpuOptions::without_command_line(GpuConfig start, const std::vector<bool>& on_command_line) const {
+  for (size_t i = 0; i < keys().size(); ++i) {
+    const Key& key = keys()[i];
+    const auto in_file = file_values_.find(key.name);
+    if (!on_command_line[i] || in_file == file_values_.end()) continue;
+    try {
+      std::visit(Setter{key, in_file->second, start}, key.field);
+    } catch (const Error&) {
+      // A value the command line overrode was never used: the key counts as changed.
+    }
+  }
+  return start;
 }
 
 std::vector<bool> GpuOptions::keys_given() const {
@@ -487,6 +519,21 @@ std::string model_fingerprint(const GpuConfig& gpu) {
 }
 
 const std::optional<ModelInUse>& model_in_use() { return g_model_in_use; }
+
+bool is_hit_rate_key(const std::string& key) {
+  static const std::set<std::string> hit_rate_keys = {"l1d-size",           "l1d-assoc", "l1d-write-policy",
+                                                      "l1d-write-allocate", "l2-size",   "l2-assoc"};
+  return hit_rate_keys.count(key) > 0;
+}
+
+void warn_hit_rate_keys_ignored(const std::string& why) {
+  if (!g_model_in_use) return;
+  std::string keys;
+  for (const std::string& key : g_model_in_use->keys_changed)
+    if (is_hit_rate_key(key)) keys += (keys.empty() ? "--" : ", --") + key;
+  if (keys.empty()) return;
+  warn("", keys + " changed nothing: " + why);
+}
 
 std::vector<std::string> config_search_dirs() {
   std::vector<std::string> dirs;

@@ -33,12 +33,16 @@ class GpuOptions {
  private:
   // Which keys have a value so far, in key order.
   std::vector<bool> keys_given() const;
+  // `start` (the built-in or imported model) with the --config file's
+  // values of the keys `on_command_line` gives: the model they override.
+  GpuConfig without_command_line(GpuConfig start, const std::vector<bool>& on_command_line) const;
 
   std::vector<CLI::Option*> options_;  // one per key, in key order
   // keys_given() as CLI11 starts on the --config file, which never
   // overrides the command line: the keys the command line gives. Unset
   // without a file.
   std::optional<std::vector<bool>> given_before_file_;
+  std::map<std::string, std::string> file_values_;  // the --config file's, key -> value
   std::string import_dir_;
   bool dump_ = false;
   bool accept_other_gpu_ = false;
@@ -73,9 +77,23 @@ struct ModelInUse {
   // The keys given on the command line, not by the --config file: key ->
   // value as --dump-config writes it.
   std::map<std::string, std::string> keys_given;
+  // Those of them whose value differs from the model's without the command
+  // line (the --config file, --import-accelsim or the built-in default).
+  std::vector<std::string> keys_changed;
 };
 // nullopt until config() has built a model.
 const std::optional<ModelInUse>& model_in_use();
+
+// The keys only cache hit rates depend on: capacity and ways of L1 and L2,
+// and L1's write policy. rd-cache computes hit rates with them and its
+// cache records carry them; pipe-sim without those records, and cta-sample,
+// never read them.
+bool is_hit_rate_key(const std::string& key);
+
+// Once, a warning naming the hit-rate keys whose value the command line
+// changed (ModelInUse::keys_changed), and `why` this stage ignores them;
+// nothing when it changed none.
+void warn_hit_rate_keys_ignored(const std::string& why);
 
 // Where bundled data is looked up, in order: each directory of
 // $SASSKIT_CONFIG_PATH (colon-separated), then bundled_config_dir().

@@ -82,6 +82,20 @@ TEST(EffectiveOptions, ModelKeysOfTheCommandLineAreNotedApartFromTheModelFile) {
   EXPECT_EQ(model_in_use()->fingerprint, model_fingerprint(gpu));
 }
 
+TEST(EffectiveOptions, KeysChangedAreThoseTheCommandLineGivesAnotherValue) {
+  // qv100's own L2 size and line size, then another L2 size and ways.
+  test::parse_gpu({"--config", "qv100", "--l2-size", "6MiB", "--l2-line-size", "128"});
+  ASSERT_TRUE(model_in_use().has_value());
+  EXPECT_EQ(model_in_use()->keys_given.size(), 2u);
+  EXPECT_EQ(model_in_use()->keys_changed, std::vector<std::string>{});
+  test::parse_gpu({"--config", "qv100", "--l2-size", "12MiB", "--l1d-assoc", "4"});
+  EXPECT_EQ(model_in_use()->keys_changed, (std::vector<std::string>{"l1d-assoc", "l2-size"}));
+  EXPECT_TRUE(is_hit_rate_key("l2-size"));
+  EXPECT_TRUE(is_hit_rate_key("l1d-write-policy"));
+  EXPECT_FALSE(is_hit_rate_key("l2-latency"));  // pipe-sim's timing uses it
+  EXPECT_FALSE(is_hit_rate_key("l1d-line-size"));
+}
+
 TEST(ModelFingerprint, IsTheFnvHashOfTheModelsValuesNotItsName) {
   GpuConfig qv100 = test::bundled("qv100");
   const std::string fp = model_fingerprint(qv100);

@@ -200,7 +200,8 @@ TEST(Archive, FeedsSelectedKernelsToATraceHandler) {
   std::string path = temp_path("src");
   write_archive(path, mixed_trace());
   Collect c;
-  archive::read_archive(path, KernelSelection::parse("1,3"), c);
+  KernelSelector ids({.ids = "1,3"});
+  archive::read_archive(path, ids, c);
   EXPECT_EQ(c.kernels, (std::vector<uint32_t>{1, 3}));
   EXPECT_EQ(c.copies.size(), 2u);
   EXPECT_EQ(c.ctas, 8u + 32u);
@@ -236,7 +237,8 @@ TEST(Archive, RoundTripsRealTraces) {
       void insts(const InstTable& t) override { cur().table.insert(cur().table.end(), t.insts.begin(), t.insts.end()); }
       void cta(const CtaTrace& c) override { cur().ctas.push_back(c); }
     } g;
-    read_accelsim((data / name).string(), KernelSelection{}, g);
+    KernelSelector every_kernel;
+    read_accelsim((data / name).string(), every_kernel, g);
     ASSERT_FALSE(g.items.empty()) << name;
     expect_round_trip(g.items, {});
   }

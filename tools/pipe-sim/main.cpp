@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
     run.sink = sink.get();
     auto results = pipesim::simulate_stream(reader, opt, run);
     in.check_read_error();
+    pipesim::warn_if_hit_rate_keys_ignored(results, in.name());
     sink->finish();
     if (!trace_stalls.empty()) {
       Output trace(trace_stalls, OutputKind::Text, tool.common().force);

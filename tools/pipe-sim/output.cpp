@@ -1,11 +1,13 @@
 #include "output.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <iterator>
 
 #include "formats/metrics.hpp"
 #include "formats/stats_record.hpp"
+#include "libcommon/gpu_options.hpp"
 #include "libcommon/json.hpp"
 
 namespace sasskit::pipesim {
@@ -186,6 +188,18 @@ void write_stall_trace(std::ostream& out, const std::vector<KernelResult>& resul
             << (row.issued ? "issued" : stall_type_name(row.why.type)) << '\t'
             << (row.issued ? "-" : stall_event_name(row.why.event)) << '\t' << pc << '\n';
       }
+}
+
+void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, const std::string& input) {
+  const auto without = std::count_if(results.begin(), results.end(),
+                                     [](const KernelResult& r) { return r.stats.memory == "defaults"; });
+  if (without == 0) return;
+  const std::string which = size_t(without) == results.size()
+                                ? " has no cache records (rd-cache's), so its kernels use"
+                                : " has no cache record (rd-cache's) for " + std::to_string(without) + " of its " +
+                                      std::to_string(results.size()) + " kernels, which use";
+  warn_hit_rate_keys_ignored(input + which +
+                             " --l1-hit-rate and --l2-hit-rate: put rd-cache, given the same keys, before pipe-sim");
 }
 
 }  // namespace sasskit::pipesim

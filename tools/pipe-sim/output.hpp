@@ -46,6 +46,12 @@ struct StreamOutput {
 // stats, and the SMs' stall traces when tracing.
 std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptions& opt, const StreamOutput& out);
 
+// A cache key that only hit rates depend on (an L2 size sweep, given to
+// pipe-sim) changes nothing where no cache record (rd-cache's) gives a kernel
+// its hit rates: warns once, naming the keys the command line changed, when
+// a kernel of `results`, read from `input`, had none.
+void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, const std::string& input);
+
 // {"gpu", "kernels": [...], "application": {...}} under stall-report(1)'s
 // column names (pipe-sim(1), JSON SUMMARY): counts projected by each
 // kernel's sample scale (`samples`, in result order; none: not sampled)

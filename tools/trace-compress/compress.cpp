@@ -35,14 +35,15 @@ class ArchiveHandler : public TraceHandler {
 void read_any(const std::string& path, TraceHandler& handler) {
   // stdin is read once, so it is taken as a stream without probing.
   TraceFormat format = path == "-" ? TraceFormat::Stream : detect_trace_format(path);
+  KernelSelector every_kernel;
   switch (format) {
     case TraceFormat::AccelsimDir:
-      read_accelsim(path, KernelSelection{}, handler);
+      read_accelsim(path, every_kernel, handler);
       return;
     case TraceFormat::Stream: {
       Input in(path);
       stream::Reader reader(in.stream(), in.name());
-      read_stream(reader, KernelSelection{}, handler);
+      read_stream(reader, every_kernel, handler);
       in.check_read_error();
       return;
     }

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
                         argc, argv, {.force = true, .provenance = true});
   CLI::App& app = tool.app();
   sasskit::unpack::Options opt;
-  std::string kernels, ctas;
+  std::string ctas;
   const std::map<std::string, sasskit::unpack::Target> targets{
       {"stream", sasskit::unpack::Target::Stream},
       {"accelsim", sasskit::unpack::Target::Accelsim},
@@ -26,13 +26,12 @@ int main(int argc, char** argv) {
   app.add_option("--to", target, "Output form")
       ->check(CLI::IsMember({"stream", "accelsim", "jsonl"}))
       ->capture_default_str();
-  app.add_option("--kernels", kernels, "Only these kernel ids, e.g. 1,3-5");
+  sasskit::add_kernel_selection_options(app, opt.kernels);
   app.add_option("--ctas", ctas, "Only the CTAs of linear index A to B of each kernel, e.g. 0-79 (CTA-range shards)");
   app.add_option("--plan", opt.plan,
                  "Only the kernels of this kernel-select plan (stream or CSV); forwards the plan");
   return tool.run([&] {
     opt.target = targets.at(target);
-    if (!kernels.empty()) opt.kernels = sasskit::KernelSelection::parse(kernels);
     if (!ctas.empty()) opt.ctas = sasskit::unpack::CtaRange::parse(ctas);
     sasskit::unpack::run(opt, tool.common());
   });

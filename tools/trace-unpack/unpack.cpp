@@ -18,19 +18,16 @@ namespace {
 // and a way to feed its events to a handler.
 class Source {
  public:
-  Source(const std::string& path, const KernelSelection& kernels)
-      : path_(path), kernels_(kernels) {
+  Source(const std::string& path, KernelSelector& kernels) : path_(path), kernels_(kernels) {
     if (is_accelsim_path(path)) {
       format_ = TraceFormat::AccelsimDir;
       return;
     }
     input_ = std::make_unique<Input>(path);
-    std::string head;  // stdin can be read only once: the reader gets these bytes back
-    format_ = detect_trace_format(*input_, head);
-    if (format_ == TraceFormat::Archive && path == "-")
-      fail_usage("an archive is read through its index: give its file name, not stdin");
+    // stdin can be read only once: the reader (or the archive's spool) gets these bytes back
+    format_ = detect_trace_format(*input_, head_);
     if (format_ == TraceFormat::Stream) {
-      reader_ = std::make_unique<stream::Reader>(input_->stream(), input_->name(), head);
+      reader_ = std::make_unique<stream::Reader>(input_->stream(), input_->name(), head_);
       upstream_ = reader_->header();
     }
   }
@@ -49,26 +46,33 @@ class Source {
         read_stream(*reader_, kernels_, handler);
         break;
       case TraceFormat::Archive:
-        archive::read_archive(path_, kernels_, handler);
+        if (path_ == "-")
+          archive::read_archive(*input_, head_, kernels_, handler);
+        else
+          archive::read_archive(path_, kernels_, handler);
         break;
     }
   }
 
  private:
   std::string path_;
-  const KernelSelection& kernels_;
+  KernelSelector& kernels_;
   TraceFormat format_ = TraceFormat::Stream;
   std::unique_ptr<Input> input_;
+  std::string head_;
   std::unique_ptr<stream::Reader> reader_;
   stream::Header upstream_;
 };
 
-// The kernels to keep: --kernels, narrowed to the plan's when there is one.
-KernelSelection kernels_to_keep(const Options& options, const std::optional<Plan>& plan) {
-  if (!plan) return options.kernels;
+// The kernels to keep: the selection options, narrowed to the plan's when
+// there is one.
+KernelSelector kernels_to_keep(const Options& options, const std::optional<Plan>& plan) {
+  KernelSelector kernels(options.kernels);
+  if (!plan) return kernels;
   std::set<uint32_t> planned;
   for (const PlanEntry& e : plan->entries) planned.insert(static_cast<uint32_t>(e.id));
-  return options.kernels.intersect(planned);
+  kernels.keep_only(planned, "--plan");
+  return kernels;
 }
 
 }  // namespace
@@ -76,7 +80,7 @@ KernelSelection kernels_to_keep(const Options& options, const std::optional<Plan
 void run(const Options& options, const CommonOptions& common) {
   std::optional<Plan> plan;
   if (!options.plan.empty()) plan = load_plan(options.plan);
-  KernelSelection kernels = kernels_to_keep(options, plan);
+  KernelSelector kernels = kernels_to_keep(options, plan);
   Source source(options.input, kernels);
   stream::Stage self = stream::this_stage("trace-unpack", common.argv, common.no_provenance);
   switch (options.target) {
@@ -106,6 +110,7 @@ void run(const Options& options, const CommonOptions& common) {
       break;
     }
   }
+  kernels.warn_if_none_kept(options.input == "-" ? "<stdin>" : options.input);
 }
 
 }  // namespace sasskit::unpack

@@ -17,7 +17,7 @@ struct Options {
   std::string input = "-";
   std::string output = "-";
   Target target = Target::Stream;
-  KernelSelection kernels;
+  KernelSelectionOptions kernels;  // --kernels, -k, --launch-skip, --launch-count
   std::string plan;  // optional plan file: keep only its kernels
   std::optional<CtaRange> ctas;  // --ctas: only these CTAs of each kernel
 };

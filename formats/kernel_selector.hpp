@@ -1,0 +1,71 @@
+// Which kernels of a trace a run keeps: ids, a plan's kernels, and Nsight
+// Compute's filters with ncu's meaning (-k NAME or regex:EXPR on the name
+// base, then --launch-skip and --launch-count counting the launches that
+// pass the filters). Every trace source (formats/trace_source.hpp,
+// archive_source.hpp) asks one KernelSelector once per launch, in input
+// order; the options that made it are recorded in the stream's provenance.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "formats/records.hpp"
+#include "libcommon/cli.hpp"
+
+namespace sasskit {
+
+// Kernel ids chosen with a list such as "1,3-5"; empty = every kernel.
+class KernelSelection {
+ public:
+  KernelSelection() = default;
+  // Throws a usage error naming the bad item.
+  static KernelSelection parse(const std::string& list);
+  // Only kernels both selections keep.
+  KernelSelection intersect(const std::set<uint32_t>& ids) const;
+  bool all() const { return all_; }
+  bool contains(uint32_t id) const;
+
+ private:
+  bool all_ = true;
+  std::set<uint32_t> ids_;
+  std::set<std::pair<uint32_t, uint32_t>> ranges_;
+};
+
+class KernelNameFilter;
+
+class KernelSelector {
+ public:
+  // Keeps every kernel.
+  KernelSelector() = default;
+  // A usage error for a bad id list, or a regex that does not compile
+  // (naming it).
+  explicit KernelSelector(const KernelSelectionOptions& options);
+
+  // Keeps only kernels whose id is also in `ids`; `what` names them in
+  // messages ("--plan").
+  void keep_only(const std::set<uint32_t>& ids, const std::string& what);
+
+  // Whether the next launch is kept. Call it once per kernel, in input
+  // order: skip and count advance with every launch that passes the id and
+  // name filters.
+  bool select(const KernelInfo& kernel);
+
+  // After the whole input: a warning on stderr when a selection was given
+  // and kept no kernel, saying which filter left none.
+  void warn_if_none_kept(const std::string& input) const;
+
+ private:
+  bool passes_filters(const KernelInfo& kernel) const;
+
+  KernelSelection ids_;
+  std::shared_ptr<const KernelNameFilter> name_;  // none: every name
+  uint64_t skip_ = 0;
+  uint64_t count_ = 0;  // 0: no limit
+  std::string filters_;  // the id and name options, for messages
+  uint64_t launches_ = 0, passed_ = 0, kept_ = 0;
+};
+
+}  // namespace sasskit
