@@ -125,7 +125,7 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
   if (shared.force) app_.add_flag("--force,-f", common_.force, "Write a binary stream even to a terminal");
   if (shared.provenance)
     app_.add_flag("--no-provenance", common_.no_provenance,
-                  "Leave this stage's command line out of the stream header");
+                  "Leave this stage's command line out of the provenance it records (stream header, JSON)");
 }
 
 int ToolApp::run(const std::function<void()>& body) {
