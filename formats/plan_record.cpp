@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 
 #include "formats/csv.hpp"
 #include "formats/msgpack_map.hpp"
@@ -51,9 +53,11 @@ uint32_t parse_u32(const std::string& text, const std::string& where, const std:
   return static_cast<uint32_t>(v);
 }
 
-constexpr std::string_view kCsvColumns = "id,name,cluster,picks,weight";
+// The earlier CSV form: "# key=value" lines, then these columns. Still
+// read, so plans written before the loader-friendly form stay usable.
+constexpr std::string_view kCommentedColumns = "id,name,cluster,picks,weight";
 
-// "# key=value" lines of the plan CSV; cluster lines carry CSV fields.
+// "# key=value" lines of the commented form; cluster lines carry CSV fields.
 void read_csv_comment(std::string_view body, Plan& plan, const std::string& where,
                       std::vector<std::string>& fields) {
   size_t eq = body.find('=');
@@ -75,54 +79,117 @@ void read_csv_comment(std::string_view body, Plan& plan, const std::string& wher
   }
 }
 
+PlanEntry parse_entry(const std::vector<std::string>& f, const std::string& where) {
+  return PlanEntry{parse_uint(f[0], where, "kernel_id"), f[1], parse_u32(f[2], where, "cluster"),
+                   parse_u32(f[3], where, "picks"), parse_double(f[4], where, "weight")};
+}
+
+// The columns of the loader-friendly form: each entry, then its cluster,
+// then the plan's fields repeated on every row, then its parameters.
+constexpr std::string_view kEntryColumns =
+    "kernel_id,kernel_name,cluster,picks,weight,cluster_label,cluster_size,cluster_samples,cluster_mean,"
+    "cluster_sd,method,unit,invocations,total,error_bound_frac";
+constexpr size_t kFixedColumns = 15;
+constexpr std::string_view kParamPrefix = "param_";
+
+// One row of the loader-friendly form into `plan`: the entry, its cluster
+// (the first row naming it sets it) and the plan's fields.
+void read_entry_row(const std::vector<std::string>& f, const std::vector<std::string>& params, Plan& plan,
+                    std::map<uint32_t, PlanCluster>& clusters, const std::string& where) {
+  PlanEntry e = parse_entry(f, where);
+  clusters.try_emplace(e.cluster, PlanCluster{f[5], parse_uint(f[6], where, "cluster_size"),
+                                              parse_u32(f[7], where, "cluster_samples"),
+                                              parse_double(f[8], where, "cluster_mean"),
+                                              parse_double(f[9], where, "cluster_sd")});
+  plan.method = f[10];
+  plan.unit = f[11];
+  plan.invocations = parse_uint(f[12], where, "invocations");
+  plan.total = parse_double(f[13], where, "total");
+  if (!f[14].empty()) plan.error_bound = parse_double(f[14], where, "error_bound_frac");
+  for (size_t i = 0; i < params.size(); ++i)
+    plan.params[params[i]] = parse_double(f[kFixedColumns + i], where, std::string(kParamPrefix) + params[i]);
+  plan.entries.push_back(std::move(e));
+}
+
+// The clusters the rows named, which must be 0, 1, ... without a gap.
+std::vector<PlanCluster> cluster_list(std::map<uint32_t, PlanCluster>& clusters, const std::string& name) {
+  std::vector<PlanCluster> list;
+  for (auto& [index, c] : clusters) {
+    if (index != list.size()) fail_input(name, "cluster " + std::to_string(list.size()) + " has no row");
+    list.push_back(std::move(c));
+  }
+  return list;
+}
+
+// The parameter names of a loader-friendly header, or nullopt when the
+// line is not one.
+std::optional<std::vector<std::string>> entry_header_params(std::string_view line,
+                                                            const std::vector<std::string>& fields) {
+  if (!line.starts_with(kEntryColumns) || fields.size() < kFixedColumns ||
+      fields[kFixedColumns - 1] != "error_bound_frac")
+    return std::nullopt;
+  std::vector<std::string> params;
+  for (size_t i = kFixedColumns; i < fields.size(); ++i) {
+    if (!fields[i].starts_with(kParamPrefix)) return std::nullopt;
+    params.push_back(fields[i].substr(kParamPrefix.size()));
+  }
+  return params;
+}
+
 }  // namespace
 
 void write_plan_csv(std::ostream& out, const Plan& plan) {
-  out << "# sasskit plan\n# method=" << plan.method << "\n";
-  for (const auto& [k, v] : plan.params) out << "# param." << k << "=" << number(v) << "\n";
-  out << "# unit=" << plan.unit << "\n# invocations=" << plan.invocations
-      << "\n# total=" << number(plan.total) << "\n";
-  if (plan.error_bound) out << "# error_bound=" << number(*plan.error_bound) << "\n";
-  for (const auto& c : plan.clusters)
-    out << "# cluster=" << csv_field(c.label) << "," << c.size << "," << c.samples << ","
-        << number(c.mean) << "," << number(c.sd) << "\n";
-  out << kCsvColumns << "\n";
-  for (const auto& e : plan.entries)
-    out << e.id << "," << csv_field(e.name) << "," << e.cluster << "," << e.picks << ","
-        << number(e.weight) << "\n";
+  out << kEntryColumns;
+  for (const auto& [k, v] : plan.params) out << ',' << kParamPrefix << k;
+  out << '\n';
+  for (const auto& e : plan.entries) {
+    const PlanCluster& c = plan.clusters.at(e.cluster);
+    out << e.id << ',' << csv_field(e.name) << ',' << e.cluster << ',' << e.picks << ',' << number(e.weight) << ','
+        << csv_field(c.label) << ',' << c.size << ',' << c.samples << ',' << number(c.mean) << ','
+        << number(c.sd) << ',' << csv_field(plan.method) << ',' << csv_field(plan.unit) << ','
+        << plan.invocations << ',' << number(plan.total) << ','
+        << (plan.error_bound ? number(*plan.error_bound) : "");
+    for (const auto& [k, v] : plan.params) out << ',' << number(v);
+    out << '\n';
+  }
 }
 
 Plan read_plan_csv(std::istream& in, const std::string& name) {
+  enum class Layout { Unknown, Commented, LoaderFriendly } layout = Layout::Unknown;
   Plan plan;
   std::string line;
-  std::vector<std::string> fields;
+  std::vector<std::string> fields, params;
+  std::map<uint32_t, PlanCluster> clusters;  // of the loader-friendly form, by index
   uint64_t line_no = 0;
-  bool columns_seen = false;
   while (std::getline(in, line)) {
     ++line_no;
     std::string where = location(name, line_no);
-    if (line.starts_with("#")) {
-      read_csv_comment(std::string_view(line).substr(line.starts_with("# ") ? 2 : 1), plan, where,
-                       fields);
+    if (layout == Layout::Unknown && line.starts_with("#")) {
+      read_csv_comment(std::string_view(line).substr(line.starts_with("# ") ? 2 : 1), plan, where, fields);
       continue;
     }
     if (!split_csv_line(line, fields)) fail_input(where, "unterminated quoted field");
-    if (!columns_seen) {
-      if (strip_bom(line).substr(0, kCsvColumns.size()) != kCsvColumns)
-        fail_input(where, "expected the plan columns '" + std::string(kCsvColumns) + "'");
-      columns_seen = true;
+    if (layout == Layout::Unknown) {
+      const std::string_view header = strip_bom(line);
+      if (header.substr(0, kCommentedColumns.size()) == kCommentedColumns) layout = Layout::Commented;
+      else if (auto names = entry_header_params(header, fields)) layout = Layout::LoaderFriendly, params = *names;
+      else fail_input(where, "expected the plan columns '" + std::string(kEntryColumns) + "[,param_NAME...]'");
       continue;
     }
-    if (fields.size() != 5) fail_input(where, "expected 5 fields, found " + std::to_string(fields.size()));
-    PlanEntry e{parse_uint(fields[0], where, "id"), fields[1],
-                parse_u32(fields[2], where, "cluster"),
-                parse_u32(fields[3], where, "picks"),
-                parse_double(fields[4], where, "weight")};
+    const size_t expected = layout == Layout::Commented ? 5 : kFixedColumns + params.size();
+    if (fields.size() != expected)
+      fail_input(where, "expected " + std::to_string(expected) + " fields, found " + std::to_string(fields.size()));
+    if (layout == Layout::LoaderFriendly) {
+      read_entry_row(fields, params, plan, clusters, where);
+      continue;
+    }
+    PlanEntry e = parse_entry(fields, where);
     if (!plan.clusters.empty() && e.cluster >= plan.clusters.size())
       fail_input(where, "cluster " + fields[2] + " is not declared");
     plan.entries.push_back(std::move(e));
   }
-  if (!columns_seen) fail_input(name, "not a plan: no '" + std::string(kCsvColumns) + "' line");
+  if (layout == Layout::Unknown) fail_input(name, "not a plan: no '" + std::string(kEntryColumns) + "' line");
+  if (layout == Layout::LoaderFriendly) plan.clusters = cluster_list(clusters, name);
   return plan;
 }
 
@@ -130,7 +197,7 @@ Plan load_plan(const std::string& path) {
   Input in(path);
   int first = in.stream().peek();
   if (first == std::char_traits<char>::eof()) fail_input(in.name(), "empty plan file");
-  if (first == '#' || first == 'i' || first == 0xEF) {
+  if (first == '#' || first == 'k' || first == 'i' || first == 0xEF) {
     Plan plan = read_plan_csv(in.stream(), in.name());
     in.check_read_error();
     return plan;

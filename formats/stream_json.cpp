@@ -43,4 +43,27 @@ void write_json(JsonWriter& json, const msgpack::object& o, const std::string& w
   }
 }
 
+void write_provenance(JsonWriter& json, const std::vector<stream::Stage>& stages) {
+  json.begin_array();
+  for (const stream::Stage& s : stages) {
+    json.begin_object().field("tool", s.tool).field("version", s.version).key("argv");
+    json.array(s.argv);
+    if (!s.gpu.empty()) json.field("gpu", s.gpu);
+    if (!s.gpu_fingerprint.empty()) json.field("gpu_fingerprint", s.gpu_fingerprint);
+    if (s.options) {
+      json.key("options").begin_object();
+      for (const auto& [name, value] : *s.options) json.field(name, value);
+      json.end_object();
+    }
+    json.end_object();
+  }
+  json.end_array();
+}
+
+std::vector<stream::Stage> report_provenance(const std::vector<stream::Stage>& upstream, stream::Stage self) {
+  std::vector<stream::Stage> stages = upstream;
+  stages.push_back(std::move(self));
+  return stages;
+}
+
 }  // namespace sasskit

@@ -4,6 +4,7 @@
 #include <msgpack.hpp>
 #include <string>
 
+#include "formats/stream.hpp"
 #include "libcommon/json.hpp"
 
 namespace sasskit {
@@ -14,5 +15,15 @@ namespace sasskit {
 // double with each level). Binary and extension objects, which the stream
 // does not use, become null.
 void write_json(JsonWriter& json, const msgpack::object& o, const std::string& where);
+
+// A provenance chain as the stream header holds it (sasskit-stream(5)), as
+// a JSON array of {"tool", "version", "argv", and "gpu", "gpu_fingerprint"
+// and "options" where recorded}, first stage first.
+void write_provenance(JsonWriter& json, const std::vector<stream::Stage>& stages);
+
+// What a JSON report made from a stream records as its "provenance": the
+// stages of the stream it read (`upstream`: its header's, the first
+// member's for a summary of several), then its own.
+std::vector<stream::Stage> report_provenance(const std::vector<stream::Stage>& upstream, stream::Stage self);
 
 }  // namespace sasskit

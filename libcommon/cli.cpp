@@ -18,6 +18,15 @@ namespace sasskit {
 std::string version_string() { return SASSKIT_VERSION; }
 
 namespace {
+// --version: "tool (sasskit) 0.1.0", then what the build was made from, as
+// CMake found it when it configured the build (sasskit(7), SHARED OPTIONS).
+std::string version_text(const std::string& tool) {
+  return tool + " (sasskit) " + version_string() + "\ncommit " + SASSKIT_COMMIT + ", " + SASSKIT_BUILD_TYPE +
+         " build\nlibraries: " + SASSKIT_LIBRARIES;
+}
+}  // namespace
+
+namespace {
 CLI::Validator number_check(std::function<bool(double)> ok, const std::string& wanted) {
   return CLI::Validator(
       [ok, wanted](std::string& text) -> std::string {
@@ -123,7 +132,7 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
   std::signal(SIGXFSZ, SIG_IGN);
   std::ios::sync_with_stdio(false);
   common_.argv.assign(argv, argv + argc);
-  app_.set_version_flag("--version", name_ + " (sasskit) " + version_string());
+  app_.set_version_flag("--version", version_text(name_));
   app_.set_config("--config", "",
                   "Read options from a CLI11 (TOML or INI) config file, or a bundled GPU model by name")
       ->transform(config_file_resolver())
@@ -136,7 +145,7 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
   if (shared.force) app_.add_flag("--force,-f", common_.force, "Write a binary stream even to a terminal");
   if (shared.provenance)
     app_.add_flag("--no-provenance", common_.no_provenance,
-                  "Leave this stage's command line out of the stream header");
+                  "Leave this stage's command line out of the provenance it records (stream header, JSON)");
 }
 
 int ToolApp::run(const std::function<void()>& body) {

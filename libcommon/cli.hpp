@@ -15,13 +15,14 @@ struct CommonOptions {
   unsigned threads = 1;
   bool quiet = false;
   bool force = false;          // write a binary stream to a terminal
-  bool no_provenance = false;  // omit argv from the stream header
+  bool no_provenance = false;  // omit argv from the provenance (stream header, JSON report)
   std::vector<std::string> argv;
 };
 
 // The shared options a tool offers where they mean something: --threads
-// where work runs in parallel, --force and --no-provenance where a binary
-// stream or archive is written.
+// where work runs in parallel, --force where a binary stream or archive is
+// written, --no-provenance where a stream or a JSON report records its
+// provenance.
 struct SharedOptions {
   bool threads = false;
   bool force = false;

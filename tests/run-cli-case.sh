@@ -6,6 +6,8 @@
 #   stdout  expected stdout (optional; compared exactly)
 #   stderr  expected stderr (optional; compared exactly)
 #   needs-shared   present: skip (77) when ../shared/data is missing
+#   needs   commands the case runs besides the tools, one a line: skip (77)
+#           when one is not installed (e.g. python3)
 # SASSKIT_UPDATE_GOLDEN=1 rewrites stdout/stderr/exit from the actual run.
 set -u
 case_dir=$(cd "$1" && pwd)
@@ -15,6 +17,14 @@ export PATH="${SASSKIT_BIN:?}:$PATH"
 if [ -e "$case_dir/needs-shared" ] && [ ! -d "$DATA" ]; then
   echo "skipped: $name needs ../shared/data, which is absent"
   exit 77
+fi
+if [ -e "$case_dir/needs" ]; then
+  while read -r needed; do
+    if [ -n "$needed" ] && ! command -v "$needed" >/dev/null; then
+      echo "skipped: $name needs $needed, which is not installed"
+      exit 77
+    fi
+  done <"$case_dir/needs"
 fi
 work=$(mktemp -d)
 outs=$(mktemp -d)

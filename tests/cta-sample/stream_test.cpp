@@ -5,6 +5,7 @@
 #include "cta_sample.hpp"
 #include "formats/sample_record.hpp"
 #include "formats/sched_record.hpp"
+#include "formats/stream_json.hpp"
 #include "libcommon/diag.hpp"
 #include "synthetic.hpp"
 #include "test_gpu.hpp"
@@ -153,15 +154,17 @@ TEST(CtaSampleStream, JsonSummary) {
   std::istringstream in(imbalanced_stream());
   stream::Reader reader(in, "in");
   std::ostringstream out;
-  const auto sink = json_sink(out);
+  const auto sink = json_sink(out, report_provenance(reader.header().provenance, stream::Stage{"cta-sample", "0", {"cta-sample"}}));
   const GpuConfig gpu = tiny_gpu();
   CtaSampleStream sampler(gpu, Options{}, *sink);
   sampler.read(reader);
   const std::string s = out.str();
-  EXPECT_EQ(s.front(), '[');
-  EXPECT_EQ(s.substr(s.size() - 2), "]\n");
-  for (const char* key : {"\"id\":1", "\"sampled_sm\":1", "\"ctas_total\":8", "\"ctas_kept\":2",
-                          "\"predicted_cycles_per_sm\":["})
+  EXPECT_EQ(s.substr(0, 13), "{\"kernels\":[{");
+  EXPECT_EQ(s.substr(s.size() - 2), "}\n");
+  for (const char* key : {"\"kernel_id\":1", "\"sampled_sm\":1", "\"ctas_total\":8", "\"ctas_kept\":2",
+                          "\"predicted_cycles_per_sm\":[",
+                          "\"provenance\":[{\"tool\":\"test\",\"version\":\"0\",\"argv\":[]},"
+                          "{\"tool\":\"cta-sample\",\"version\":\"0\",\"argv\":[\"cta-sample\"]}]}"})
     EXPECT_NE(s.find(key), std::string::npos) << key << " in " << s;
 }
 

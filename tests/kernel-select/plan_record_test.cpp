@@ -6,6 +6,7 @@
 
 #include "formats/plan_record.hpp"
 #include "libcommon/diag.hpp"
+#include "tests/support/error_of.hpp"
 
 namespace sasskit {
 namespace {
@@ -41,6 +42,40 @@ TEST(PlanRecord, CsvRoundTrip) {
   EXPECT_EQ(read_plan_csv(buf, "mem"), sample_plan());
 }
 
+TEST(PlanRecord, CsvHasNoCommentLinesAndOneRowPerEntry) {
+  std::stringstream buf;
+  write_plan_csv(buf, sample_plan());
+  std::string header, row;
+  std::getline(buf, header);
+  std::getline(buf, row);
+  EXPECT_EQ(header,
+            "kernel_id,kernel_name,cluster,picks,weight,cluster_label,cluster_size,cluster_samples,cluster_mean,"
+            "cluster_sd,method,unit,invocations,total,error_bound_frac,param_confidence,param_epsilon,param_seed");
+  EXPECT_EQ(row, "2,gemm,0,1,3,gemm#0,6,2,1000.25,10.5,stem,ns,10,12345.5,0.0421,0.95,0.05,3");
+}
+
+TEST(PlanRecord, CommentedCsvOfEarlierVersionsIsRead) {
+  std::istringstream in(
+      "# sasskit plan\n# method=stem\n# param.seed=3\n# unit=ns\n# invocations=10\n# total=20\n"
+      "# error_bound=0.1\n# cluster=k,10,2,2,0\nid,name,cluster,picks,weight\n4,k,0,2,10\n");
+  const Plan p = read_plan_csv(in, "old.csv");
+  EXPECT_EQ(p.method, "stem");
+  EXPECT_EQ(p.params.at("seed"), 3);
+  EXPECT_EQ(p.error_bound, 0.1);
+  ASSERT_EQ(p.clusters.size(), 1u);
+  EXPECT_EQ(p.clusters[0].size, 10u);
+  EXPECT_EQ(p.entries, (std::vector<PlanEntry>{{4, "k", 0, 2, 10}}));
+}
+
+TEST(PlanRecord, ClusterWithoutRowIsReported) {
+  std::stringstream buf;
+  Plan p = sample_plan();
+  p.entries.pop_back();  // the only entry of cluster 1
+  p.entries[1].cluster = 2, p.clusters.push_back({"c", 1, 1, 1, 0});
+  write_plan_csv(buf, p);
+  EXPECT_EQ(test::error_of([&] { read_plan_csv(buf, "p.csv"); }), "p.csv: cluster 1 has no row");
+}
+
 TEST(PlanRecord, LoadPlanAnswersWhichKernelsAreSelected) {
   const std::string path = ::testing::TempDir() + "/kselect-plan.csv";
   {
@@ -58,13 +93,7 @@ TEST(PlanRecord, LoadPlanAnswersWhichKernelsAreSelected) {
 
 TEST(PlanRecord, BadCsvIsReported) {
   std::istringstream in("id,name,cluster,picks,weight\n1,k,0,one,2\n");
-  try {
-    read_plan_csv(in, "p.csv");
-    FAIL() << "accepted a bad plan";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.where(), "p.csv:2");
-    EXPECT_EQ(std::string(e.what()), "picks 'one' is not a non-negative integer");
-  }
+  EXPECT_EQ(test::error_of([&] { read_plan_csv(in, "p.csv"); }), "p.csv:2: picks 'one' is not a non-negative integer");
 }
 
 }  // namespace

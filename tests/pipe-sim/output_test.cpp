@@ -75,14 +75,18 @@ TEST(JsonSink, WritesTheSummaryOfItsKernelsAtFinish) {
   s.kernel_insts = 400;
   s.sample_insts = 100;
   std::ostringstream out;
-  const auto sink = json_sink(out, "test");
+  const std::vector<stream::Stage> provenance{{"pipe-sim", "0", {"pipe-sim"}}};
+  const auto sink = json_sink(out, "test", provenance);
   EXPECT_FALSE(sink->keeps_records());
   sink->result(SimulatedKernel{a, std::nullopt});
   sink->result(SimulatedKernel{b, s});
   EXPECT_EQ(out.str(), "");
   sink->finish();
   std::ostringstream expected;
-  write_json_summary(expected, "test", {a, b}, {std::nullopt, s});
+  write_json_summary(expected, "test", {a, b}, {std::nullopt, s}, provenance);
   EXPECT_EQ(out.str(), expected.str());
   EXPECT_NE(out.str().find("\"sample_scale\":4"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(",\"provenance\":[{\"tool\":\"pipe-sim\",\"version\":\"0\",\"argv\":[\"pipe-sim\"]}]}"),
+            std::string::npos)
+      << out.str();
 }

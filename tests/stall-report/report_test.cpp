@@ -184,11 +184,16 @@ TEST(Compare, DeltasPerMetricAndStallType) {
 
 TEST(Output, DeterministicAcrossRuns) {
   std::ostringstream a, b;
-  write_json(a, {report({.plan = true})});
-  write_json(b, {report({.plan = true})});
+  const stream::Stage self{"stall-report", "0", {"stall-report"}};
+  write_json(a, {report({.plan = true})}, self);
+  write_json(b, {report({.plan = true})}, self);
   EXPECT_EQ(a.str(), b.str());
   // The CSV's column names: a stall type's cycles are stall_TYPE_cycles.
   EXPECT_NE(a.str().find("\"stall_MemStruct_cycles\":0,\"stall_MemData_cycles\":600"), std::string::npos) << a.str();
+  // The run's stream stages, then stall-report's own.
+  EXPECT_NE(a.str().find("{\"tool\":\"stall-report\",\"version\":\"0\",\"argv\":[\"stall-report\"]}]}]}"),
+            std::string::npos)
+      << a.str();
 }
 
 TEST(Plot, CpiStackIsCyclesPerWarpInstructionHeaviestKernelFirst) {

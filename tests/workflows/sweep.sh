@@ -26,10 +26,10 @@ kit -j2 >make1.log 2>&1 || { cat make1.log; fail "the sweep failed"; }
 runs=$(find results/runs -name '*.stream' | wc -l)
 [ "$runs" = 24 ] || fail "$runs run results, expected 24"
 
-# The table: one application row per run, numeric kernel ids, the GPU model
-# from the provenance matching the run's.
+# The table: one application row per run (kernel_id -1, sasskit(7)), numeric
+# kernel ids, the GPU model from the provenance matching the run's.
 awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-  $col["scope"] == "application" { apps[$col["run"]] = 1; if ($col["kernel_id"] != "") bad = "application row with an id" }
+  $col["scope"] == "application" { apps[$col["run"]] = 1; if ($col["kernel_id"] != "-1") bad = "application row with id " $col["kernel_id"] }
   $col["scope"] == "kernel" && $col["kernel_id"] !~ /^[0-9]+$/ { bad = "kernel id " $col["kernel_id"] }
   { split($col["run"], p, "/"); if (toupper(p[2]) != $col["gpu"]) bad = "gpu " $col["gpu"] " in run " $col["run"] }
   END { n = 0; for (r in apps) ++n; if (bad != "") { print bad; exit 1 } if (n != 24) { print n " runs"; exit 1 } }' \

@@ -1,6 +1,7 @@
 #include "run.hpp"
 
 #include "cta_sample.hpp"
+#include "formats/stream_json.hpp"
 #include "libcommon/io.hpp"
 
 namespace sasskit::ctasample {
@@ -18,10 +19,9 @@ void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common)
   stream::Reader reader(in.stream(), in.name());
   const bool json = o.format == "json";
   Output out(o.output, json ? OutputKind::Text : OutputKind::Binary, common.force);
-  const std::unique_ptr<Sink> sink =
-      json ? json_sink(out.stream())
-           : stream_sink(out.stream(), out.name(), reader.header(),
-                         stream::this_stage("cta-sample", common.argv, common.no_provenance, gpu.name));
+  stream::Stage self = stream::this_stage("cta-sample", common.argv, common.no_provenance, gpu.name);
+  const std::unique_ptr<Sink> sink = json ? json_sink(out.stream(), report_provenance(reader.header().provenance, std::move(self)))
+                                          : stream_sink(out.stream(), out.name(), reader.header(), std::move(self));
   CtaSampleStream sampler(gpu, options, *sink);
   sampler.read(reader);
   in.check_read_error();

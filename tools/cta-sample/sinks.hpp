@@ -1,6 +1,6 @@
 // Where cta-sample's results go (formats/sink.hpp): the stream, with each
 // kernel's sched and sample records ahead of its kept CTAs, or a JSON
-// array with one summary object per kernel.
+// object: {"kernels": [one summary per kernel], "provenance": [...]}.
 #pragma once
 
 #include <memory>
@@ -30,6 +30,7 @@ using Sink = stream::Sink<SampledKernel>;
 
 std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name, const stream::Header& upstream,
                                   stream::Stage self);
-std::unique_ptr<Sink> json_sink(std::ostream& out);
+// `provenance` as formats/stream_json.hpp's report_provenance gives it.
+std::unique_ptr<Sink> json_sink(std::ostream& out, std::vector<stream::Stage> provenance);
 
 }  // namespace sasskit::ctasample

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "formats/stream_json.hpp"
 #include "libcommon/json.hpp"
 
 namespace sasskit::kselect {
@@ -16,21 +17,23 @@ std::string fixed(double v, int digits) {
 
 }  // namespace
 
-void write_plan_json(std::ostream& out, const Plan& plan) {
+void write_plan_json(std::ostream& out, const Plan& plan, const std::vector<stream::Stage>& provenance) {
   JsonWriter j(out);
   j.begin_object().field("method", plan.method).key("params").begin_object();
   for (const auto& [k, v] : plan.params) j.field(k, v);
   j.end_object().field("unit", plan.unit).field("invocations", plan.invocations).field("total", plan.total);
-  if (plan.error_bound) j.field("error_bound", *plan.error_bound);
+  if (plan.error_bound) j.field("error_bound_frac", *plan.error_bound);
   j.key("clusters").begin_array();
   for (const auto& c : plan.clusters)
     j.begin_object().field("label", c.label).field("size", c.size).field("samples", uint64_t(c.samples))
         .field("mean", c.mean).field("sd", c.sd).end_object();
   j.end_array().key("entries").begin_array();
   for (const auto& e : plan.entries)
-    j.begin_object().field("id", e.id).field("name", e.name).field("cluster", uint64_t(e.cluster))
+    j.begin_object().field("kernel_id", e.id).field("kernel_name", e.name).field("cluster", uint64_t(e.cluster))
         .field("picks", uint64_t(e.picks)).field("weight", e.weight).end_object();
-  j.end_array().end_object();
+  j.end_array().key("provenance");
+  write_provenance(j, provenance);
+  j.end_object();
   out << "\n";
 }
 
@@ -38,17 +41,18 @@ void write_evaluation_json(std::ostream& out, const Evaluation& e) {
   JsonWriter j(out);
   j.begin_object().field("method", e.method).field("repeat", uint64_t(e.repeat)).field("seed", e.seed)
       .field("clusters", uint64_t(e.clusters)).field("samples", e.samples).field("speedup", e.speedup)
-      .field("mean_error_pct", 100 * e.mean_error).field("p95_error_pct", 100 * e.p95_error);
-  if (e.error_bound) j.field("error_bound_pct", 100 * *e.error_bound);
+      .field("mean_error_frac", e.mean_error).field("p95_error_frac", e.p95_error);
+  if (e.error_bound) j.field("error_bound_frac", *e.error_bound);
   j.end_object();
   out << "\n";
 }
 
 void write_evaluation_csv(std::ostream& out, const Evaluation& e) {
-  out << "method,repeat,seed,clusters,samples,speedup,mean_error_pct,p95_error_pct,error_bound_pct\n"
+  out << "method,repeat,seed,clusters,samples,speedup,mean_error_frac,p95_error_frac,error_bound_frac\n"
       << e.method << "," << e.repeat << "," << e.seed << "," << e.clusters << "," << e.samples << ","
-      << e.speedup << "," << 100 * e.mean_error << "," << 100 * e.p95_error << ","
-      << (e.error_bound ? std::to_string(100 * *e.error_bound) : "") << "\n";
+      << e.speedup << "," << e.mean_error << "," << e.p95_error << ",";
+  if (e.error_bound) out << *e.error_bound;
+  out << "\n";
 }
 
 void write_evaluation_text(std::ostream& out, const Evaluation& e) {

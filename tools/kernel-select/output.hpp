@@ -4,12 +4,16 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "evaluate.hpp"
+#include "formats/stream.hpp"
 
 namespace sasskit::kselect {
 
-void write_plan_json(std::ostream& out, const Plan& plan);
+// The plan, then "provenance": the stages of the stream it was chosen from
+// (none for a profile), then kernel-select's (formats/stream_json.hpp).
+void write_plan_json(std::ostream& out, const Plan& plan, const std::vector<stream::Stage>& provenance);
 void write_evaluation_json(std::ostream& out, const Evaluation& e);
 void write_evaluation_csv(std::ostream& out, const Evaluation& e);
 void write_evaluation_text(std::ostream& out, const Evaluation& e);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "formats/plan_record.hpp"
+#include "formats/stream_json.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
 #include "output.hpp"
@@ -40,9 +41,10 @@ void write_evaluation(const RunOptions& o, const Profile& p, const Selector& sel
   report(p, select(o.seed));
 }
 
-void write_text_plan(const RunOptions& o, const Profile& p, const Selection& s) {
+void write_text_plan(const RunOptions& o, const Profile& p, const Selection& s,
+                     const std::vector<stream::Stage>& provenance) {
   Output out(o.output, OutputKind::Text);
-  if (o.format == "json") write_plan_json(out.stream(), s.plan);
+  if (o.format == "json") write_plan_json(out.stream(), s.plan, provenance);
   else write_plan_csv(out.stream(), s.plan);
   out.commit();
   report(p, s);
@@ -66,12 +68,16 @@ void run_stream_pipeline(const RunOptions& o, const CommonOptions& common, Input
   report(p, s);
 }
 
-// The plan (or evaluation) of a profile read whole, in the --format asked for.
-void write_selection(const RunOptions& o, const CommonOptions& common, const Profile& p) {
+// The plan (or evaluation) of a profile read whole, in the --format asked
+// for; `upstream`: the provenance of the stream it came from, if any.
+void write_selection(const RunOptions& o, const CommonOptions& common, const Profile& p,
+                     const std::vector<stream::Stage>& upstream = {}) {
   Selector select = make_selector(p, o.method);
   if (o.evaluate) return write_evaluation(o, p, select);
   Selection s = select(o.seed);
-  if (o.format != "stream") return write_text_plan(o, p, s);
+  if (o.format != "stream")
+    return write_text_plan(
+        o, p, s, report_provenance(upstream, stream::this_stage(program_name(), common.argv, common.no_provenance)));
   Output out(o.output, OutputKind::Binary, common.force);
   stream::Writer writer(out.stream(), out.name(), stream::Header{},
                         stream::this_stage(program_name(), common.argv, common.no_provenance));
@@ -101,7 +107,7 @@ void run(const RunOptions& o, const CommonOptions& common) {
     p = from_export(profile::read_profile(in.stream(), in.name(), o.profile));
     in.check_read_error();
   }
-  write_selection(o, common, p);
+  write_selection(o, common, p, reader ? reader->header().provenance : std::vector<stream::Stage>{});
 }
 
 }  // namespace sasskit::kselect

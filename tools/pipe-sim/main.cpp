@@ -2,6 +2,7 @@
 #include <fstream>
 #include <memory>
 
+#include "formats/stream_json.hpp"
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/gpu_options.hpp"
@@ -64,12 +65,11 @@ int main(int argc, char** argv) {
     reader.expect_gpu({opt.sim.gpu.name, gpu_options.accept_other_gpu()});
     bool json = format == "json";
     Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
+    stream::Stage self =
+        stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance, opt.sim.gpu.name);
     const std::unique_ptr<pipesim::Sink> sink =
-        json ? pipesim::json_sink(out.stream(), opt.sim.gpu.name)
-             : pipesim::stream_sink(out.stream(), out.name(), reader.header(),
-                                    stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance,
-                                                       opt.sim.gpu.name),
-                                    !stats_only);
+        json ? pipesim::json_sink(out.stream(), opt.sim.gpu.name, report_provenance(reader.header().provenance, std::move(self)))
+             : pipesim::stream_sink(out.stream(), out.name(), reader.header(), std::move(self), !stats_only);
     pipesim::StreamOutput run;
     run.batches.batch_bytes = batch_mib << 20;
     run.sink = sink.get();

@@ -7,6 +7,7 @@
 
 #include "formats/metrics.hpp"
 #include "formats/stats_record.hpp"
+#include "formats/stream_json.hpp"
 #include "libcommon/gpu_options.hpp"
 #include "libcommon/json.hpp"
 
@@ -42,16 +43,18 @@ class StreamSink : public stream::StreamSink<SimulatedKernel> {
 
 class JsonSink : public stream::SummarySink<SimulatedKernel> {
  public:
-  JsonSink(std::ostream& out, std::string gpu) : SummarySink(out), gpu_(std::move(gpu)) {}
+  JsonSink(std::ostream& out, std::string gpu, std::vector<stream::Stage> provenance)
+      : SummarySink(out), gpu_(std::move(gpu)), provenance_(std::move(provenance)) {}
   void result(const SimulatedKernel& k) override {
     results_.push_back(KernelResult{k.result.stats, {}});
     samples_.push_back(k.sample);
   }
 
  private:
-  void end_summary() override { write_json_summary(summary(), gpu_, results_, samples_); }
+  void end_summary() override { write_json_summary(summary(), gpu_, results_, samples_, provenance_); }
 
   std::string gpu_;
+  std::vector<stream::Stage> provenance_;
   std::vector<KernelResult> results_;
   std::vector<std::optional<KernelSample>> samples_;
 };
@@ -63,8 +66,8 @@ std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name, co
   return std::make_unique<StreamSink>(out, name, upstream, std::move(self), with_ctas);
 }
 
-std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu) {
-  return std::make_unique<JsonSink>(out, gpu);
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu, std::vector<stream::Stage> provenance) {
+  return std::make_unique<JsonSink>(out, gpu, std::move(provenance));
 }
 
 void write_batch(Sink& sink, const Workload& w, const std::vector<KernelResult>& results) {
@@ -152,7 +155,8 @@ void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample
 }  // namespace
 
 void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results,
-                        const std::vector<std::optional<KernelSample>>& samples) {
+                        const std::vector<std::optional<KernelSample>>& samples,
+                        const std::vector<stream::Stage>& provenance) {
   JsonWriter j(out);
   std::vector<Metrics> kernels;
   uint64_t end = 0;
@@ -170,7 +174,9 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
   j.end_array().key("application").begin_object();
   sampling_error_field(j, all.sampling_error);
   counts_fields(j, all);
-  j.field("timeline_cycles", end).end_object().end_object();
+  j.field("timeline_cycles", end).end_object().key("provenance");
+  write_provenance(j, provenance);
+  j.end_object();
   out << "\n";
 }
 

@@ -29,7 +29,7 @@ using Sink = stream::Sink<SimulatedKernel>;
 std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name, const stream::Header& upstream,
                                   stream::Stage self, bool with_ctas);
 // The JSON summary of every kernel (write_json_summary), at finish().
-std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu);
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu, std::vector<stream::Stage> provenance);
 
 // Hands the sink every record of the batch in order and each kernel's
 // result after that kernel's last record.
@@ -52,12 +52,14 @@ std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptio
 // a kernel of `results`, read from `input`, had none.
 void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, const std::string& input);
 
-// {"gpu", "kernels": [...], "application": {...}} under stall-report(1)'s
-// column names (pipe-sim(1), JSON SUMMARY): counts projected by each
-// kernel's sample scale (`samples`, in result order; none: not sampled)
-// and, under PKP, instructions by the projection.
+// {"gpu", "kernels": [...], "application": {...}, "provenance": [...]}
+// under sasskit(7)'s column names (pipe-sim(1), JSON SUMMARY): counts
+// projected by each kernel's sample scale (`samples`, in result order;
+// none: not sampled) and, under PKP, instructions by the projection;
+// `provenance` as formats/stream_json.hpp's report_provenance gives it.
 void write_json_summary(std::ostream& out, const std::string& gpu, const std::vector<KernelResult>& results,
-                        const std::vector<std::optional<KernelSample>>& samples = {});
+                        const std::vector<std::optional<KernelSample>>& samples = {},
+                        const std::vector<stream::Stage>& provenance = {});
 
 // Tab-separated: kernel, sm, cycle, subcore, what (issued or the stall
 // type), event, pc (hex, or - when none).

@@ -1,4 +1,5 @@
 // rd-cache: L1 and L2 hit rates and memory latencies from reuse distances.
+#include "formats/stream_json.hpp"
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/gpu_options.hpp"
@@ -44,15 +45,16 @@ int main(int argc, char** argv) {
     const bool binary = sweep.empty() && format == "stream";
     sasskit::Output out(output, binary ? sasskit::OutputKind::Binary : sasskit::OutputKind::Text,
                         tool.common().force);
+    sasskit::stream::Stage self =
+        sasskit::stream::this_stage("rd-cache", tool.common().argv, tool.common().no_provenance, gpu.name);
     std::unique_ptr<sasskit::rdcache::Sink> sink;
     if (!sweep.empty())
       sink = sasskit::rdcache::sweep_csv_sink(out.stream());
     else if (format == "json")
-      sink = sasskit::rdcache::json_sink(out.stream(), gpu.name);
+      sink = sasskit::rdcache::json_sink(out.stream(), gpu.name,
+                                         sasskit::report_provenance(reader.header().provenance, std::move(self)));
     else
-      sink = sasskit::rdcache::stream_sink(
-          out.stream(), out.name(), reader.header(),
-          sasskit::stream::this_stage("rd-cache", tool.common().argv, tool.common().no_provenance, gpu.name));
+      sink = sasskit::rdcache::stream_sink(out.stream(), out.name(), reader.header(), std::move(self));
     sasskit::rdcache::run_filter(reader, *sink, gpu, opt);
     in.check_read_error();
     out.commit();

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "formats/stream_json.hpp"
 #include "latency.hpp"
 #include "libcommon/json.hpp"
 
@@ -95,23 +96,24 @@ class StreamSink : public stream::StreamSink<KernelCacheResult> {
 
 class JsonSink : public stream::SummarySink<KernelCacheResult> {
  public:
-  JsonSink(std::ostream& out, const std::string& gpu_name) : SummarySink(out), json_(summary()) {
+  JsonSink(std::ostream& out, const std::string& gpu_name, std::vector<stream::Stage> provenance)
+      : SummarySink(out), json_(summary()), provenance_(std::move(provenance)) {
     json_.begin_object().field("gpu", gpu_name).key("kernels").begin_array();
   }
   void result(const KernelCacheResult& r) override {
     const KernelCacheModel& m = r.model;
     json_.begin_object()
-        .field("id", uint64_t{m.kernel_id})
-        .field("name", r.info.name)
-        .field("l1_hit_rate", m.l1_hit_rate)
-        .field("l2_hit_rate", m.l2_hit_rate)
+        .field("kernel_id", uint64_t{m.kernel_id})
+        .field("kernel_name", r.info.name)
+        .field("l1_hit_frac", m.l1_hit_rate)
+        .field("l2_hit_frac", m.l2_hit_rate)
         .field("gmem_requests", m.gmem_requests)
         .field("l1_sectors", m.l1_sectors)
         .field("l2_sectors", m.l2_sectors)
         .field("dram_sectors", m.dram_sectors)
         .field("dram_read_sectors", m.dram_read_sectors)
         .field("dram_write_sectors", m.dram_write_sectors)
-        .field("amat", m.kernel_amat)
+        .field("amat_cycles", m.kernel_amat)
         .key("spaces")
         .begin_object();
     for (size_t i = 0; i < m.space.size(); ++i)
@@ -124,18 +126,21 @@ class JsonSink : public stream::SummarySink<KernelCacheResult> {
 
  private:
   void end_summary() override {
-    json_.end_array().end_object();
+    json_.end_array().key("provenance");
+    write_provenance(json_, provenance_);
+    json_.end_object();
     summary() << '\n';
   }
 
   JsonWriter json_;
+  std::vector<stream::Stage> provenance_;
 };
 
 class SweepCsvSink : public stream::SummarySink<KernelCacheResult> {
  public:
   explicit SweepCsvSink(std::ostream& out) : SummarySink(out) {
     summary() << std::fixed << std::setprecision(6);
-    summary() << "kernel,level,size_bytes,assoc,sets,sectors,hits,hit_rate\n";
+    summary() << "kernel_id,level,size_bytes,assoc,sets,sectors,hit_sectors,hit_frac\n";
   }
   void result(const KernelCacheResult& k) override {
     for (const SweepResult& r : k.sweep) {
@@ -152,8 +157,9 @@ std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name,
                                   const stream::Header& upstream, stream::Stage self) {
   return std::make_unique<StreamSink>(out, name, upstream, std::move(self));
 }
-std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu_name) {
-  return std::make_unique<JsonSink>(out, gpu_name);
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu_name,
+                                std::vector<stream::Stage> provenance) {
+  return std::make_unique<JsonSink>(out, gpu_name, std::move(provenance));
 }
 std::unique_ptr<Sink> sweep_csv_sink(std::ostream& out) { return std::make_unique<SweepCsvSink>(out); }
 

@@ -30,10 +30,13 @@ using Sink = stream::Sink<KernelCacheResult>;
 // The stream with a cache record added per kernel.
 std::unique_ptr<Sink> stream_sink(std::ostream& out, const std::string& name,
                                   const stream::Header& upstream, stream::Stage self);
-// {"gpu": ..., "kernels": [{"id", "name", "l1_hit_rate", "l2_hit_rate",
-// "gmem_requests", ...}, ...]}
-std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu_name);
-// kernel,level,size_bytes,assoc,sets,sectors,hits,hit_rate
+// {"gpu": ..., "kernels": [{"kernel_id", "kernel_name", "l1_hit_frac",
+// "l2_hit_frac", "gmem_requests", ...}, ...], "provenance": [...]}:
+// sasskit(7)'s column names; `provenance` as formats/stream_json.hpp's
+// report_provenance gives it.
+std::unique_ptr<Sink> json_sink(std::ostream& out, const std::string& gpu_name,
+                                std::vector<stream::Stage> provenance);
+// kernel_id,level,size_bytes,assoc,sets,sectors,hit_sectors,hit_frac
 std::unique_ptr<Sink> sweep_csv_sink(std::ostream& out);
 
 }  // namespace sasskit::rdcache

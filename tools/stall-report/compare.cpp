@@ -75,19 +75,33 @@ const KernelReport* find_kernel(const Report& r, const KernelReport& k) {
   return nullptr;
 }
 
+namespace {
+// Whether `r` has `k` itself, not only another launch of its name.
+bool simulated_in(const Report& r, const KernelReport& k) {
+  const KernelReport* match = find_kernel(r, k);
+  return match && match->id == k.id;
+}
+}  // namespace
+
 Comparison compare(const std::vector<Report>& runs) {
   Comparison c;
   if (runs.empty()) return c;
   const Report& base = runs.front();
-  for (const Report& r : runs) c.runs.push_back(run_title(r));
+  for (const Report& r : runs) c.runs.push_back(run_title(r)), c.plan_methods.push_back(r.plan_method);
   for (const KernelReport& k : base.kernels) {
     std::vector<const Metrics*> ms;
+    std::vector<RunKernel> in_runs;
     for (const Report& r : runs) {
       const KernelReport* match = find_kernel(r, k);
       ms.push_back(match ? &match->m : nullptr);
-      if (!match) c.unmatched.push_back("not in " + r.run + ": kernel " + std::to_string(k.id) + " " + k.name);
+      if (!match) {
+        in_runs.push_back({RunKernel::Missing});
+        c.unmatched.push_back("not in " + r.run + ": kernel " + std::to_string(k.id) + " " + k.name);
+      } else {
+        in_runs.push_back({match->id == k.id ? RunKernel::Simulated : RunKernel::StandIn, match->id});
+      }
     }
-    c.scopes.push_back({k.id, k.name, rows_for(ms)});
+    c.scopes.push_back({k.id, k.name, rows_for(ms), std::move(in_runs)});
   }
   bool projected = false;
   std::vector<const Metrics*> totals;
@@ -95,26 +109,81 @@ Comparison compare(const std::vector<Report>& runs) {
     projected = projected || r.projected;
     totals.push_back(&r.totals);
     for (const KernelReport& k : r.kernels)
-      if (!find_kernel(base, k)) c.unmatched.push_back("only in " + r.run + ": kernel " + std::to_string(k.id) + " " + k.name);
+      if (!simulated_in(base, k))
+        c.unmatched.push_back("only in " + r.run + ": kernel " + std::to_string(k.id) + " " + k.name);
   }
-  c.scopes.push_back({std::nullopt, application_name(projected), rows_for(totals)});
+  c.scopes.push_back({std::nullopt, application_name(projected), rows_for(totals),
+                      std::vector<RunKernel>(runs.size())});
   return c;
 }
+
+namespace {
+
+constexpr const char* kNoValue = "n/s";    // a run without the kernel
+constexpr const char* kStandInMark = "*";  // a run's value of another launch of the kernel
+
+bool any_in(const Comparison& c, RunKernel::Kind kind) {
+  return std::any_of(c.scopes.begin(), c.scopes.end(), [kind](const CompareScope& s) {
+    return std::any_of(s.in_runs.begin(), s.in_runs.end(), [kind](const RunKernel& r) { return r.kind == kind; });
+  });
+}
+
+// What the marks mean, and for a plan's run why it lacks kernels.
+void write_marks_note(std::ostream& out, const Comparison& c) {
+  const bool stand_ins = any_in(c, RunKernel::StandIn), missing = any_in(c, RunKernel::Missing);
+  if (!stand_ins && !missing) return;
+  if (stand_ins)
+    out << kStandInMark << ": the run did not simulate the kernel; the value is that of another launch of"
+        << " its name, which it did (named in the heading)\n";
+  if (missing) out << kNoValue << ": the run did not simulate the kernel nor a launch of its name: no value\n";
+  for (size_t i = 0; i < c.runs.size(); ++i)
+    if (!c.plan_methods[i].empty())
+      out << "  " << i + 1 << " is a " << printable(c.plan_methods[i]) << " plan's run: it simulated the"
+          << " kernels the plan chose, and its application row weighs them for the others\n";
+}
+
+// "kernel 3 name", marked "(2: kernel 1 stands in; not simulated in 3)"
+// where runs did not simulate it.
+std::string scope_title(const CompareScope& s) {
+  std::string title = s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name, marks;
+  for (size_t i = 0; i < s.in_runs.size(); ++i) {
+    const RunKernel& r = s.in_runs[i];
+    if (r.kind == RunKernel::Simulated) continue;
+    marks += marks.empty() ? " (" : "; ";
+    marks += r.kind == RunKernel::StandIn
+                 ? std::to_string(i + 1) + ": kernel " + std::to_string(r.id) + " stands in, " + kStandInMark
+                 : "not simulated in " + std::to_string(i + 1);
+  }
+  return marks.empty() ? title : title + marks + ")";
+}
+
+// A cell of run `run`: as it is, marked as a stand-in's, or no value.
+std::string marked(const CompareScope& s, size_t run, const std::string& text) {
+  switch (s.in_runs[run].kind) {
+    case RunKernel::Simulated: return text;
+    case RunKernel::StandIn: return text + kStandInMark;
+    case RunKernel::Missing: return kNoValue;
+  }
+  return text;
+}
+
+}  // namespace
 
 void write_compare_text(std::ostream& out, const Comparison& c) {
   out << "stall-report: " << c.runs.size() << " runs, the first is the baseline\n";
   for (size_t i = 0; i < c.runs.size(); ++i) out << "  " << i + 1 << ": " << printable(c.runs[i]) << '\n';
   for (const std::string& note : c.unmatched) out << printable(note) << '\n';
+  write_marks_note(out, c);
   for (const CompareScope& s : c.scopes) {
-    out << '\n' << printable(s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name) << '\n';
+    out << '\n' << printable(scope_title(s)) << '\n';
     std::vector<std::string> head{"metric"};
     for (size_t i = 0; i < c.runs.size(); ++i) head.push_back(std::to_string(i + 1));
     for (size_t i = 1; i < c.runs.size(); ++i) head.push_back(std::to_string(i + 1) + " - 1");
     TextTable t(head);
     for (const CompareRow& r : s.rows) {
       std::vector<std::string> row{r.metric};
-      for (const auto& v : r.values) row.push_back(format_text(v, r.kind));
-      for (size_t i = 1; i < r.values.size(); ++i) row.push_back(delta_text(r, i));
+      for (size_t i = 0; i < r.values.size(); ++i) row.push_back(marked(s, i, format_text(r.values[i], r.kind)));
+      for (size_t i = 1; i < r.values.size(); ++i) row.push_back(marked(s, i, delta_text(r, i)));
       t.add(std::move(row));
     }
     t.print(out);

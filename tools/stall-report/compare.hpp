@@ -25,19 +25,30 @@ struct CompareRow {
   std::optional<double> change(size_t i) const;
 };
 
+// How a run has the baseline's kernel. A run that did not simulate it (a
+// plan's run, one made with trace-unpack --kernels) may have simulated
+// another launch of its name: that one's values stand in, marked.
+struct RunKernel {
+  enum Kind { Simulated, StandIn, Missing } kind = Simulated;
+  uint32_t id = 0;  // StandIn: the id of the kernel whose values stand in
+};
+
 struct CompareScope {
   std::optional<uint32_t> id;  // kernel id; empty for the application
   std::string name;
   std::vector<CompareRow> rows;
+  std::vector<RunKernel> in_runs;  // per run; all Simulated for the application
 };
 
 struct Comparison {
   std::vector<std::string> runs;       // "label (gpu; config)" per run
   std::vector<CompareScope> scopes;    // the baseline's kernels, then the application
   std::vector<std::string> unmatched;  // "only in b: kernel 3 name" style notes
+  std::vector<std::string> plan_methods;  // per run: its plan's method, empty without a plan
 };
 
-// `k`'s match in `r`: the same id and name, else the first of that name.
+// `k`'s match in `r`: the same id and name, else the first of that name
+// (another launch of the kernel).
 const KernelReport* find_kernel(const Report& r, const KernelReport& k);
 
 Comparison compare(const std::vector<Report>& runs);

@@ -31,9 +31,9 @@ std::vector<Report> load_runs(const std::vector<std::string>& inputs, const std:
 }
 
 void write_report(std::ostream& out, const std::string& format, const std::vector<Report>& runs,
-                  const Validation* validation) {
+                  const stream::Stage& self, const Validation* validation) {
   if (format == "json") {
-    write_json(out, runs, validation);
+    write_json(out, runs, self, validation);
   } else if (format == "csv") {
     if (validation) write_validation_csv(out, *validation);
     else write_csv(out, runs);
@@ -51,10 +51,10 @@ int main(int argc, char** argv) {
   ToolApp tool("stall-report",
                "Report what limited each kernel of pipe-sim runs (stall breakdown, metrics, top stalled PCs), "
                "validate a run against measured statistics, or compare and tabulate any number of runs.",
-               argc, argv);
+               argc, argv, SharedOptions{.provenance = true});
   CLI::App& app = tool.app();
   std::vector<std::string> inputs, labels;
-  std::string output = "-", format = "text", reference, plot, pcs;
+  std::string output = "-", format = "text", reference, plot, pcs, provenance_file;
   GatherOptions gather;
   app.add_option("inputs", inputs, "Streams with stats records (- = stdin); inputs under one --label are shards of one run");
   app.add_option("-l,--label", labels, "The run's label, once per input (default: the input's name; only labelled inputs are merged)")
@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
                  "With --reference: the config of an Accel-Sim get_stats.py CSV to validate against");
   app.add_option("--plot", plot, "Draw CPI stacks (side by side for several runs) into FILE (.svg or .png) with gnuplot");
   app.add_option("--pcs", pcs, "Write every static PC's instructions and stall cycles per type to FILE (CSV)");
+  app.add_option("--provenance-file", provenance_file,
+                 "Write each run's provenance (the stages that made it, as JSON) to FILE, e.g. beside a CSV");
   app.add_option("--top", gather.top_pcs, "Stalled PCs listed per kernel")->capture_default_str();
   return tool.run([&] {
     if (inputs.empty()) inputs.push_back("-");
@@ -90,7 +92,14 @@ int main(int argc, char** argv) {
       write_pcs_csv(pc_out.stream(), runs);
       pc_out.commit();
     }
-    write_report(out.stream(), format, runs, validation ? &*validation : nullptr);
+    const stream::Stage self =
+        stream::this_stage("stall-report", tool.common().argv, tool.common().no_provenance, "");
+    if (!provenance_file.empty()) {
+      Output provenance_out(provenance_file, OutputKind::Text);
+      write_provenance_json(provenance_out.stream(), runs, self);
+      provenance_out.commit();
+    }
+    write_report(out.stream(), format, runs, self, validation ? &*validation : nullptr);
     out.commit();
   });
 }

@@ -18,8 +18,14 @@ void write_csv(std::ostream& out, const std::vector<Report>& runs);
 // pc (hex), warp_insts, stall_cycles, stall_TYPE_cycles..., main_stall, sass.
 void write_pcs_csv(std::ostream& out, const std::vector<Report>& runs);
 // {"runs": [{"run", "gpu", "config", "source", ..., "kernels": [...],
-// "application": {...}}]}, the same names as the CSV; with a reference (one
-// run) the run has "validation".
-void write_json(std::ostream& out, const std::vector<Report>& runs, const Validation* validation = nullptr);
+// "application": {...}, "provenance": [...]}]}, the same names as the CSV;
+// with a reference (one run) the run has "validation". A run's provenance
+// is its stream's stages, then `self`, this run of stall-report.
+void write_json(std::ostream& out, const std::vector<Report>& runs, const stream::Stage& self,
+                const Validation* validation = nullptr);
+// --provenance-file: {"runs": [{"run", "provenance": [...]}]}, each run's
+// provenance as write_json gives it, for a CSV or text report to keep
+// beside it (the CSV itself carries none, so that it loads as it is).
+void write_provenance_json(std::ostream& out, const std::vector<Report>& runs, const stream::Stage& self);
 
 }  // namespace sasskit::stallreport

@@ -7,6 +7,11 @@ namespace sasskit::stallreport {
 
 namespace {
 
+// The application row's kernel_id: a number, so that a loader reads the
+// column as integers (a blank would make pandas read floats), and one no
+// kernel has (stall-report(1), COLUMNS).
+constexpr const char* kApplicationKernelId = "-1";
+
 // What a row describes besides its metrics.
 struct RowKey {
   const char* scope;  // "kernel" or "application"
@@ -26,7 +31,7 @@ void write_csv(std::ostream& out, const std::vector<Report>& runs) {
   for (const Report& rep : runs) {
     auto row = [&](const RowKey& key, const Metrics& m) {
       out << csv_field(rep.run) << ',' << csv_field(rep.gpu) << ',' << csv_field(rep.config) << ',' << key.scope << ','
-          << (key.id ? std::to_string(*key.id) : "") << ',' << csv_field(key.name) << ','
+          << (key.id ? std::to_string(*key.id) : kApplicationKernelId) << ',' << csv_field(key.name) << ','
           << (key.shards ? std::to_string(*key.shards) : "") << ',' << format_csv(key.weight, Kind::Ratio) << ','
           << format_csv(key.sample_scale, Kind::Ratio) << ',' << format_csv(key.error_bound, Kind::Ratio) << ','
           << format_csv(m.sampling_error, Kind::Ratio);

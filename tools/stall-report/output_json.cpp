@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "columns.hpp"
+#include "formats/stream_json.hpp"
 #include "libcommon/json.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
@@ -52,7 +53,7 @@ void validation_json(JsonWriter& w, const Validation& v) {
   w.end_array().end_object();
 }
 
-void run_json(JsonWriter& w, const Report& rep, const Validation* validation) {
+void run_json(JsonWriter& w, const Report& rep, const stream::Stage& self, const Validation* validation) {
   w.begin_object().field("run", rep.run).field("gpu", rep.gpu).field("config", rep.config);
   w.field("source", rep.source).field("projected", rep.projected);
   w.key("plan_method");
@@ -73,15 +74,30 @@ void run_json(JsonWriter& w, const Report& rep, const Validation* validation) {
   metrics(w, rep.totals);
   w.end_object();
   if (validation) validation_json(w, *validation);
+  w.key("provenance");
+  write_provenance(w, report_provenance(rep.provenance, self));
   w.end_object();
 }
 
 }  // namespace
 
-void write_json(std::ostream& out, const std::vector<Report>& runs, const Validation* validation) {
+void write_provenance_json(std::ostream& out, const std::vector<Report>& runs, const stream::Stage& self) {
   JsonWriter w(out);
   w.begin_object().key("runs").begin_array();
-  for (const Report& rep : runs) run_json(w, rep, validation);
+  for (const Report& rep : runs) {
+    w.begin_object().field("run", rep.run).key("provenance");
+    write_provenance(w, report_provenance(rep.provenance, self));
+    w.end_object();
+  }
+  w.end_array().end_object();
+  out << '\n';
+}
+
+void write_json(std::ostream& out, const std::vector<Report>& runs, const stream::Stage& self,
+                const Validation* validation) {
+  JsonWriter w(out);
+  w.begin_object().key("runs").begin_array();
+  for (const Report& rep : runs) run_json(w, rep, self, validation);
   w.end_array().end_object();
   out << '\n';
 }

@@ -25,23 +25,11 @@ void JsonlSink::next_member(const stream::Header& upstream) {
 
 void JsonlSink::header(const stream::Header& upstream) {
   stream::Header header;  // the version of what this run writes
-  header.provenance = upstream.provenance;
-  header.provenance.push_back(self_);
+  header.provenance = report_provenance(upstream.provenance, self_);
   json_.begin_object().field("t", "header").field("magic", stream::kMagic);
-  json_.field("major", header.major).field("minor", header.minor).key("provenance").begin_array();
-  for (const auto& s : header.provenance) {
-    json_.begin_object().field("tool", s.tool).field("version", s.version).key("argv");
-    json_.array(s.argv);
-    if (!s.gpu.empty()) json_.field("gpu", s.gpu);
-    if (!s.gpu_fingerprint.empty()) json_.field("gpu_fingerprint", s.gpu_fingerprint);
-    if (s.options) {
-      json_.key("options").begin_object();
-      for (const auto& [name, value] : *s.options) json_.field(name, value);
-      json_.end_object();
-    }
-    json_.end_object();
-  }
-  json_.end_array().end_object();
+  json_.field("major", header.major).field("minor", header.minor).key("provenance");
+  write_provenance(json_, header.provenance);
+  json_.end_object();
   out_ << '\n';
 }
 
