@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -148,6 +149,45 @@ TEST(Validate, MatchesByIdThenNameAndComputesErrors) {
   EXPECT_EQ(v.metrics[1].metric, RefMetric::L1HitRate);
   EXPECT_NEAR(*v.metrics[1].error, 10, 1e-9);  // percentage points
   EXPECT_FALSE(v.metrics[1].corr);
+  // Counts add up for the application; fractions do not.
+  ASSERT_TRUE(v.metrics[0].application);
+  EXPECT_DOUBLE_EQ(v.metrics[0].application->reference, 5800);
+  EXPECT_DOUBLE_EQ(v.metrics[0].application->simulated,
+                   r.kernels[0].m.cycles + r.kernels[1].m.cycles);
+  EXPECT_FALSE(v.metrics[1].application);
+  // What the reference lacks is named, not compared as 0.
+  EXPECT_NE(std::find(v.missing.begin(), v.missing.end(), RefMetric::Instructions), v.missing.end());
+  EXPECT_TRUE(v.stalls.empty());
+}
+
+TEST(Validate, StallSharesAndTheirTotalVariationDistance) {
+  Report r = report({});
+  ReferenceKernel a;
+  a.id = 1;
+  ReferenceStalls st;
+  st.source = "stall_*";
+  st.by_type[size_t(StallType::MemData)] = 3;
+  st.by_type[size_t(StallType::ComData)] = 1;
+  st.unmapped = 4;  // e.g. constant-cache misses: no stall type
+  a.stalls = st;
+  a.metrics[size_t(RefMetric::StallMemData)] = 0.75;
+  Validation v = validate(r, Reference{"nvprof-trace", {a}}, "ref.csv");
+  ASSERT_EQ(v.stalls.size(), 1u);
+  const StallComparison& c = v.stalls[0];
+  EXPECT_DOUBLE_EQ(c.reference[1], 0.75);  // MemData, second compared type
+  EXPECT_DOUBLE_EQ(c.reference[3], 0.25);  // ComData
+  EXPECT_DOUBLE_EQ(c.reference_left_out, 0.5);
+  const Metrics& m = r.kernels[0].m;
+  double compared = 0;
+  for (StallType t : kComparedStallTypes) compared += m.stall_type[size_t(t)];
+  double distance = 0;
+  for (size_t i = 0; i < kComparedStallTypes.size(); ++i) {
+    EXPECT_DOUBLE_EQ(c.simulated[i], m.stall_type[size_t(kComparedStallTypes[i])] / compared);
+    distance += std::fabs(c.simulated[i] - c.reference[i]) / 2;
+  }
+  EXPECT_DOUBLE_EQ(c.distance, distance);
+  EXPECT_GT(c.distance, 0);
+  EXPECT_DOUBLE_EQ(c.simulated_left_out, 1 - compared / m.stall_cycles());
 }
 
 TEST(Validate, NoMatchingKernelFails) {

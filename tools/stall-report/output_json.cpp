@@ -4,6 +4,7 @@
 #include "libcommon/json.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
+#include "stall_comparison.hpp"
 
 namespace sasskit::stallreport {
 
@@ -47,9 +48,16 @@ void validation_json(JsonWriter& w, const Validation& v) {
     for (const MetricPair& p : mv.pairs)
       w.begin_object().field("kernel_id", p.kernel_id).field("kernel_name", p.name).field("simulated", p.simulated).field(
           "reference", p.reference).end_object();
-    w.end_array().end_object();
+    w.end_array();
+    if (mv.application)
+      w.key("application").begin_object().field("simulated", mv.application->simulated).field(
+          "reference", mv.application->reference).end_object();
+    w.end_object();
   }
-  w.end_array().end_object();
+  w.end_array();
+  write_validation_gaps_json(w, v);
+  write_stall_comparison_json(w, v.stalls);
+  w.end_object();
 }
 
 void run_json(JsonWriter& w, const Report& rep, const Validation* validation) {

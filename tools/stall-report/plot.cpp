@@ -132,6 +132,7 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
   }
   out << "EOD\n";
   place(out, a);
+  if (hi <= 0) hi = 1;  // every value 0 (no bank conflicts): gnuplot refuses an empty range
   bool log = lo > 0 && hi / lo > 100;
   // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
   out << (hi >= 1000 ? "set format xy '%.1s%c'\n" : "set format xy '%g'\n");
@@ -195,7 +196,10 @@ std::string plot_terminal(const std::string& path) {
 std::string plot_script(const Report& rep, const Validation* validation, const std::string& terminal,
                         const std::string& output) {
   std::vector<ScatterSeries> scatters = validation ? validation_scatter(*validation) : std::vector<ScatterSeries>{};
-  const int rows = 3 + (scatters.empty() ? 0 : 1);
+  // Scatter panels four to a row, so that each stays wide enough to read.
+  constexpr size_t kPerRow = 4;
+  const size_t scatter_rows = (scatters.size() + kPerRow - 1) / kPerRow;
+  const int rows = 3 + int(scatter_rows);
   const double h = 1.0 / rows;
   std::ostringstream s;
   s << header(terminal, output, 400 * rows,
@@ -203,9 +207,11 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
   histogram(s, "cpi", cpi_stack_table(rep), {0, 1 - h, 1, h * 0.95});
   histogram(s, "cycles", cycle_stack_table(rep), {0, 1 - 2 * h, 1, h * 0.95});
   histogram(s, "busy", unit_busy_table(rep), {0, 1 - 3 * h, 1, h * 0.95});
+  const size_t per_row = std::min(kPerRow, scatters.size());
   for (size_t i = 0; i < scatters.size(); ++i) {
-    const double w = 1.0 / scatters.size();
-    scatter(s, "ref" + std::to_string(i), scatters[i], {i * w, 0, w, h * 0.95});
+    const double w = 1.0 / per_row;
+    const size_t row = i / kPerRow;
+    scatter(s, "ref" + std::to_string(i), scatters[i], {(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95});
   }
   s << "unset multiplot\n";
   return s.str();

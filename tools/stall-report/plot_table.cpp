@@ -173,6 +173,7 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
 std::vector<ScatterSeries> validation_scatter(const Validation& v) {
   std::vector<ScatterSeries> out;
   for (const MetricValidation& mv : v.metrics) {
+    if (ref_metric_stall_type(mv.metric)) continue;  // shares of one whole: the stall table says them
     ScatterSeries s{ref_metric_name(mv.metric), {}};
     for (const MetricPair& p : mv.pairs) s.points.push_back({p.reference, p.simulated});
     out.push_back(std::move(s));
