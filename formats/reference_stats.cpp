@@ -131,13 +131,30 @@ void apply_table(const Source& s, const MetricSource (&table)[N], ReferenceKerne
   }
 }
 
+// gpgpu-sim's totals (gpgpu_n_tot_w_icount, L1D_total_cache_*,
+// L2_total_cache_*) count from the start of the run: they are a kernel's own
+// only for the run's first kernel (its gpu_tot_sim_cycle is its gpu_sim_cycle).
+void apply_accelsim_totals(const Source& s, ReferenceKernel& k) {
+  const auto cycles = s.get("gpu_sim_cycle"), total_cycles = s.get("gpu_tot_sim_cycle");
+  if (!cycles || !total_cycles || *cycles != *total_cycles) return;
+  auto& m = k.metrics;
+  if (!m[size_t(RefMetric::Instructions)]) m[size_t(RefMetric::Instructions)] = s.get("gpgpu_n_tot_w_icount");
+  auto hit_rate = [&](const char* accesses, const char* miss_rate) -> std::optional<double> {
+    auto n = s.get(accesses), miss = s.get(miss_rate);
+    if (!n || !miss || *n <= 0) return std::nullopt;
+    return 1 - *miss;
+  };
+  if (!m[size_t(RefMetric::L1HitRate)])
+    m[size_t(RefMetric::L1HitRate)] = hit_rate("L1D_total_cache_accesses", "L1D_total_cache_miss_rate");
+  if (!m[size_t(RefMetric::L2HitRate)])
+    m[size_t(RefMetric::L2HitRate)] = hit_rate("L2_total_cache_accesses", "L2_total_cache_miss_rate");
+}
+
 // Accel-Sim statistic names (gpgpu-sim's gpu-sim.cc / shader.cc printouts).
 void apply_accelsim(const Source& s, ReferenceKernel& k) {
   auto& m = k.metrics;
   const auto cycles = s.kernel.cycles;
   m[size_t(RefMetric::Instructions)] = s.get("warp_instruction_count");
-  if (cycles && *cycles > 0 && m[size_t(RefMetric::Instructions)])
-    m[size_t(RefMetric::Ipc)] = *m[size_t(RefMetric::Instructions)] / *cycles;
   if (auto occ = s.get("gpu_occupancy")) m[size_t(RefMetric::Occupancy)] = *occ / 100;
   auto rd = s.get("num_global_mem_read"), wr = s.get("num_global_mem_write");
   if (rd || wr) m[size_t(RefMetric::GmemRequests)] = rd.value_or(0) + wr.value_or(0);
@@ -149,6 +166,9 @@ void apply_accelsim(const Source& s, ReferenceKernel& k) {
     l2_total += s.get("l2_cache_global_" + std::string(op) + "_total").value_or(0);
   }
   if (l2_total > 0) m[size_t(RefMetric::L2HitRate)] = l2_hit / l2_total;
+  apply_accelsim_totals(s, k);
+  if (cycles && *cycles > 0 && m[size_t(RefMetric::Instructions)])
+    m[size_t(RefMetric::Ipc)] = *m[size_t(RefMetric::Instructions)] / *cycles;
 }
 
 // The shares of the compared stall types in the reasons the reference has.

@@ -103,6 +103,22 @@ TEST(Reference, MetricsHeldByEachRealExport) {
   }
 }
 
+TEST(Reference, AccelsimRunTotalsCountOnlyForTheFirstKernel) {
+  Reference r = parse(
+      "kernel_name = first\nkernel_launch_uid = 1\ngpu_sim_cycle = 100\ngpu_tot_sim_cycle = 100\n"
+      "gpgpu_n_tot_w_icount = 400\n\tL1D_total_cache_accesses = 50\n\tL1D_total_cache_miss_rate = 0.2500\n"
+      "L2_total_cache_accesses = 10\nL2_total_cache_miss_rate = 0.1000\n"
+      "kernel_name = second\nkernel_launch_uid = 2\ngpu_sim_cycle = 50\ngpu_tot_sim_cycle = 150\n"
+      "gpgpu_n_tot_w_icount = 900\n\tL1D_total_cache_accesses = 70\n\tL1D_total_cache_miss_rate = 0.3000\n");
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(metric(r.kernels[0], RefMetric::Instructions), 400);
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::Ipc), 4);
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::L1HitRate), 0.75);
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::L2HitRate), 0.9);
+  for (RefMetric m : {RefMetric::Instructions, RefMetric::L1HitRate, RefMetric::L2HitRate})
+    EXPECT_FALSE(r.kernels[1].metrics[size_t(m)]) << ref_metric_name(m);  // the run's, not its own
+}
+
 TEST(Reference, PlainCsvCarriesStallShares) {
   Reference r = parse("id,name,cycles,stall_MemData_share,stall_Ctrl_share\n1,k,10,75%,25%\n");
   EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::StallMemData), 0.75);

@@ -338,3 +338,50 @@ TEST(Diag, PrintableEscapesControlCharactersOnly) {
   EXPECT_EQ(printable(std::string("a\nb\tc\x1b[31md\x07\x7f\0", 14)), "a\\nb\\tc\\x1b[31md\\x07\\x7f\\x00");
   EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 passes
 }
+
+namespace {
+
+// Two runs of the fixture, validated against references 20% and 50% above
+// their simulated cycles.
+std::vector<Validation> two_validated_runs() {
+  std::vector<Validation> runs;
+  for (double over : {1.2, 1.5}) {
+    Report r = report({});
+    r.run = over < 1.3 ? "a" : "b";
+    ReferenceKernel k;
+    k.id = 1;
+    k.metrics[size_t(RefMetric::Cycles)] = r.kernels[0].m.cycles * over;
+    k.metrics[size_t(RefMetric::L1HitRate)] = 0.5;
+    runs.push_back(validate(r, Reference{"plain", {k}}, r.run + ".csv"));
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST(Validate, SuitePoolsThePairsOfEveryRun) {
+  const Validation suite = pool_validations(two_validated_runs());
+  EXPECT_EQ(suite.matched, 2u);
+  ASSERT_EQ(suite.metrics.size(), 2u);
+  const MetricValidation& cycles = suite.metrics[0];
+  ASSERT_EQ(cycles.pairs.size(), 2u);
+  EXPECT_EQ(cycles.pairs[0].run, "a");
+  EXPECT_EQ(cycles.pairs[1].run, "b");
+  // |s - 1.2 s| / 1.2 s and |s - 1.5 s| / 1.5 s, averaged.
+  EXPECT_NEAR(*cycles.error, 100 * (0.2 / 1.2 + 0.5 / 1.5) / 2, 1e-9);
+}
+
+TEST(Plot, CorrelationPanelsCarryErrorCorrelationCountAndUnit) {
+  const Validation suite = pool_validations(two_validated_runs());
+  const auto panels = correlation_scatter(suite);
+  ASSERT_EQ(panels.size(), 2u);
+  EXPECT_EQ(panels[0].title.rfind("cycles: MAPE 25%, r ", 0), 0u) << panels[0].title;
+  EXPECT_NE(panels[0].title.find(", n 2"), std::string::npos);
+  EXPECT_TRUE(panels[0].log);
+  EXPECT_EQ(panels[0].unit, "cycles");
+  EXPECT_FALSE(panels[1].log);  // a hit rate stays linear
+  const std::string script = correlation_plot_script(suite, "svg", "c.svg");
+  EXPECT_NE(script.find("set logscale xy"), std::string::npos);
+  EXPECT_NE(script.find("'reference (cycles)'"), std::string::npos);
+  EXPECT_NE(script.find("title 'y = x'"), std::string::npos);
+}

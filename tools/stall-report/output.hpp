@@ -18,8 +18,9 @@ void write_csv(std::ostream& out, const std::vector<Report>& runs);
 // pc (hex), warp_insts, stall_cycles, stall_TYPE_cycles..., main_stall, sass.
 void write_pcs_csv(std::ostream& out, const std::vector<Report>& runs);
 // {"runs": [{"run", "gpu", "config", "source", ..., "kernels": [...],
-// "application": {...}}]}, the same names as the CSV; with a reference (one
-// run) the run has "validation".
-void write_json(std::ostream& out, const std::vector<Report>& runs, const Validation* validation = nullptr);
+// "application": {...}}]}, the same names as the CSV; a run with a reference
+// (validations[i] for runs[i]) has "validation", and several have "suite"
+// (pool_validations) beside "runs".
+void write_json(std::ostream& out, const std::vector<Report>& runs, const std::vector<Validation>& validations = {});
 
 }  // namespace sasskit::stallreport

@@ -86,11 +86,17 @@ void run_json(JsonWriter& w, const Report& rep, const Validation* validation) {
 
 }  // namespace
 
-void write_json(std::ostream& out, const std::vector<Report>& runs, const Validation* validation) {
+void write_json(std::ostream& out, const std::vector<Report>& runs, const std::vector<Validation>& validations) {
   JsonWriter w(out);
   w.begin_object().key("runs").begin_array();
-  for (const Report& rep : runs) run_json(w, rep, validation);
-  w.end_array().end_object();
+  for (size_t i = 0; i < runs.size(); ++i) run_json(w, runs[i], i < validations.size() ? &validations[i] : nullptr);
+  w.end_array();
+  if (validations.size() > 1) {
+    w.key("suite").begin_object();
+    validation_json(w, pool_validations(validations));
+    w.end_object();
+  }
+  w.end_object();
   out << '\n';
 }
 

@@ -133,13 +133,15 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
   out << "EOD\n";
   place(out, a);
   if (hi <= 0) hi = 1;  // every value 0 (no bank conflicts): gnuplot refuses an empty range
-  bool log = lo > 0 && hi / lo > 100;
+  bool log = lo > 0 && (s.log || hi / lo > 100);
   // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
   out << (hi >= 1000 ? "set format xy '%.1s%c'\n" : "set format xy '%g'\n");
-  out << "set title " << single_quoted(s.metric + ": simulated vs reference") << "\nset xlabel 'reference'\n"
-      << "set ylabel 'simulated'\nset style data points\nset key inside top left\nset xtics norotate\n"
+  const std::string unit = s.unit.empty() ? "" : " (" + s.unit + ")";
+  out << "set title " << single_quoted(s.title.empty() ? s.metric + ": simulated vs reference" : s.title)
+      << "\nset xlabel " << single_quoted("reference" + unit) << "\nset ylabel " << single_quoted("simulated" + unit)
+      << "\nset style data points\nset key inside top left\nset xtics norotate\n"
       << (log ? "set logscale xy\n" : "unset logscale\n") << "set xrange [" << (log ? lo / 2 : 0) << ':'
-      << hi * 1.1 << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * 1.1 << "]\n"
+      << hi * (log ? 2 : 1.1) << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * (log ? 2 : 1.1) << "]\n"
       << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.3 title 'kernels', x with lines lt 8 dt 2 title 'y = x'\n"
       << "unset xlabel\nset format xy '%g'\n";
 }
@@ -225,6 +227,28 @@ std::string compare_plot_script(const std::vector<Report>& runs, const std::stri
   histogram(s, "cycles", compare_cycle_table(runs), {0, 0, 1, 0.38});
   s << "unset multiplot\n";
   return s.str();
+}
+
+std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output) {
+  const std::vector<ScatterSeries> panels = correlation_scatter(suite);
+  constexpr size_t kPerRow = 3;
+  const size_t rows = std::max<size_t>(1, (panels.size() + kPerRow - 1) / kPerRow);
+  std::ostringstream s;
+  s << header(terminal, output, int(450 * rows),
+              "Simulated against reference: " + std::to_string(suite.matched) + " kernels, " + suite.reference);
+  for (size_t i = 0; i < panels.size(); ++i) {
+    const double w = 1.0 / kPerRow, h = 0.96 / rows;
+    const size_t row = i / kPerRow;
+    scatter(s, "corr" + std::to_string(i), panels[i], {(i % kPerRow) * w, (rows - 1 - row) * h, w, h * 0.95});
+  }
+  s << "unset multiplot\n";
+  return s.str();
+}
+
+void write_correlation_plot(const Validation& suite, const std::string& path) {
+  draw(path, [&](const std::string& terminal, const std::string& tmp) {
+    return correlation_plot_script(suite, terminal, tmp);
+  });
 }
 
 void write_plot(const Report& rep, const Validation* validation, const std::string& path) {

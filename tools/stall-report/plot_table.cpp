@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "columns.hpp"
 #include "compare.hpp"
@@ -177,6 +178,45 @@ std::vector<ScatterSeries> validation_scatter(const Validation& v) {
     ScatterSeries s{ref_metric_name(mv.metric), {}};
     for (const MetricPair& p : mv.pairs) s.points.push_back({p.reference, p.simulated});
     out.push_back(std::move(s));
+  }
+  return out;
+}
+
+namespace {
+
+std::string axis_unit(RefMetric m) {
+  if (ref_metric_is_fraction(m)) return "fraction";
+  switch (m) {
+    case RefMetric::Cycles:
+    case RefMetric::SmActiveCycles: return "cycles";
+    case RefMetric::Instructions: return "warp instructions";
+    case RefMetric::Ipc:
+    case RefMetric::SmIpc: return "warp instructions per cycle";
+    case RefMetric::GmemRequests: return "requests";
+    case RefMetric::SmemConflicts: return "conflicts";
+    default: return "sectors";
+  }
+}
+
+std::string statistic(const char* name, const std::optional<double>& v, const char* unit) {
+  char buf[64];
+  if (v) std::snprintf(buf, sizeof buf, "%s %.3g%s", name, *v, unit);
+  else std::snprintf(buf, sizeof buf, "%s -", name);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<ScatterSeries> correlation_scatter(const Validation& suite) {
+  std::vector<ScatterSeries> out = validation_scatter(suite);
+  for (ScatterSeries& s : out) {
+    const MetricValidation& mv = *std::find_if(suite.metrics.begin(), suite.metrics.end(), [&](const MetricValidation& m) {
+      return s.metric == ref_metric_name(m.metric);
+    });
+    s.unit = axis_unit(mv.metric);
+    s.log = !ref_metric_is_fraction(mv.metric);
+    s.title = s.metric + ": " + statistic(error_kind(mv.metric), mv.error, error_unit(mv.metric)) + ", " +
+              statistic("r", mv.corr, "") + ", n " + std::to_string(mv.pairs.size());
   }
   return out;
 }

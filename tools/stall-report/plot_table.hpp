@@ -66,7 +66,14 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs);
 struct ScatterSeries {
   std::string metric;  // "cycles", ...
   std::vector<std::pair<double, double>> points;  // (reference, simulated)
+  std::string title;   // the panel's title; empty: "METRIC: simulated vs reference"
+  std::string unit;    // the axes' unit, e.g. "cycles"; empty: none given
+  bool log = false;    // log-log axes wherever every value is positive
 };
 std::vector<ScatterSeries> validation_scatter(const Validation& v);
+// A suite's correlation panels (Accel-Sim's correlator): per metric the
+// pairs of every run, the MAPE or MAE, Pearson's r and the count in the
+// title, counts on log-log axes.
+std::vector<ScatterSeries> correlation_scatter(const Validation& suite);
 
 }  // namespace sasskit::stallreport

@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <map>
-#include <numeric>
+#include <algorithm>
 
 #include "columns.hpp"
 #include "formats/csv.hpp"
@@ -112,7 +112,47 @@ std::string value_text(double v, RefMetric m) {
   return fixed(v, 0);
 }
 
+// The metric's error (MAPE or MAE) and correlation over its pairs.
+void score(MetricValidation& mv) {
+  std::vector<double> sim, meas;
+  for (const MetricPair& p : mv.pairs) sim.push_back(p.simulated), meas.push_back(p.reference);
+  if (ref_metric_is_fraction(mv.metric)) {
+    if (auto e = mae(sim, meas)) mv.error = 100 * *e;
+  } else {
+    mv.error = mape(sim, meas);
+  }
+  mv.corr = pearson(sim, meas);
+}
+
+void summary_table(std::ostream& out, const std::vector<MetricValidation>& metrics) {
+  TextTable summary({"metric", "kernels", "error", "corr"});
+  for (const MetricValidation& mv : metrics)
+    summary.add({ref_metric_name(mv.metric), std::to_string(mv.pairs.size()),
+                 std::string(error_kind(mv.metric)) + " " + (mv.error ? fixed(*mv.error, 2) + error_unit(mv.metric) : "-"),
+                 mv.corr ? fixed(*mv.corr, 3) : "-"});
+  summary.print(out);
+}
+
 }  // namespace
+
+Validation pool_validations(const std::vector<Validation>& runs) {
+  Validation suite;
+  suite.reference = std::to_string(runs.size()) + " references";
+  suite.format = "suite";
+  std::map<RefMetric, MetricValidation> pooled;
+  for (const Validation& v : runs) {
+    suite.matched += v.matched;
+    for (const MetricValidation& mv : v.metrics) {
+      auto& to = pooled.try_emplace(mv.metric, MetricValidation{mv.metric, {}, {}, {}, {}}).first->second;
+      to.pairs.insert(to.pairs.end(), mv.pairs.begin(), mv.pairs.end());
+    }
+  }
+  for (auto& [metric, mv] : pooled) {
+    score(mv);
+    suite.metrics.push_back(std::move(mv));
+  }
+  return suite;
+}
 
 const char* error_kind(RefMetric m) { return ref_metric_is_fraction(m) ? "MAE" : "MAPE"; }
 const char* error_key(RefMetric m) { return ref_metric_is_fraction(m) ? "error_pp" : "error_pct"; }
@@ -128,30 +168,23 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
   for (size_t mi = 0; mi < kRefMetrics; ++mi) {
     RefMetric metric = RefMetric(mi);
     MetricValidation mv{metric, {}, {}, {}, {}};
-    std::vector<double> sim, meas;
     bool in_reference = false;
     for (auto [k, r] : pairs) {
       auto s = simulated(k->m, metric);
       const auto& m = r->metrics[mi];
       in_reference |= m.has_value();
       if (!s || !m) continue;
-      mv.pairs.push_back({k->id, k->name, *s, *m});
-      sim.push_back(*s);
-      meas.push_back(*m);
+      mv.pairs.push_back({k->id, k->name, *s, *m, rep.run});
     }
     if (mv.pairs.empty()) {
       (in_reference ? v.unsimulated : v.missing).push_back(metric);
       continue;
     }
-    if (has_application_sum(metric) && mv.pairs.size() > 1)
-      mv.application = MetricPair{0, "(application)", std::accumulate(sim.begin(), sim.end(), 0.0),
-                                  std::accumulate(meas.begin(), meas.end(), 0.0)};
-    if (ref_metric_is_fraction(metric)) {
-      if (auto e = mae(sim, meas)) mv.error = 100 * *e;
-    } else {
-      mv.error = mape(sim, meas);
+    if (has_application_sum(metric) && mv.pairs.size() > 1) {
+      mv.application = MetricPair{0, "(application)", 0, 0, rep.run};
+      for (const MetricPair& p : mv.pairs) mv.application->simulated += p.simulated, mv.application->reference += p.reference;
     }
-    mv.corr = pearson(sim, meas);
+    score(mv);
     v.metrics.push_back(std::move(mv));
   }
   for (auto [k, r] : pairs)
@@ -162,12 +195,7 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
 void write_validation_text(std::ostream& out, const Validation& v) {
   out << "\nValidation against " << printable(v.reference) << " (" << v.format << "), " << v.matched
       << (v.matched == 1 ? " kernel" : " kernels") << " matched\n";
-  TextTable summary({"metric", "kernels", "error", "corr"});
-  for (const MetricValidation& mv : v.metrics)
-    summary.add({ref_metric_name(mv.metric), std::to_string(mv.pairs.size()),
-                 std::string(error_kind(mv.metric)) + " " + (mv.error ? fixed(*mv.error, 2) + error_unit(mv.metric) : "-"),
-                 mv.corr ? fixed(*mv.corr, 3) : "-"});
-  summary.print(out);
+  summary_table(out, v.metrics);
   if (!v.missing.empty()) out << "not in the reference: " << metric_list(v.missing) << '\n';
   if (!v.unsimulated.empty()) out << "not in the run: " << metric_list(v.unsimulated) << '\n';
   for (const MetricValidation& mv : v.metrics) {
@@ -187,6 +215,29 @@ void write_validation_text(std::ostream& out, const Validation& v) {
   if (!v.stalls.empty()) write_stall_comparison_text(out, v.stalls);
 }
 
+void write_suite_text(std::ostream& out, const std::vector<Validation>& runs, const Validation& suite) {
+  out << "\nSuite: " << runs.size() << " runs against their references, " << suite.matched
+      << (suite.matched == 1 ? " kernel" : " kernels") << " matched\n";
+  summary_table(out, suite.metrics);
+  out << "\nError per run (MAPE for counts, MAE in pp for fractions)\n";
+  std::vector<const MetricValidation*> shown;  // the stall shares are in each run's stall table
+  for (const MetricValidation& mv : suite.metrics)
+    if (!ref_metric_stall_type(mv.metric)) shown.push_back(&mv);
+  std::vector<std::string> header{"run"};
+  for (const MetricValidation* mv : shown) header.push_back(ref_metric_name(mv->metric));
+  TextTable t(header);
+  for (const Validation& v : runs) {
+    std::vector<std::string> row{v.run};
+    for (const MetricValidation* pooled : shown) {
+      auto it = std::find_if(v.metrics.begin(), v.metrics.end(),
+                             [&](const MetricValidation& mv) { return mv.metric == pooled->metric; });
+      row.push_back(it != v.metrics.end() && it->error ? fixed(*it->error, 2) : "-");
+    }
+    t.add(row);
+  }
+  t.print(out);
+}
+
 void write_validation_gaps_json(JsonWriter& w, const Validation& v) {
   for (auto [key, metrics] : {std::pair{"missing", &v.missing}, std::pair{"unsimulated", &v.unsimulated}}) {
     w.key(key).begin_array();
@@ -195,8 +246,8 @@ void write_validation_gaps_json(JsonWriter& w, const Validation& v) {
   }
 }
 
-void write_validation_csv(std::ostream& out, const Validation& v) {
-  out << "run,gpu,metric,kernel_id,kernel_name,simulated,reference,rel_error_pct,abs_error_pp\n";
+void write_validation_csv(std::ostream& out, const Validation& v, bool header) {
+  if (header) out << "run,gpu,metric,kernel_id,kernel_name,simulated,reference,rel_error_pct,abs_error_pp\n";
   const std::string run = csv_field(v.run) + ',' + csv_field(v.gpu) + ',';
   for (const MetricValidation& mv : v.metrics) {
     auto row = [&](const MetricPair& p, const std::string& kernel_id) {

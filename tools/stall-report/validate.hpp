@@ -17,6 +17,7 @@ struct MetricPair {
   uint32_t kernel_id = 0;
   std::string name;
   double simulated = 0, reference = 0;
+  std::string run;  // the run's label (a suite pools several runs)
 };
 
 struct MetricValidation {
@@ -59,11 +60,18 @@ struct Validation {
 // match.
 Validation validate(const Report& rep, const Reference& ref, const std::string& ref_name);
 
+// Several runs, each validated against its own reference, pooled per
+// metric: the suite's errors and correlations over every matched kernel.
+// `reference` and `format` say how many references there were.
+Validation pool_validations(const std::vector<Validation>& runs);
+
 const char* error_kind(RefMetric m);  // "MAPE" or "MAE"
 const char* error_key(RefMetric m);   // its JSON key: "error_pct" (MAPE) or "error_pp" (MAE)
 const char* error_unit(RefMetric m);  // "%" or " pp"
 
 void write_validation_text(std::ostream& out, const Validation& v);
+// The pooled table of pool_validations and, per run, each metric's error.
+void write_suite_text(std::ostream& out, const std::vector<Validation>& runs, const Validation& suite);
 // "missing" and "unsimulated": arrays of metric names.
 void write_validation_gaps_json(JsonWriter& w, const Validation& v);
 // run,gpu,metric,kernel_id,kernel_name,simulated,reference,rel_error_pct,abs_error_pp
@@ -71,6 +79,6 @@ void write_validation_gaps_json(JsonWriter& w, const Validation& v);
 // absolute one in percentage points; a count's application row has no
 // kernel_id; a stall_distance row per kernel gives the total variation
 // distance of the stall shares in abs_error_pp.
-void write_validation_csv(std::ostream& out, const Validation& v);
+void write_validation_csv(std::ostream& out, const Validation& v, bool header = true);
 
 }  // namespace sasskit::stallreport
