@@ -111,10 +111,9 @@ TEST(Reference, AccelsimRunTotalsCountOnlyForTheFirstKernel) {
       "kernel_name = second\nkernel_launch_uid = 2\ngpu_sim_cycle = 50\ngpu_tot_sim_cycle = 150\n"
       "gpgpu_n_tot_w_icount = 900\n\tL1D_total_cache_accesses = 70\n\tL1D_total_cache_miss_rate = 0.3000\n");
   ASSERT_EQ(r.kernels.size(), 2u);
-  EXPECT_EQ(metric(r.kernels[0], RefMetric::Instructions), 400);
-  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::Ipc), 4);
-  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::L1HitRate), 0.75);
-  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::L2HitRate), 0.9);
+  const std::pair<RefMetric, double> first[] = {
+      {RefMetric::Instructions, 400}, {RefMetric::Ipc, 4}, {RefMetric::L1HitRate, 0.75}, {RefMetric::L2HitRate, 0.9}};
+  for (auto [m, value] : first) EXPECT_DOUBLE_EQ(metric(r.kernels[0], m), value) << ref_metric_name(m);
   for (RefMetric m : {RefMetric::Instructions, RefMetric::L1HitRate, RefMetric::L2HitRate})
     EXPECT_FALSE(r.kernels[1].metrics[size_t(m)]) << ref_metric_name(m);  // the run's, not its own
 }

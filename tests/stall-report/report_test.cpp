@@ -385,3 +385,20 @@ TEST(Plot, CorrelationPanelsCarryErrorCorrelationCountAndUnit) {
   EXPECT_NE(script.find("'reference (cycles)'"), std::string::npos);
   EXPECT_NE(script.find("title 'y = x'"), std::string::npos);
 }
+
+TEST(Plot, StallReasonsSideBySidePerKernel) {
+  StallComparison c;
+  c.kernel_id = 3;
+  c.name = "_Z6vecAddPfS_S_i";
+  c.simulated = {0, 0.5, 0, 0.25, 0, 0.25};
+  c.reference = {0.1, 0.6, 0, 0.3, 0, 0};
+  const PlotTable t = stall_comparison_table({c});
+  ASSERT_EQ(t.series.size(), kComparedStallTypes.size());
+  EXPECT_EQ(t.series[1], "MemData");
+  EXPECT_EQ(t.first_linetype, 2);  // the CPI stacks' colours: issue is 1
+  ASSERT_EQ(t.groups.size(), 1u);
+  EXPECT_EQ(t.groups[0].title, "3 vecAdd");
+  ASSERT_EQ(t.groups[0].rows.size(), 2u);
+  EXPECT_EQ(t.groups[0].rows[1].label, "reference");
+  EXPECT_DOUBLE_EQ(t.groups[0].rows[1].values[1], 60);
+}

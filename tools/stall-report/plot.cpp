@@ -111,7 +111,8 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
   const std::vector<size_t> starts = group_starts(t);
   for (size_t g = 0; g < t.groups.size(); ++g) {
     if (g) out << ", ";
-    out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1 at " << (g ? starts[g] - 1 : 0)
+    out << "newhistogram " << single_quoted(t.groups[g].title) << " lt " << t.first_linetype << " at "
+        << (g ? starts[g] - 1 : 0)
         << ", for [i=2:"
         << t.series.size() + 1 << "] $"
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
@@ -198,10 +199,11 @@ std::string plot_terminal(const std::string& path) {
 std::string plot_script(const Report& rep, const Validation* validation, const std::string& terminal,
                         const std::string& output) {
   std::vector<ScatterSeries> scatters = validation ? validation_scatter(*validation) : std::vector<ScatterSeries>{};
+  const bool stalls = validation && !validation->stalls.empty();
   // Scatter panels four to a row, so that each stays wide enough to read.
   constexpr size_t kPerRow = 4;
   const size_t scatter_rows = (scatters.size() + kPerRow - 1) / kPerRow;
-  const int rows = 3 + int(scatter_rows);
+  const int rows = 3 + int(stalls) + int(scatter_rows);
   const double h = 1.0 / rows;
   std::ostringstream s;
   s << header(terminal, output, 400 * rows,
@@ -209,6 +211,7 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
   histogram(s, "cpi", cpi_stack_table(rep), {0, 1 - h, 1, h * 0.95});
   histogram(s, "cycles", cycle_stack_table(rep), {0, 1 - 2 * h, 1, h * 0.95});
   histogram(s, "busy", unit_busy_table(rep), {0, 1 - 3 * h, 1, h * 0.95});
+  if (stalls) histogram(s, "stalls", stall_comparison_table(validation->stalls), {0, 1 - 4 * h, 1, h * 0.95});
   const size_t per_row = std::min(kPerRow, scatters.size());
   for (size_t i = 0; i < scatters.size(); ++i) {
     const double w = 1.0 / per_row;

@@ -57,9 +57,12 @@ PlotRow with_error(PlotRow row, const Metrics& m, std::optional<double> plan_bou
 // The application's stack of `rep`.
 PlotRow with_error(PlotRow row, const Report& rep) { return with_error(std::move(row), rep.totals, rep.plan_error_bound); }
 
-std::string short_name(const KernelReport& k) {
-  return plot_label(std::to_string(k.id) + " " + base_kernel_name(demangle_kernel_name(k.name)));
+// "id baseName", as a bar's label.
+std::string kernel_label(uint32_t id, const std::string& name) {
+  return plot_label(std::to_string(id) + " " + base_kernel_name(demangle_kernel_name(name)));
 }
+
+std::string short_name(const KernelReport& k) { return kernel_label(k.id, k.name); }
 
 // A bar: its label, its metrics and the weight that scales counts to the
 // application (1 for rows already weighted).
@@ -168,6 +171,22 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
   PlotTable t{"Scheduler cycles of the application, per run", "scheduler cycles" + unit, cycle_series(), {{}}};
   for (size_t i = 0; i < runs.size(); ++i)
     t.groups[0].rows.push_back(with_error({run_label(runs, i), cycle_split(runs[i].totals, 1 / scale)}, runs[i]));
+  return t;
+}
+
+PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls) {
+  PlotTable t{"Stall reasons, simulated against the profiler's", "% of the stall cycles both name", {}, {}, 2};
+  for (StallType type : kComparedStallTypes) t.series.push_back(stall_type_name(type));
+  for (size_t k = 0; k < stalls.size() && k < kPlotKernels; ++k) {
+    const StallComparison& c = stalls[k];
+    auto percent = [](const auto& shares) {
+      std::vector<double> v;
+      for (double s : shares) v.push_back(100 * s);
+      return v;
+    };
+    t.groups.push_back(PlotGroup{kernel_label(c.kernel_id, c.name),
+                                 {PlotRow{"simulated", percent(c.simulated)}, PlotRow{"reference", percent(c.reference)}}});
+  }
   return t;
 }
 

@@ -34,6 +34,7 @@ struct PlotTable {
   std::string title, ylabel;
   std::vector<std::string> series;  // segment names, one per value
   std::vector<PlotGroup> groups;
+  int first_linetype = 1;  // the first segment's colour (2: a stall type keeps its CPI-stack colour)
 };
 
 // Text from an input reduced to a safe subset for gnuplot: printable ASCII
@@ -61,6 +62,11 @@ PlotTable compare_cpi_table(const std::vector<Report>& runs);
 // N runs: the application's scheduler cycles split as above, one bar per
 // run, labelled "number label".
 PlotTable compare_cycle_table(const std::vector<Report>& runs);
+
+// --reference with stall reasons: per kernel (up to kPlotKernels) a group
+// of two bars, simulated and reference, each the shares (%) of the six
+// compared stall types.
+PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls);
 
 // --reference: per metric the (reference, simulated) pairs of the kernels.
 struct ScatterSeries {
