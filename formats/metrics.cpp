@@ -48,6 +48,10 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, con
   m.sm_cycles = double(t.sm_cycles) * scale;
   m.occupancy = t.achieved_occupancy();
   m.mem_requests = double(t.mem_requests) * scale;
+  m.l2_sectors = double(cache ? cache->l2_bound_sectors : t.l2_sectors) * scale;
+  m.dram_read_sectors = double(cache ? cache->dram_read_sectors : t.dram_read_sectors) * scale;
+  m.dram_write_sectors = double(cache ? cache->dram_write_sectors : t.dram_write_sectors) * scale;
+  m.smem_conflict_cycles = double(t.smem_conflict_cycles) * scale;
   add_scaled(m.stall_type, t.stall_type, scale);
   add_scaled(m.stall_event, t.stall_event, scale);
   for (size_t u = 0; u < kUnitClasses; ++u) {
@@ -78,6 +82,10 @@ Metrics application_totals(const std::vector<WeightedMetrics>& kernels) {
     add_weighted(t.unit_insts, m->unit_insts, w);
     occupancy.add(m->occupancy, w);
     t.mem_requests += m->mem_requests * w;
+    t.l2_sectors += m->l2_sectors * w;
+    t.dram_read_sectors += m->dram_read_sectors * w;
+    t.dram_write_sectors += m->dram_write_sectors * w;
+    t.smem_conflict_cycles += m->smem_conflict_cycles * w;
     l1.add(m->l1_hit_rate, m->mem_requests * w);
     l2.add(m->l2_hit_rate, m->mem_requests * w);
     scheduler_cycles.push_back({(m->instructions + m->stall_cycles()) * w, m->sampled, m->sampling_error});

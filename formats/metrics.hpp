@@ -24,6 +24,11 @@ struct Metrics {
   std::optional<double> l1_hit_rate, l2_hit_rate;
   std::optional<double> gmem_requests;
   double mem_requests = 0;  // pipe-sim's coalesced requests: weighs hit rates in totals
+  // Memory traffic (rd-cache's model when a cache record exists, else
+  // pipe-sim's): sectors sent from L1 to L2, DRAM sectors read and written,
+  // and the extra shared-memory cycles of bank conflicts.
+  double l2_sectors = 0, dram_read_sectors = 0, dram_write_sectors = 0;
+  double smem_conflict_cycles = 0;
   std::array<double, kStallTypes> stall_type{};
   std::array<double, kStallEvents> stall_event{};
   std::array<double, kUnitClasses> unit_busy{};

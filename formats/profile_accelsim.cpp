@@ -45,6 +45,8 @@ void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    // The cache statistics are indented with a tab.
+    while (!line.empty() && (line.front() == '\t' || line.front() == ' ')) line.remove_prefix(1);
     const size_t eq = line.find(" = ");
     if (eq == std::string_view::npos) continue;
     const std::string_view key = line.substr(0, eq), value = line.substr(eq + 3);

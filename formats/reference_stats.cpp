@@ -13,7 +13,11 @@ using profile::Kernel;
 using profile::Layout;
 
 constexpr std::array<const char*, kRefMetrics> kMetricNames = {
-    "cycles", "instructions", "ipc", "sm_ipc", "gmem_requests", "l1_hit_rate", "l2_hit_rate", "occupancy"};
+    "cycles", "instructions", "ipc", "sm_ipc", "gmem_requests", "l1_hit_rate", "l2_hit_rate", "occupancy",
+    "sm_active_cycles", "l2_sectors", "dram_read_sectors", "dram_write_sectors", "smem_bank_conflicts",
+    "stall_MemStruct_share", "stall_MemData_share", "stall_ComStruct_share", "stall_ComData_share",
+    "stall_Sync_share", "stall_Ctrl_share"};
+constexpr size_t kFirstStallShare = size_t(RefMetric::StallMemStruct);
 
 // A source metric and what it becomes: value * scale, summed when several
 // sources add up to one metric (load + store requests).
@@ -29,11 +33,20 @@ struct MetricSource {
 constexpr MetricSource kNvprof[] = {
     {"inst_executed", RefMetric::Instructions},
     {"ipc", RefMetric::SmIpc},
+    {"executed_ipc", RefMetric::SmIpc},  // the summary's name for it
     {"achieved_occupancy", RefMetric::Occupancy},
     {"global_hit_rate", RefMetric::L1HitRate, 0.01},
     {"l2_tex_hit_rate", RefMetric::L2HitRate, 0.01},
     {"global_load_requests", RefMetric::GmemRequests, 1, true},
     {"global_store_requests", RefMetric::GmemRequests, 1, true},
+    {"active_cycles", RefMetric::SmActiveCycles},  // event, summed over SMs
+    // A transaction is a 32-byte sector; l2_tex_* are those from the SMs' L1/tex.
+    {"l2_tex_read_transactions", RefMetric::L2Sectors, 1, true},
+    {"l2_tex_write_transactions", RefMetric::L2Sectors, 1, true},
+    {"dram_read_transactions", RefMetric::DramReadSectors},
+    {"dram_write_transactions", RefMetric::DramWriteSectors},
+    {"shared_ld_bank_conflict", RefMetric::SmemConflicts, 1, true},  // events
+    {"shared_st_bank_conflict", RefMetric::SmemConflicts, 1, true},
 };
 
 // Nsight Compute: section names of the default sets and the raw metric
@@ -52,6 +65,37 @@ constexpr MetricSource kNcu[] = {
     {"lts__t_sector_hit_rate.pct", RefMetric::L2HitRate, 0.01},
     {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", RefMetric::GmemRequests, 1, true},
     {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", RefMetric::GmemRequests, 1, true},
+    {"sm__cycles_active.sum", RefMetric::SmActiveCycles},
+    {"lts__t_sectors_srcunit_tex_op_read.sum", RefMetric::L2Sectors, 1, true},
+    {"lts__t_sectors_srcunit_tex_op_write.sum", RefMetric::L2Sectors, 1, true},
+    {"dram__sectors_read.sum", RefMetric::DramReadSectors},
+    {"dram__sectors_write.sum", RefMetric::DramWriteSectors},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", RefMetric::SmemConflicts, 1, true},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", RefMetric::SmemConflicts, 1, true},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", RefMetric::SmemConflicts},  // both, where given
+    // The names of Nsight Compute before 2020 (CUDA 10), as on Pascal.
+    {"smsp__inst_executed_sum", RefMetric::Instructions},
+    {"sm__inst_executed_avg_per_active_cycle", RefMetric::SmIpc},
+    {"sm__active_warps_avg_per_active_cycle_pct", RefMetric::Occupancy, 0.01},
+    {"tex__hitrate_pct", RefMetric::L1HitRate, 0.01},
+    {"lts__request_total_sectors_hitrate_pct", RefMetric::L2HitRate, 0.01},
+    {"tex__texin_requests_global_ld_cached", RefMetric::GmemRequests, 1, true},
+    {"tex__texin_requests_global_ld_uncached", RefMetric::GmemRequests, 1, true},
+    {"tex__texin_requests_global_st", RefMetric::GmemRequests, 1, true},
+    {"dram__read_sectors", RefMetric::DramReadSectors},
+    {"dram__write_sectors", RefMetric::DramWriteSectors},
+    {"sm__shmem_ld_bank_conflict_sum", RefMetric::SmemConflicts, 1, true},
+    {"sm__shmem_st_bank_conflict_sum", RefMetric::SmemConflicts, 1, true},
+    // Sectors the L1/tex sent to L2: its read misses and its writes.
+    {"tex__m_rd_sectors_miss_global_ld_cached", RefMetric::L2Sectors, 1, true},
+    {"tex__m_rd_sectors_miss_global_ld_uncached", RefMetric::L2Sectors, 1, true},
+    {"tex__m_rd_sectors_miss_local_ld_cached", RefMetric::L2Sectors, 1, true},
+    {"tex__m_rd_sectors_miss_local_ld_uncached", RefMetric::L2Sectors, 1, true},
+    {"tex__m_rd_sectors_global_atom", RefMetric::L2Sectors, 1, true},
+    {"tex__m_wr_sectors_global_nonatom", RefMetric::L2Sectors, 1, true},
+    {"tex__m_wr_sectors_global_atom", RefMetric::L2Sectors, 1, true},
+    {"tex__m_wr_sectors_global_red", RefMetric::L2Sectors, 1, true},
+    {"tex__m_wr_sectors_local_st", RefMetric::L2Sectors, 1, true},
 };
 
 // What C's printf writes for a ratio of nothing (0/0) or by nothing: "nan",
@@ -87,13 +131,30 @@ void apply_table(const Source& s, const MetricSource (&table)[N], ReferenceKerne
   }
 }
 
+// gpgpu-sim's totals (gpgpu_n_tot_w_icount, L1D_total_cache_*,
+// L2_total_cache_*) count from the start of the run: they are a kernel's own
+// only for the run's first kernel (its gpu_tot_sim_cycle is its gpu_sim_cycle).
+void apply_accelsim_totals(const Source& s, ReferenceKernel& k) {
+  const auto cycles = s.get("gpu_sim_cycle"), total_cycles = s.get("gpu_tot_sim_cycle");
+  if (!cycles || !total_cycles || *cycles != *total_cycles) return;
+  auto& m = k.metrics;
+  if (!m[size_t(RefMetric::Instructions)]) m[size_t(RefMetric::Instructions)] = s.get("gpgpu_n_tot_w_icount");
+  auto hit_rate = [&](const char* accesses, const char* miss_rate) -> std::optional<double> {
+    auto n = s.get(accesses), miss = s.get(miss_rate);
+    if (!n || !miss || *n <= 0) return std::nullopt;
+    return 1 - *miss;
+  };
+  if (!m[size_t(RefMetric::L1HitRate)])
+    m[size_t(RefMetric::L1HitRate)] = hit_rate("L1D_total_cache_accesses", "L1D_total_cache_miss_rate");
+  if (!m[size_t(RefMetric::L2HitRate)])
+    m[size_t(RefMetric::L2HitRate)] = hit_rate("L2_total_cache_accesses", "L2_total_cache_miss_rate");
+}
+
 // Accel-Sim statistic names (gpgpu-sim's gpu-sim.cc / shader.cc printouts).
 void apply_accelsim(const Source& s, ReferenceKernel& k) {
   auto& m = k.metrics;
   const auto cycles = s.kernel.cycles;
   m[size_t(RefMetric::Instructions)] = s.get("warp_instruction_count");
-  if (cycles && *cycles > 0 && m[size_t(RefMetric::Instructions)])
-    m[size_t(RefMetric::Ipc)] = *m[size_t(RefMetric::Instructions)] / *cycles;
   if (auto occ = s.get("gpu_occupancy")) m[size_t(RefMetric::Occupancy)] = *occ / 100;
   auto rd = s.get("num_global_mem_read"), wr = s.get("num_global_mem_write");
   if (rd || wr) m[size_t(RefMetric::GmemRequests)] = rd.value_or(0) + wr.value_or(0);
@@ -105,6 +166,17 @@ void apply_accelsim(const Source& s, ReferenceKernel& k) {
     l2_total += s.get("l2_cache_global_" + std::string(op) + "_total").value_or(0);
   }
   if (l2_total > 0) m[size_t(RefMetric::L2HitRate)] = l2_hit / l2_total;
+  apply_accelsim_totals(s, k);
+  if (cycles && *cycles > 0 && m[size_t(RefMetric::Instructions)])
+    m[size_t(RefMetric::Ipc)] = *m[size_t(RefMetric::Instructions)] / *cycles;
+}
+
+// The shares of the compared stall types in the reasons the reference has.
+void apply_stalls(const Source& s, profile::Layout layout, ReferenceKernel& k) {
+  k.stalls = reference_stalls(layout, [&](const std::string& metric) { return s.get(metric); });
+  if (!k.stalls || k.stalls->mapped() <= 0) return;
+  for (size_t i = 0; i < kComparedStallTypes.size(); ++i)
+    k.metrics[kFirstStallShare + i] = k.stalls->by_type[size_t(kComparedStallTypes[i])] / k.stalls->mapped();
 }
 
 // Plain CSV columns named as ref_metric_name(); "25%" is 0.25.
@@ -145,7 +217,14 @@ void refuse_aggregates(const profile::Profile& p) {
 const char* ref_metric_name(RefMetric m) { return kMetricNames[static_cast<size_t>(m)]; }
 
 bool ref_metric_is_fraction(RefMetric m) {
-  return m == RefMetric::L1HitRate || m == RefMetric::L2HitRate || m == RefMetric::Occupancy;
+  return m == RefMetric::L1HitRate || m == RefMetric::L2HitRate || m == RefMetric::Occupancy ||
+         ref_metric_stall_type(m).has_value();
+}
+
+std::optional<StallType> ref_metric_stall_type(RefMetric m) {
+  const size_t i = size_t(m);
+  if (i < kFirstStallShare || i >= kRefMetrics) return std::nullopt;
+  return kComparedStallTypes[i - kFirstStallShare];
 }
 
 Reference to_reference(const profile::Profile& p) {
@@ -164,9 +243,9 @@ Reference to_reference(const profile::Profile& p) {
     const Source s{p.source, kernel, accelsim};
     switch (p.layout) {
       case Layout::NcuRaw:
-      case Layout::NcuDetails: apply_table(s, kNcu, k); break;
+      case Layout::NcuDetails: apply_table(s, kNcu, k); apply_stalls(s, p.layout, k); break;
       case Layout::NvprofTrace:
-      case Layout::NvprofSummary: apply_table(s, kNvprof, k); break;
+      case Layout::NvprofSummary: apply_table(s, kNvprof, k); apply_stalls(s, p.layout, k); break;
       case Layout::AccelsimCsv:
       case Layout::AccelsimStats:
       case Layout::AccelsimLog: apply_accelsim(s, k); break;

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "formats/profile.hpp"
+#include "formats/reference_stalls.hpp"
 
 namespace sasskit {
 
-// The metrics a reference may give. Rates and occupancy are fractions (0..1).
+// The metrics a reference may give. Rates, occupancy and stall shares are
+// fractions (0..1).
 enum class RefMetric : uint8_t {
-  Cycles,        // kernel active cycles
+  Cycles,        // kernel cycles (the reference's elapsed cycles)
   Instructions,  // warp instructions
   Ipc,           // warp instructions per cycle (GPU)
   SmIpc,         // warp instructions per active SM cycle (nvprof/ncu "ipc")
@@ -24,18 +26,35 @@ enum class RefMetric : uint8_t {
   L1HitRate,
   L2HitRate,
   Occupancy,     // achieved occupancy
+  SmActiveCycles,    // cycles with a warp resident, summed over SMs
+  L2Sectors,         // sectors the SMs sent to L2, reads and writes
+  DramReadSectors,
+  DramWriteSectors,
+  SmemConflicts,     // shared-memory bank conflicts (extra wavefronts / cycles)
+  // Share of the stall cycles of each compared stall type
+  // (formats/reference_stalls.hpp), in kComparedStallTypes order.
+  StallMemStruct,
+  StallMemData,
+  StallComStruct,
+  StallComData,
+  StallSync,
+  StallCtrl,
   Count
 };
 inline constexpr size_t kRefMetrics = static_cast<size_t>(RefMetric::Count);
 const char* ref_metric_name(RefMetric m);  // "cycles", "instructions", ... (plain CSV column names)
-// Percentages are compared by absolute error, counts by relative error.
+// Fractions are compared by absolute error, counts and ratios by relative error.
 bool ref_metric_is_fraction(RefMetric m);
+// The stall type of a stall-share metric; empty for the others.
+std::optional<StallType> ref_metric_stall_type(RefMetric m);
 
 struct ReferenceKernel {
   std::optional<uint64_t> id;  // 1-based launch number when the reference numbers launches
   std::string name;            // as the reference writes it; empty when it has none
   uint64_t launches = 1;       // > 1 for a summary row (its metrics are averages)
   std::array<std::optional<double>, kRefMetrics> metrics{};
+  // Its stall reasons as read (the Stall* metrics are their shares).
+  std::optional<ReferenceStalls> stalls;
 };
 
 struct Reference {

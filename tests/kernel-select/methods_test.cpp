@@ -186,5 +186,28 @@ TEST(Methods, MissingDataIsReported) {
   }
 }
 
+TEST(Methods, OneLaunchIsKeptWithWeightOneWhateverTheMethod) {
+  set_quiet(true);  // the warning that says why
+  Profile p;
+  p.add(7, "gemm", 1200);  // no features, instructions or basic blocks
+  for (const char* m : {"stem", "random", "pka", "sieve", "photon"}) {
+    MethodOptions o;
+    o.method = m;
+    Selection s = make_selector(p, o)(1);
+    EXPECT_EQ(s.plan.method, m);
+    ASSERT_EQ(s.plan.entries.size(), 1u) << m;
+    EXPECT_EQ(s.plan.entries[0].id, 7u);
+    EXPECT_EQ(s.plan.entries[0].weight, 1);
+    ASSERT_EQ(s.plan.clusters.size(), 1u);
+    EXPECT_EQ(s.plan.clusters[0].size, 1u);
+    EXPECT_EQ(s.plan.total, 1200);
+    EXPECT_EQ(score(p, s).error, 0);
+  }
+  set_quiet(false);
+  MethodOptions unknown;
+  unknown.method = "psychic";
+  EXPECT_THROW(make_selector(p, unknown), Error);
+}
+
 }  // namespace
 }  // namespace sasskit::kselect

@@ -92,12 +92,20 @@ TEST(Readers, WideRaggedWithBom) {
   EXPECT_EQ(p.id, (std::vector<uint64_t>{1, 2, 3, 4}));
 }
 
+TEST(Readers, LoneLaunchNeedsNoDuration) {
+  Profile p = read("id,name,insts\n3,a,40\n");
+  EXPECT_EQ(p.id, (std::vector<uint64_t>{3}));
+  EXPECT_EQ(p.duration, (std::vector<double>{0}));
+  EXPECT_EQ(p.duration_from, "");
+}
+
 TEST(Readers, BadInputsNameTheProblem) {
   EXPECT_EQ(error_of(""), "t.csv: empty profile: no CSV header found");
   EXPECT_EQ(error_of("id,name,duration\n1,a,x\n"), "t.csv:2: duration 'x' is not a number");
   EXPECT_EQ(error_of("id,name,duration\n1,a,-3\n2,a,4\n"), "t.csv:2: duration -3 is negative");
-  EXPECT_EQ(error_of("id,name,duration\n1,a,3\n"),
-            "t.csv: only 1 kernel invocation; sampling needs at least 2");
+  EXPECT_EQ(error_of("id,name\n1,a\n2,a\n"),
+            "t.csv:2: kernel 'a' has no duration: expected gpc__cycles_elapsed.*, gpu__time_duration.sum, the Elapsed "
+            "Cycles or Duration sections, a Duration column or a duration column");
   EXPECT_EQ(error_of("when,what\nmonday,lunch\n"),
             "t.csv:1: unknown profile layout (columns: when, what); expected ncu --csv, nvprof --csv, "
             "nsys stats --format csv, Accel-Sim statistics, 'id,name,...' or one column per kernel name "

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -40,6 +41,89 @@ TEST(Reference, NvprofLogOfVectoradd) {
   EXPECT_DOUBLE_EQ(metric(k, RefMetric::L1HitRate), 0.0);
   EXPECT_EQ(metric(k, RefMetric::GmemRequests), 26 + 13);
   EXPECT_FALSE(k.metrics[size_t(RefMetric::Cycles)]);
+}
+
+TEST(Reference, NcuRawOldMetricNamesOfVectoradd) {
+  const std::string file = std::string(SASSKIT_SHARED_DATA) + "/profiles/real/ncu-raw-vectoradd-gtx1080.csv";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "needs ../shared/data";
+  Reference r = load_reference(file);
+  ASSERT_EQ(r.kernels.size(), 3u);
+  const ReferenceKernel& k = r.kernels[0];
+  const std::pair<RefMetric, double> held[] = {
+      {RefMetric::Cycles, 5774},          {RefMetric::Instructions, 344},   {RefMetric::SmIpc, 0.16},
+      {RefMetric::Occupancy, 0.283},      {RefMetric::L1HitRate, 0},        {RefMetric::L2HitRate, 0.3077},
+      {RefMetric::GmemRequests, 26 + 13}, {RefMetric::L2Sectors, 26 + 13},  // L1/tex read misses and writes
+      {RefMetric::DramReadSectors, 236},  {RefMetric::DramWriteSectors, 12}, {RefMetric::SmemConflicts, 0}};
+  for (auto [m, value] : held) EXPECT_DOUBLE_EQ(metric(k, m), value) << ref_metric_name(m);
+  EXPECT_FALSE(k.metrics[size_t(RefMetric::SmActiveCycles)]);
+  // smsp__warp_cycles_per_issue_stall_*: long + short scoreboard are MemData;
+  // imc_miss, misc and allocation_stall have no stall type; selected and
+  // not_selected are not stalls.
+  ASSERT_TRUE(k.stalls);
+  EXPECT_EQ(k.stalls->source, "smsp__warp_cycles_per_issue_stall_*");
+  const double mapped = 0.15 + 3.86 + 4.27 + 0.06 + 3.63 + 3.86;
+  EXPECT_NEAR(k.stalls->mapped(), mapped, 1e-9);
+  EXPECT_NEAR(k.stalls->unmapped, 7.47 + 36.16 + 33.92, 1e-9);
+  EXPECT_NEAR(metric(k, RefMetric::StallMemData), (3.86 + 4.27) / mapped, 1e-12);
+  EXPECT_NEAR(metric(k, RefMetric::StallCtrl), 3.86 / mapped, 1e-12);
+  EXPECT_EQ(metric(k, RefMetric::StallSync), 0);
+}
+
+TEST(Reference, NvprofStallReasonsAndTraffic) {
+  const std::string file = std::string(SASSKIT_SHARED_DATA) + "/profiles/real/nvprof-metrics-vectoradd-gtx1080.txt";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "needs ../shared/data";
+  const ReferenceKernel k = load_reference(file).kernels.at(0);
+  EXPECT_EQ(metric(k, RefMetric::L2Sectors), 26 + 13);
+  EXPECT_EQ(metric(k, RefMetric::DramReadSectors), 223);
+  EXPECT_EQ(metric(k, RefMetric::DramWriteSectors), 0);
+  ASSERT_TRUE(k.stalls);
+  EXPECT_EQ(k.stalls->source, "stall_*");
+  EXPECT_NEAR(k.stalls->unmapped, 11.196172 + 58.157895, 1e-9);  // other, constant memory
+  EXPECT_NEAR(metric(k, RefMetric::StallComData), 16.100478 / k.stalls->mapped(), 1e-12);
+}
+
+// The metrics each real export holds for at least one kernel: the counts
+// bench/README.md (Validation) gives.
+TEST(Reference, MetricsHeldByEachRealExport) {
+  const std::string dir = std::string(SASSKIT_SHARED_DATA) + "/profiles/real/";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "needs ../shared/data";
+  const std::pair<const char*, size_t> files[] = {
+      {"ncu-raw-vectoradd-gtx1080.csv", 17},         {"ncu-raw-vectoradd-gtx1080.stdout.txt", 17},
+      {"nvprof-metrics-vectoradd-gtx1080.txt", 15}, {"nvprof-metrics-matrixmul-gtx1080ti.csv", 13},
+      {"ncu-raw-pka-tiny-rtx2070s.csv", 2},          {"ncu-details-gemm-naive-rtx5070.csv", 4},
+  };
+  for (const auto& [file, count] : files) {
+    const Reference r = load_reference(dir + file);
+    std::string held;
+    size_t n = 0;
+    for (size_t m = 0; m < kRefMetrics; ++m)
+      if (std::any_of(r.kernels.begin(), r.kernels.end(), [&](const ReferenceKernel& k) { return k.metrics[m]; }))
+        ++n, held += std::string(" ") + ref_metric_name(RefMetric(m));
+    EXPECT_EQ(n, count) << file << ":" << held;
+  }
+}
+
+TEST(Reference, AccelsimRunTotalsCountOnlyForTheFirstKernel) {
+  Reference r = parse(
+      "kernel_name = first\nkernel_launch_uid = 1\ngpu_sim_cycle = 100\ngpu_tot_sim_cycle = 100\n"
+      "gpgpu_n_tot_w_icount = 400\n\tL1D_total_cache_accesses = 50\n\tL1D_total_cache_miss_rate = 0.2500\n"
+      "L2_total_cache_accesses = 10\nL2_total_cache_miss_rate = 0.1000\n"
+      "kernel_name = second\nkernel_launch_uid = 2\ngpu_sim_cycle = 50\ngpu_tot_sim_cycle = 150\n"
+      "gpgpu_n_tot_w_icount = 900\n\tL1D_total_cache_accesses = 70\n\tL1D_total_cache_miss_rate = 0.3000\n");
+  ASSERT_EQ(r.kernels.size(), 2u);
+  const std::pair<RefMetric, double> first[] = {
+      {RefMetric::Instructions, 400}, {RefMetric::Ipc, 4}, {RefMetric::L1HitRate, 0.75}, {RefMetric::L2HitRate, 0.9}};
+  for (auto [m, value] : first) EXPECT_DOUBLE_EQ(metric(r.kernels[0], m), value) << ref_metric_name(m);
+  for (RefMetric m : {RefMetric::Instructions, RefMetric::L1HitRate, RefMetric::L2HitRate})
+    EXPECT_FALSE(r.kernels[1].metrics[size_t(m)]) << ref_metric_name(m);  // the run's, not its own
+}
+
+TEST(Reference, PlainCsvCarriesStallShares) {
+  Reference r = parse("id,name,cycles,stall_MemData_share,stall_Ctrl_share\n1,k,10,75%,25%\n");
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::StallMemData), 0.75);
+  EXPECT_TRUE(ref_metric_is_fraction(RefMetric::StallCtrl));
+  EXPECT_EQ(ref_metric_stall_type(RefMetric::StallCtrl), StallType::Ctrl);
+  EXPECT_FALSE(ref_metric_stall_type(RefMetric::SmemConflicts));
 }
 
 TEST(Reference, NvprofSummaryTakesTheAverage) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -148,6 +149,45 @@ TEST(Validate, MatchesByIdThenNameAndComputesErrors) {
   EXPECT_EQ(v.metrics[1].metric, RefMetric::L1HitRate);
   EXPECT_NEAR(*v.metrics[1].error, 10, 1e-9);  // percentage points
   EXPECT_FALSE(v.metrics[1].corr);
+  // Counts add up for the application; fractions do not.
+  ASSERT_TRUE(v.metrics[0].application);
+  EXPECT_DOUBLE_EQ(v.metrics[0].application->reference, 5800);
+  EXPECT_DOUBLE_EQ(v.metrics[0].application->simulated,
+                   r.kernels[0].m.cycles + r.kernels[1].m.cycles);
+  EXPECT_FALSE(v.metrics[1].application);
+  // What the reference lacks is named, not compared as 0.
+  EXPECT_NE(std::find(v.missing.begin(), v.missing.end(), RefMetric::Instructions), v.missing.end());
+  EXPECT_TRUE(v.stalls.empty());
+}
+
+TEST(Validate, StallSharesAndTheirTotalVariationDistance) {
+  Report r = report({});
+  ReferenceKernel a;
+  a.id = 1;
+  ReferenceStalls st;
+  st.source = "stall_*";
+  st.by_type[size_t(StallType::MemData)] = 3;
+  st.by_type[size_t(StallType::ComData)] = 1;
+  st.unmapped = 4;  // e.g. constant-cache misses: no stall type
+  a.stalls = st;
+  a.metrics[size_t(RefMetric::StallMemData)] = 0.75;
+  Validation v = validate(r, Reference{"nvprof-trace", {a}}, "ref.csv");
+  ASSERT_EQ(v.stalls.size(), 1u);
+  const StallComparison& c = v.stalls[0];
+  EXPECT_DOUBLE_EQ(c.reference[1], 0.75);  // MemData, second compared type
+  EXPECT_DOUBLE_EQ(c.reference[3], 0.25);  // ComData
+  EXPECT_DOUBLE_EQ(c.reference_left_out, 0.5);
+  const Metrics& m = r.kernels[0].m;
+  double compared = 0;
+  for (StallType t : kComparedStallTypes) compared += m.stall_type[size_t(t)];
+  double distance = 0;
+  for (size_t i = 0; i < kComparedStallTypes.size(); ++i) {
+    EXPECT_DOUBLE_EQ(c.simulated[i], m.stall_type[size_t(kComparedStallTypes[i])] / compared);
+    distance += std::fabs(c.simulated[i] - c.reference[i]) / 2;
+  }
+  EXPECT_DOUBLE_EQ(c.distance, distance);
+  EXPECT_GT(c.distance, 0);
+  EXPECT_DOUBLE_EQ(c.simulated_left_out, 1 - compared / m.stall_cycles());
 }
 
 TEST(Validate, NoMatchingKernelFails) {
@@ -302,4 +342,68 @@ TEST(Diag, PrintableEscapesControlCharactersOnly) {
   EXPECT_EQ(printable("plain text, 100% (ok)"), "plain text, 100% (ok)");
   EXPECT_EQ(printable(std::string("a\nb\tc\x1b[31md\x07\x7f\0", 14)), "a\\nb\\tc\\x1b[31md\\x07\\x7f\\x00");
   EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 passes
+}
+
+namespace {
+
+// Two runs of the fixture, validated against references 20% and 50% above
+// their simulated cycles.
+std::vector<Validation> two_validated_runs() {
+  std::vector<Validation> runs;
+  for (double over : {1.2, 1.5}) {
+    Report r = report({});
+    r.run = over < 1.3 ? "a" : "b";
+    ReferenceKernel k;
+    k.id = 1;
+    k.metrics[size_t(RefMetric::Cycles)] = r.kernels[0].m.cycles * over;
+    k.metrics[size_t(RefMetric::L1HitRate)] = 0.5;
+    runs.push_back(validate(r, Reference{"plain", {k}}, r.run + ".csv"));
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST(Validate, SuitePoolsThePairsOfEveryRun) {
+  const Validation suite = pool_validations(two_validated_runs());
+  EXPECT_EQ(suite.matched, 2u);
+  ASSERT_EQ(suite.metrics.size(), 2u);
+  const MetricValidation& cycles = suite.metrics[0];
+  ASSERT_EQ(cycles.pairs.size(), 2u);
+  EXPECT_EQ(cycles.pairs[0].run, "a");
+  EXPECT_EQ(cycles.pairs[1].run, "b");
+  // |s - 1.2 s| / 1.2 s and |s - 1.5 s| / 1.5 s, averaged.
+  EXPECT_NEAR(*cycles.error, 100 * (0.2 / 1.2 + 0.5 / 1.5) / 2, 1e-9);
+}
+
+TEST(Plot, CorrelationPanelsCarryErrorCorrelationCountAndUnit) {
+  const Validation suite = pool_validations(two_validated_runs());
+  const auto panels = correlation_scatter(suite);
+  ASSERT_EQ(panels.size(), 2u);
+  EXPECT_EQ(panels[0].title.rfind("cycles: MAPE 25%, r ", 0), 0u) << panels[0].title;
+  EXPECT_NE(panels[0].title.find(", n 2"), std::string::npos);
+  EXPECT_TRUE(panels[0].log);
+  EXPECT_EQ(panels[0].unit, "cycles");
+  EXPECT_FALSE(panels[1].log);  // a hit rate stays linear
+  const std::string script = correlation_plot_script(suite, "svg", "c.svg");
+  EXPECT_NE(script.find("set logscale xy"), std::string::npos);
+  EXPECT_NE(script.find("'reference (cycles)'"), std::string::npos);
+  EXPECT_NE(script.find("title 'y = x'"), std::string::npos);
+}
+
+TEST(Plot, StallReasonsSideBySidePerKernel) {
+  StallComparison c;
+  c.kernel_id = 3;
+  c.name = "_Z6vecAddPfS_S_i";
+  c.simulated = {0, 0.5, 0, 0.25, 0, 0.25};
+  c.reference = {0.1, 0.6, 0, 0.3, 0, 0};
+  const PlotTable t = stall_comparison_table({c});
+  ASSERT_EQ(t.series.size(), kComparedStallTypes.size());
+  EXPECT_EQ(t.series[1], "MemData");
+  EXPECT_EQ(t.first_linetype, 2);  // the CPI stacks' colours: issue is 1
+  ASSERT_EQ(t.groups.size(), 1u);
+  EXPECT_EQ(t.groups[0].title, "3 vecAdd");
+  ASSERT_EQ(t.groups[0].rows.size(), 2u);
+  EXPECT_EQ(t.groups[0].rows[1].label, "reference");
+  EXPECT_DOUBLE_EQ(t.groups[0].rows[1].values[1], 60);
 }

@@ -12,8 +12,11 @@ DrawScore score(const Profile& p, const Selection& s) {
     d.projected += s.plan.entries[i].weight * p.duration[s.rows[i]];
     sampled += p.duration[s.rows[i]];
   }
-  d.error = std::abs(d.projected - s.plan.total) / s.plan.total;
-  d.speedup = sampled > 0 ? s.plan.total / sampled : INFINITY;
+  // A lone launch without a duration (read_profile.hpp) has total 0 and is
+  // projected exactly.
+  const double total = s.plan.total;
+  d.error = total > 0 ? std::abs(d.projected - total) / total : 0;
+  d.speedup = sampled > 0 ? total / sampled : total > 0 ? INFINITY : 1;
   d.samples = s.rows.size();
   return d;
 }

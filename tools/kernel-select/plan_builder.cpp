@@ -58,6 +58,13 @@ Selection PlanBuilder::finish(std::map<std::string, double> params, std::optiona
   return Selection{std::move(plan_), std::move(rows)};
 }
 
+Selection every_launch(const Profile& p, std::string method) {
+  PlanBuilder b(p, std::move(method));
+  const auto labels = cluster_labels(p, p.name);
+  for (uint32_t r = 0; r < p.size(); ++r) b.pick(b.add_cluster(labels[r], std::span(&r, 1), 1), r);
+  return b.finish({});
+}
+
 uint32_t first_row(std::span<const uint32_t> rows) { return *std::min_element(rows.begin(), rows.end()); }
 
 std::vector<std::string> cluster_labels(const Profile& p, const std::vector<uint32_t>& cluster_names) {

@@ -50,6 +50,10 @@ class PlanBuilder {
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> picks_;  // row -> (cluster, picks)
 };
 
+// Every launch kept, each its own cluster of one with weight 1: the plan of
+// a profile too small for `method` to sample (make_selector).
+Selection every_launch(const Profile& p, std::string method);
+
 // The first (chronological) row among `rows`.
 uint32_t first_row(std::span<const uint32_t> rows);
 

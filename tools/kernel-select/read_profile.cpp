@@ -103,7 +103,6 @@ bool looks_like_stream(std::istream& in) {
 
 void require_invocations(const Profile& p) {
   if (p.size() == 0) fail_input(p.source, "no kernel invocations found");
-  if (p.size() == 1) fail_input(p.source, "only 1 kernel invocation; sampling needs at least 2");
 }
 
 Profile from_export(const profile::Profile& src) {
@@ -117,12 +116,15 @@ Profile from_export(const profile::Profile& src) {
                                " export has one row per kernel name, not per launch: sampling needs a trace "
                                "(nvprof --print-gpu-trace, nsys stats -r cuda_gpu_trace, ncu, get_stats.py -K)");
   if (src.kernels.empty()) fail_input(src.source, "no kernel invocations found");
-  const bool cycles = use_cycles(src);
+  // A lone launch needs no duration: its plan is that launch (methods.hpp).
+  const Kernel& first = src.kernels.front();
+  const bool untimed = src.kernels.size() == 1 && !first.cycles && !first.time_ns;
+  const bool cycles = !untimed && use_cycles(src);
   p.unit = cycles ? "cycles" : "ns";
-  p.duration_from = cycles ? src.cycles_from : src.time_from;
+  if (!untimed) p.duration_from = cycles ? src.cycles_from : src.time_from;
   p.feature_names = feature_names(src);
   for (const Kernel& k : src.kernels) {
-    p.add(k.id.value_or(p.size() + 1), k.name, cycles ? *k.cycles : *k.time_ns);
+    p.add(k.id.value_or(p.size() + 1), k.name, untimed ? 0 : cycles ? *k.cycles : *k.time_ns);
     for (const auto& f : p.feature_names) p.features.push_back(value(src, k, f));
   }
   add_counts(src, p);

@@ -18,8 +18,9 @@ bool looks_like_stream(std::istream& in);
 // kernel-select's view of a profiler export: per launch its duration in
 // elapsed cycles where every launch has them, else its time in ns; PKA's
 // features, instructions and grid sizes where the export has them. A
-// summary (one row per kernel name), an export without durations, and fewer
-// than two launches are BadInput.
+// summary (one row per kernel name), an export of several launches without
+// durations (a lone launch may lack one: duration 0) and one without launches
+// are BadInput.
 Profile from_export(const profile::Profile& src);
 
 using RecordPass = std::function<void(const stream::Record&)>;
@@ -33,7 +34,7 @@ using MemberPass = std::function<void(const stream::Header&)>;
 Profile read_stream_profile(stream::Reader& reader, const RecordPass& pass,
                             const MemberPass& next_member = [](const stream::Header&) {});
 
-// Fails unless `p` holds at least two invocations to sample from.
+// Fails unless `p` holds at least one invocation.
 void require_invocations(const Profile& p);
 
 }  // namespace sasskit::kselect

@@ -30,18 +30,22 @@ std::vector<Report> load_runs(const std::vector<std::string>& inputs, const std:
   return labels.empty() ? reports : merge_shards(std::move(reports));
 }
 
+// `validations`: none, or one per run.
 void write_report(std::ostream& out, const std::string& format, const std::vector<Report>& runs,
-                  const stream::Stage& self, const Validation* validation) {
+                  const stream::Stage& self, const std::vector<Validation>& validations) {
   if (format == "json") {
-    write_json(out, runs, self, validation);
+    write_json(out, runs, self, validations);
   } else if (format == "csv") {
-    if (validation) write_validation_csv(out, *validation);
-    else write_csv(out, runs);
+    if (validations.empty()) write_csv(out, runs);
+    for (size_t i = 0; i < validations.size(); ++i) write_validation_csv(out, validations[i], i == 0);
+  } else if (runs.size() > 1 && !validations.empty()) {
+    for (const Validation& v : validations) write_validation_text(out, v);
+    write_suite_text(out, validations, pool_validations(validations));
   } else if (runs.size() > 1) {
     write_compare_text(out, compare(runs));
   } else {
     write_text(out, runs.front());
-    if (validation) write_validation_text(out, *validation);
+    if (!validations.empty()) write_validation_text(out, validations.front());
   }
 }
 
@@ -54,7 +58,8 @@ int main(int argc, char** argv) {
                argc, argv, SharedOptions{.provenance = true});
   CLI::App& app = tool.app();
   std::vector<std::string> inputs, labels;
-  std::string output = "-", format = "text", reference, plot, pcs, provenance_file;
+  std::string output = "-", format = "text", plot, pcs, provenance_file;
+  std::vector<std::string> references;
   GatherOptions gather;
   app.add_option("inputs", inputs, "Streams with stats records (- = stdin); inputs under one --label are shards of one run");
   app.add_option("-l,--label", labels, "The run's label, once per input (default: the input's name; only labelled inputs are merged)")
@@ -63,8 +68,10 @@ int main(int argc, char** argv) {
   app.add_option("--format", format, "Output: text, csv or json")
       ->check(CLI::IsMember({"text", "csv", "json"}))
       ->capture_default_str();
-  app.add_option("--reference", reference,
-                 "Validate one run against FILE: Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV");
+  app.add_option("--reference", references,
+                 "Validate the run against FILE (Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV); "
+                 "once per run, in order, to validate a suite")
+      ->allow_extra_args(false);
   profile::ReadOptions reference_options;
   app.add_option("--reference-config", reference_options.config,
                  "With --reference: the config of an Accel-Sim get_stats.py CSV to validate against");
@@ -78,15 +85,19 @@ int main(int argc, char** argv) {
     if (!labels.empty() && labels.size() != inputs.size())
       fail_usage("give --label once per input (" + std::to_string(inputs.size()) + " inputs, " +
                  std::to_string(labels.size()) + " labels)");
-    if (reference.empty() && !reference_options.config.empty()) fail_usage("--reference-config needs --reference");
+    if (references.empty() && !reference_options.config.empty()) fail_usage("--reference-config needs --reference");
     gather.all_pcs = !pcs.empty();
     std::vector<Report> runs = load_runs(inputs, labels, gather);
-    if (runs.size() > 1 && !reference.empty()) fail_usage("--reference validates one run, not " + std::to_string(runs.size()));
-    std::optional<Validation> validation;
-    if (!reference.empty()) validation = validate(runs.front(), load_reference(reference, reference_options), reference);
+    if (!references.empty() && references.size() != runs.size())
+      fail_usage("give --reference once per run (" + std::to_string(runs.size()) + " runs, " +
+                 std::to_string(references.size()) + " references)");
+    std::vector<Validation> validations;
+    for (size_t i = 0; i < references.size(); ++i)
+      validations.push_back(validate(runs[i], load_reference(references[i], reference_options), references[i]));
     Output out(output, OutputKind::Text);
-    if (!plot.empty() && runs.size() > 1) write_compare_plot(runs, plot);
-    else if (!plot.empty()) write_plot(runs.front(), validation ? &*validation : nullptr, plot);
+    if (!plot.empty() && validations.size() > 1) write_correlation_plot(pool_validations(validations), plot);
+    else if (!plot.empty() && runs.size() > 1) write_compare_plot(runs, plot);
+    else if (!plot.empty()) write_plot(runs.front(), validations.empty() ? nullptr : &validations.front(), plot);
     if (!pcs.empty()) {
       Output pc_out(pcs, OutputKind::Text);
       write_pcs_csv(pc_out.stream(), runs);
@@ -99,7 +110,7 @@ int main(int argc, char** argv) {
       write_provenance_json(provenance_out.stream(), runs, self);
       provenance_out.commit();
     }
-    write_report(out.stream(), format, runs, self, validation ? &*validation : nullptr);
+    write_report(out.stream(), format, runs, self, validations);
     out.commit();
   });
 }

@@ -19,10 +19,11 @@ void write_csv(std::ostream& out, const std::vector<Report>& runs);
 void write_pcs_csv(std::ostream& out, const std::vector<Report>& runs);
 // {"runs": [{"run", "gpu", "config", "source", ..., "kernels": [...],
 // "application": {...}, "provenance": [...]}]}, the same names as the CSV;
-// with a reference (one run) the run has "validation". A run's provenance
+// a run with a reference (validations[i] for runs[i]) has "validation", and
+// several have "suite" (pool_validations) beside "runs". A run's provenance
 // is its stream's stages, then `self`, this run of stall-report.
 void write_json(std::ostream& out, const std::vector<Report>& runs, const stream::Stage& self,
-                const Validation* validation = nullptr);
+                const std::vector<Validation>& validations = {});
 // --provenance-file: {"runs": [{"run", "provenance": [...]}]}, each run's
 // provenance as write_json gives it, for a CSV or text report to keep
 // beside it (the CSV itself carries none, so that it loads as it is).

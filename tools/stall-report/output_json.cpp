@@ -5,6 +5,7 @@
 #include "libcommon/json.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
+#include "stall_comparison.hpp"
 
 namespace sasskit::stallreport {
 
@@ -48,9 +49,16 @@ void validation_json(JsonWriter& w, const Validation& v) {
     for (const MetricPair& p : mv.pairs)
       w.begin_object().field("kernel_id", p.kernel_id).field("kernel_name", p.name).field("simulated", p.simulated).field(
           "reference", p.reference).end_object();
-    w.end_array().end_object();
+    w.end_array();
+    if (mv.application)
+      w.key("application").begin_object().field("simulated", mv.application->simulated).field(
+          "reference", mv.application->reference).end_object();
+    w.end_object();
   }
-  w.end_array().end_object();
+  w.end_array();
+  write_validation_gaps_json(w, v);
+  write_stall_comparison_json(w, v.stalls);
+  w.end_object();
 }
 
 void run_json(JsonWriter& w, const Report& rep, const stream::Stage& self, const Validation* validation) {
@@ -94,11 +102,18 @@ void write_provenance_json(std::ostream& out, const std::vector<Report>& runs, c
 }
 
 void write_json(std::ostream& out, const std::vector<Report>& runs, const stream::Stage& self,
-                const Validation* validation) {
+                const std::vector<Validation>& validations) {
   JsonWriter w(out);
   w.begin_object().key("runs").begin_array();
-  for (const Report& rep : runs) run_json(w, rep, self, validation);
-  w.end_array().end_object();
+  for (size_t i = 0; i < runs.size(); ++i)
+    run_json(w, runs[i], self, i < validations.size() ? &validations[i] : nullptr);
+  w.end_array();
+  if (validations.size() > 1) {
+    w.key("suite").begin_object();
+    validation_json(w, pool_validations(validations));
+    w.end_object();
+  }
+  w.end_object();
   out << '\n';
 }
 

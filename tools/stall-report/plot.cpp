@@ -111,7 +111,8 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
   const std::vector<size_t> starts = group_starts(t);
   for (size_t g = 0; g < t.groups.size(); ++g) {
     if (g) out << ", ";
-    out << "newhistogram " << single_quoted(t.groups[g].title) << " lt 1 at " << (g ? starts[g] - 1 : 0)
+    out << "newhistogram " << single_quoted(t.groups[g].title) << " lt " << t.first_linetype << " at "
+        << (g ? starts[g] - 1 : 0)
         << ", for [i=2:"
         << t.series.size() + 1 << "] $"
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
@@ -132,13 +133,16 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
   }
   out << "EOD\n";
   place(out, a);
-  bool log = lo > 0 && hi / lo > 100;
+  if (hi <= 0) hi = 1;  // every value 0 (no bank conflicts): gnuplot refuses an empty range
+  bool log = lo > 0 && (s.log || hi / lo > 100);
   // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
   out << (hi >= 1000 ? "set format xy '%.1s%c'\n" : "set format xy '%g'\n");
-  out << "set title " << single_quoted(s.metric + ": simulated vs reference") << "\nset xlabel 'reference'\n"
-      << "set ylabel 'simulated'\nset style data points\nset key inside top left\nset xtics norotate\n"
+  const std::string unit = s.unit.empty() ? "" : " (" + s.unit + ")";
+  out << "set title " << single_quoted(s.title.empty() ? s.metric + ": simulated vs reference" : s.title)
+      << "\nset xlabel " << single_quoted("reference" + unit) << "\nset ylabel " << single_quoted("simulated" + unit)
+      << "\nset style data points\nset key inside top left\nset xtics norotate\n"
       << (log ? "set logscale xy\n" : "unset logscale\n") << "set xrange [" << (log ? lo / 2 : 0) << ':'
-      << hi * 1.1 << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * 1.1 << "]\n"
+      << hi * (log ? 2 : 1.1) << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * (log ? 2 : 1.1) << "]\n"
       << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.3 title 'kernels', x with lines lt 8 dt 2 title 'y = x'\n"
       << "unset xlabel\nset format xy '%g'\n";
 }
@@ -195,7 +199,11 @@ std::string plot_terminal(const std::string& path) {
 std::string plot_script(const Report& rep, const Validation* validation, const std::string& terminal,
                         const std::string& output) {
   std::vector<ScatterSeries> scatters = validation ? validation_scatter(*validation) : std::vector<ScatterSeries>{};
-  const int rows = 3 + (scatters.empty() ? 0 : 1);
+  const bool stalls = validation && !validation->stalls.empty();
+  // Scatter panels four to a row, so that each stays wide enough to read.
+  constexpr size_t kPerRow = 4;
+  const size_t scatter_rows = (scatters.size() + kPerRow - 1) / kPerRow;
+  const int rows = 3 + int(stalls) + int(scatter_rows);
   const double h = 1.0 / rows;
   std::ostringstream s;
   s << header(terminal, output, 400 * rows,
@@ -203,9 +211,12 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
   histogram(s, "cpi", cpi_stack_table(rep), {0, 1 - h, 1, h * 0.95});
   histogram(s, "cycles", cycle_stack_table(rep), {0, 1 - 2 * h, 1, h * 0.95});
   histogram(s, "busy", unit_busy_table(rep), {0, 1 - 3 * h, 1, h * 0.95});
+  if (stalls) histogram(s, "stalls", stall_comparison_table(validation->stalls), {0, 1 - 4 * h, 1, h * 0.95});
+  const size_t per_row = std::min(kPerRow, scatters.size());
   for (size_t i = 0; i < scatters.size(); ++i) {
-    const double w = 1.0 / scatters.size();
-    scatter(s, "ref" + std::to_string(i), scatters[i], {i * w, 0, w, h * 0.95});
+    const double w = 1.0 / per_row;
+    const size_t row = i / kPerRow;
+    scatter(s, "ref" + std::to_string(i), scatters[i], {(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95});
   }
   s << "unset multiplot\n";
   return s.str();
@@ -219,6 +230,28 @@ std::string compare_plot_script(const std::vector<Report>& runs, const std::stri
   histogram(s, "cycles", compare_cycle_table(runs), {0, 0, 1, 0.38});
   s << "unset multiplot\n";
   return s.str();
+}
+
+std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output) {
+  const std::vector<ScatterSeries> panels = correlation_scatter(suite);
+  constexpr size_t kPerRow = 3;
+  const size_t rows = std::max<size_t>(1, (panels.size() + kPerRow - 1) / kPerRow);
+  std::ostringstream s;
+  s << header(terminal, output, int(450 * rows),
+              "Simulated against reference: " + std::to_string(suite.matched) + " kernels, " + suite.reference);
+  for (size_t i = 0; i < panels.size(); ++i) {
+    const double w = 1.0 / kPerRow, h = 0.96 / rows;
+    const size_t row = i / kPerRow;
+    scatter(s, "corr" + std::to_string(i), panels[i], {(i % kPerRow) * w, (rows - 1 - row) * h, w, h * 0.95});
+  }
+  s << "unset multiplot\n";
+  return s.str();
+}
+
+void write_correlation_plot(const Validation& suite, const std::string& path) {
+  draw(path, [&](const std::string& terminal, const std::string& tmp) {
+    return correlation_plot_script(suite, terminal, tmp);
+  });
 }
 
 void write_plot(const Report& rep, const Validation* validation, const std::string& path) {

@@ -28,5 +28,10 @@ std::string plot_terminal(const std::string& path);
 // install hint when gnuplot is not on PATH.
 void write_plot(const Report& rep, const Validation* validation, const std::string& path);
 void write_compare_plot(const std::vector<Report>& runs, const std::string& path);
+// Several runs with references: one log-log scatter per metric over every
+// matched kernel of the suite (pool_validations), with y = x, the error,
+// Pearson's r and the count in each title.
+std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output);
+void write_correlation_plot(const Validation& suite, const std::string& path);
 
 }  // namespace sasskit::stallreport

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "columns.hpp"
 #include "compare.hpp"
@@ -56,9 +57,12 @@ PlotRow with_error(PlotRow row, const Metrics& m, std::optional<double> plan_bou
 // The application's stack of `rep`.
 PlotRow with_error(PlotRow row, const Report& rep) { return with_error(std::move(row), rep.totals, rep.plan_error_bound); }
 
-std::string short_name(const KernelReport& k) {
-  return plot_label(std::to_string(k.id) + " " + base_kernel_name(demangle_kernel_name(k.name)));
+// "id baseName", as a bar's label.
+std::string kernel_label(uint32_t id, const std::string& name) {
+  return plot_label(std::to_string(id) + " " + base_kernel_name(demangle_kernel_name(name)));
 }
+
+std::string short_name(const KernelReport& k) { return kernel_label(k.id, k.name); }
 
 // A bar: its label, its metrics and the weight that scales counts to the
 // application (1 for rows already weighted).
@@ -170,12 +174,68 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
   return t;
 }
 
+PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls) {
+  PlotTable t{"Stall reasons, simulated against the profiler's", "% of the stall cycles both name", {}, {}, 2};
+  for (StallType type : kComparedStallTypes) t.series.push_back(stall_type_name(type));
+  for (size_t k = 0; k < stalls.size() && k < kPlotKernels; ++k) {
+    const StallComparison& c = stalls[k];
+    auto percent = [](const auto& shares) {
+      std::vector<double> v;
+      for (double s : shares) v.push_back(100 * s);
+      return v;
+    };
+    t.groups.push_back(PlotGroup{kernel_label(c.kernel_id, c.name),
+                                 {PlotRow{"simulated", percent(c.simulated)}, PlotRow{"reference", percent(c.reference)}}});
+  }
+  return t;
+}
+
 std::vector<ScatterSeries> validation_scatter(const Validation& v) {
   std::vector<ScatterSeries> out;
   for (const MetricValidation& mv : v.metrics) {
+    if (ref_metric_stall_type(mv.metric)) continue;  // shares of one whole: the stall table says them
     ScatterSeries s{ref_metric_name(mv.metric), {}};
     for (const MetricPair& p : mv.pairs) s.points.push_back({p.reference, p.simulated});
     out.push_back(std::move(s));
+  }
+  return out;
+}
+
+namespace {
+
+std::string axis_unit(RefMetric m) {
+  if (ref_metric_is_fraction(m)) return "fraction";
+  switch (m) {
+    case RefMetric::Cycles:
+    case RefMetric::SmActiveCycles: return "cycles";
+    case RefMetric::Instructions: return "warp instructions";
+    case RefMetric::Ipc:
+    case RefMetric::SmIpc: return "warp instructions per cycle";
+    case RefMetric::GmemRequests: return "requests";
+    case RefMetric::SmemConflicts: return "conflicts";
+    default: return "sectors";
+  }
+}
+
+std::string statistic(const char* name, const std::optional<double>& v, const char* unit) {
+  char buf[64];
+  if (v) std::snprintf(buf, sizeof buf, "%s %.3g%s", name, *v, unit);
+  else std::snprintf(buf, sizeof buf, "%s -", name);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<ScatterSeries> correlation_scatter(const Validation& suite) {
+  std::vector<ScatterSeries> out = validation_scatter(suite);
+  for (ScatterSeries& s : out) {
+    const MetricValidation& mv = *std::find_if(suite.metrics.begin(), suite.metrics.end(), [&](const MetricValidation& m) {
+      return s.metric == ref_metric_name(m.metric);
+    });
+    s.unit = axis_unit(mv.metric);
+    s.log = !ref_metric_is_fraction(mv.metric);
+    s.title = s.metric + ": " + statistic(error_kind(mv.metric), mv.error, error_unit(mv.metric)) + ", " +
+              statistic("r", mv.corr, "") + ", n " + std::to_string(mv.pairs.size());
   }
   return out;
 }

@@ -34,6 +34,7 @@ struct PlotTable {
   std::string title, ylabel;
   std::vector<std::string> series;  // segment names, one per value
   std::vector<PlotGroup> groups;
+  int first_linetype = 1;  // the first segment's colour (2: a stall type keeps its CPI-stack colour)
 };
 
 // Text from an input reduced to a safe subset for gnuplot: printable ASCII
@@ -62,11 +63,23 @@ PlotTable compare_cpi_table(const std::vector<Report>& runs);
 // run, labelled "number label".
 PlotTable compare_cycle_table(const std::vector<Report>& runs);
 
+// --reference with stall reasons: per kernel (up to kPlotKernels) a group
+// of two bars, simulated and reference, each the shares (%) of the six
+// compared stall types.
+PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls);
+
 // --reference: per metric the (reference, simulated) pairs of the kernels.
 struct ScatterSeries {
   std::string metric;  // "cycles", ...
   std::vector<std::pair<double, double>> points;  // (reference, simulated)
+  std::string title;   // the panel's title; empty: "METRIC: simulated vs reference"
+  std::string unit;    // the axes' unit, e.g. "cycles"; empty: none given
+  bool log = false;    // log-log axes wherever every value is positive
 };
 std::vector<ScatterSeries> validation_scatter(const Validation& v);
+// A suite's correlation panels (Accel-Sim's correlator): per metric the
+// pairs of every run, the MAPE or MAE, Pearson's r and the count in the
+// title, counts on log-log axes.
+std::vector<ScatterSeries> correlation_scatter(const Validation& suite);
 
 }  // namespace sasskit::stallreport

@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <map>
+#include <algorithm>
 
 #include "columns.hpp"
 #include "formats/csv.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/kernel_name.hpp"
+#include "stall_comparison.hpp"
 #include "text_table.hpp"
 #include "validation_stats.hpp"
 
@@ -14,11 +16,26 @@ namespace sasskit::stallreport {
 
 namespace {
 
-// The simulated value of a reference metric: its summary column.
+// The simulated value of a reference metric: its summary column, else the
+// counter it is compared with.
 std::optional<double> simulated(const Metrics& m, RefMetric metric) {
+  if (auto type = ref_metric_stall_type(metric)) return simulated_stall_share(m, *type);
+  switch (metric) {
+    case RefMetric::SmActiveCycles: return m.sm_cycles;
+    case RefMetric::L2Sectors: return m.l2_sectors;
+    case RefMetric::DramReadSectors: return m.dram_read_sectors;
+    case RefMetric::DramWriteSectors: return m.dram_write_sectors;
+    case RefMetric::SmemConflicts: return m.smem_conflict_cycles;
+    default: break;
+  }
   for (const Column& c : summary_columns())
     if (c.reference == metric) return c.get(m);
   return std::nullopt;
+}
+
+// Counts add up over kernels; rates, ratios and shares do not.
+bool has_application_sum(RefMetric m) {
+  return !ref_metric_is_fraction(m) && m != RefMetric::Ipc && m != RefMetric::SmIpc;
 }
 
 // Kernel names compared as base names, so that a trace's mangled name meets
@@ -83,13 +100,59 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+std::string metric_list(const std::vector<RefMetric>& metrics) {
+  std::string s;
+  for (RefMetric m : metrics) s += (s.empty() ? "" : ", ") + std::string(ref_metric_name(m));
+  return s;
+}
+
 std::string value_text(double v, RefMetric m) {
   if (ref_metric_is_fraction(m)) return percent(v);
   if (m == RefMetric::Ipc || m == RefMetric::SmIpc) return fixed(v, 3);
   return fixed(v, 0);
 }
 
+// The metric's error (MAPE or MAE) and correlation over its pairs.
+void score(MetricValidation& mv) {
+  std::vector<double> sim, meas;
+  for (const MetricPair& p : mv.pairs) sim.push_back(p.simulated), meas.push_back(p.reference);
+  if (ref_metric_is_fraction(mv.metric)) {
+    if (auto e = mae(sim, meas)) mv.error = 100 * *e;
+  } else {
+    mv.error = mape(sim, meas);
+  }
+  mv.corr = pearson(sim, meas);
+}
+
+void summary_table(std::ostream& out, const std::vector<MetricValidation>& metrics) {
+  TextTable summary({"metric", "kernels", "error", "corr"});
+  for (const MetricValidation& mv : metrics)
+    summary.add({ref_metric_name(mv.metric), std::to_string(mv.pairs.size()),
+                 std::string(error_kind(mv.metric)) + " " + (mv.error ? fixed(*mv.error, 2) + error_unit(mv.metric) : "-"),
+                 mv.corr ? fixed(*mv.corr, 3) : "-"});
+  summary.print(out);
+}
+
 }  // namespace
+
+Validation pool_validations(const std::vector<Validation>& runs) {
+  Validation suite;
+  suite.reference = std::to_string(runs.size()) + " references";
+  suite.format = "suite";
+  std::map<RefMetric, MetricValidation> pooled;
+  for (const Validation& v : runs) {
+    suite.matched += v.matched;
+    for (const MetricValidation& mv : v.metrics) {
+      auto& to = pooled.try_emplace(mv.metric, MetricValidation{mv.metric, {}, {}, {}, {}}).first->second;
+      to.pairs.insert(to.pairs.end(), mv.pairs.begin(), mv.pairs.end());
+    }
+  }
+  for (auto& [metric, mv] : pooled) {
+    score(mv);
+    suite.metrics.push_back(std::move(mv));
+  }
+  return suite;
+}
 
 const char* error_kind(RefMetric m) { return ref_metric_is_fraction(m) ? "MAE" : "MAPE"; }
 const char* error_key(RefMetric m) { return ref_metric_is_fraction(m) ? "error_pp" : "error_pct"; }
@@ -101,64 +164,106 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
     throw Error(ExitCode::Failure, ref_name,
                 "no reference kernel matches a simulated kernel (reference: " + reference_list(ref) +
                     "; simulated: " + kernel_list(rep) + ")");
-  Validation v{ref_name, ref.format, pairs.size(), {}};
+  Validation v{ref_name, ref.format, rep.run, rep.gpu, pairs.size(), {}, {}, {}, {}};
   for (size_t mi = 0; mi < kRefMetrics; ++mi) {
     RefMetric metric = RefMetric(mi);
-    MetricValidation mv{metric, {}, {}, {}};
-    std::vector<double> sim, meas;
+    MetricValidation mv{metric, {}, {}, {}, {}};
+    bool in_reference = false;
     for (auto [k, r] : pairs) {
       auto s = simulated(k->m, metric);
       const auto& m = r->metrics[mi];
+      in_reference |= m.has_value();
       if (!s || !m) continue;
-      mv.pairs.push_back({k->id, k->name, *s, *m});
-      sim.push_back(*s);
-      meas.push_back(*m);
+      mv.pairs.push_back({k->id, k->name, *s, *m, rep.run});
     }
-    if (mv.pairs.empty()) continue;
-    if (ref_metric_is_fraction(metric)) {
-      if (auto e = mae(sim, meas)) mv.error = 100 * *e;
-    } else {
-      mv.error = mape(sim, meas);
+    if (mv.pairs.empty()) {
+      (in_reference ? v.unsimulated : v.missing).push_back(metric);
+      continue;
     }
-    mv.corr = pearson(sim, meas);
+    if (has_application_sum(metric) && mv.pairs.size() > 1) {
+      mv.application = MetricPair{0, "(application)", 0, 0, rep.run};
+      for (const MetricPair& p : mv.pairs) mv.application->simulated += p.simulated, mv.application->reference += p.reference;
+    }
+    score(mv);
     v.metrics.push_back(std::move(mv));
   }
+  for (auto [k, r] : pairs)
+    if (auto c = compare_stalls(*k, *r)) v.stalls.push_back(std::move(*c));
   return v;
 }
 
 void write_validation_text(std::ostream& out, const Validation& v) {
   out << "\nValidation against " << printable(v.reference) << " (" << v.format << "), " << v.matched
       << (v.matched == 1 ? " kernel" : " kernels") << " matched\n";
-  TextTable summary({"metric", "kernels", "error", "corr"});
-  for (const MetricValidation& mv : v.metrics)
-    summary.add({ref_metric_name(mv.metric), std::to_string(mv.pairs.size()),
-                 std::string(error_kind(mv.metric)) + " " + (mv.error ? fixed(*mv.error, 2) + error_unit(mv.metric) : "-"),
-                 mv.corr ? fixed(*mv.corr, 3) : "-"});
-  summary.print(out);
+  summary_table(out, v.metrics);
+  if (!v.missing.empty()) out << "not in the reference: " << metric_list(v.missing) << '\n';
+  if (!v.unsimulated.empty()) out << "not in the run: " << metric_list(v.unsimulated) << '\n';
   for (const MetricValidation& mv : v.metrics) {
+    if (ref_metric_stall_type(mv.metric)) continue;  // in the stall table below
     out << '\n' << ref_metric_name(mv.metric) << '\n';
     TextTable t({"kernel", "name", "simulated", "reference", ref_metric_is_fraction(mv.metric) ? "abs error" : "rel error"});
     const char* unit = error_unit(mv.metric);
-    for (const MetricPair& p : mv.pairs) {
+    auto add = [&](const std::string& kernel, const MetricPair& p) {
       double e = pair_error(p, mv.metric);
-      t.add({std::to_string(p.kernel_id), p.name, value_text(p.simulated, mv.metric),
-             value_text(p.reference, mv.metric), std::isnan(e) ? "-" : fixed(e, 2) + unit});
-    }
+      t.add({kernel, p.name, value_text(p.simulated, mv.metric), value_text(p.reference, mv.metric),
+             std::isnan(e) ? "-" : fixed(e, 2) + unit});
+    };
+    for (const MetricPair& p : mv.pairs) add(std::to_string(p.kernel_id), p);
+    if (mv.application) add("all", *mv.application);
     t.print(out, {1});
+  }
+  if (!v.stalls.empty()) write_stall_comparison_text(out, v.stalls);
+}
+
+void write_suite_text(std::ostream& out, const std::vector<Validation>& runs, const Validation& suite) {
+  out << "\nSuite: " << runs.size() << " runs against their references, " << suite.matched
+      << (suite.matched == 1 ? " kernel" : " kernels") << " matched\n";
+  summary_table(out, suite.metrics);
+  out << "\nError per run (MAPE for counts, MAE in pp for fractions)\n";
+  std::vector<const MetricValidation*> shown;  // the stall shares are in each run's stall table
+  for (const MetricValidation& mv : suite.metrics)
+    if (!ref_metric_stall_type(mv.metric)) shown.push_back(&mv);
+  std::vector<std::string> header{"run"};
+  for (const MetricValidation* mv : shown) header.push_back(ref_metric_name(mv->metric));
+  TextTable t(header);
+  for (const Validation& v : runs) {
+    std::vector<std::string> row{v.run};
+    for (const MetricValidation* pooled : shown) {
+      auto it = std::find_if(v.metrics.begin(), v.metrics.end(),
+                             [&](const MetricValidation& mv) { return mv.metric == pooled->metric; });
+      row.push_back(it != v.metrics.end() && it->error ? fixed(*it->error, 2) : "-");
+    }
+    t.add(row);
+  }
+  t.print(out);
+}
+
+void write_validation_gaps_json(JsonWriter& w, const Validation& v) {
+  for (auto [key, metrics] : {std::pair{"missing", &v.missing}, std::pair{"unsimulated", &v.unsimulated}}) {
+    w.key(key).begin_array();
+    for (RefMetric m : *metrics) w.value(ref_metric_name(m));
+    w.end_array();
   }
 }
 
-void write_validation_csv(std::ostream& out, const Validation& v) {
-  out << "metric,kernel_id,kernel_name,simulated,reference,rel_error_pct,abs_error_pp\n";
-  for (const MetricValidation& mv : v.metrics)
-    for (const MetricPair& p : mv.pairs) {
+void write_validation_csv(std::ostream& out, const Validation& v, bool header) {
+  if (header) out << "run,gpu,metric,kernel_id,kernel_name,simulated,reference,rel_error_pct,abs_error_pp\n";
+  const std::string run = csv_field(v.run) + ',' + csv_field(v.gpu) + ',';
+  for (const MetricValidation& mv : v.metrics) {
+    auto row = [&](const MetricPair& p, const std::string& kernel_id) {
       double e = pair_error(p, mv.metric);
       std::string error = std::isnan(e) ? "" : format_csv(e, Kind::Ratio);
       bool fraction = ref_metric_is_fraction(mv.metric);
-      out << ref_metric_name(mv.metric) << ',' << p.kernel_id << ',' << csv_field(p.name) << ','
+      out << run << ref_metric_name(mv.metric) << ',' << kernel_id << ',' << csv_field(p.name) << ','
           << format_csv(p.simulated, Kind::Ratio) << ',' << format_csv(p.reference, Kind::Ratio) << ','
           << (fraction ? "" : error) << ',' << (fraction ? error : "") << '\n';
-    }
+    };
+    for (const MetricPair& p : mv.pairs) row(p, std::to_string(p.kernel_id));
+    if (mv.application) row(*mv.application, "");
+  }
+  for (const StallComparison& c : v.stalls)
+    out << run << "stall_distance," << c.kernel_id << ',' << csv_field(c.name) << ",,,,"
+        << format_csv(100 * c.distance, Kind::Ratio) << '\n';
 }
 
 }  // namespace sasskit::stallreport
