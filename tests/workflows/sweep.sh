@@ -94,4 +94,20 @@ kit -j2 PKP_FLAGS="--pkp --pkp-window 500" >make6.log 2>&1
   { cat make6.log; fail "changed PKP_FLAGS did not redo exactly the 6 pkp runs"; }
 kit -q PKP_FLAGS="--pkp --pkp-window 500" || fail "not up to date after the PKP_FLAGS change"
 
-echo "ok: 24 runs, summary and plots in one make -j2; nothing to redo; changed trace or options redo only what they affect; one lost run remade alone; failures atomic"
+# make validate: the full runs of each application that names a reference,
+# as one suite. This reference holds the warp instructions of twice's qv100
+# run, the same on every GPU: they match on all three runs.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; print "id,name,instructions"; next }
+  $col["run"] == "twice/qv100/full" && $col["scope"] == "kernel" { print $col["kernel_id"] "," $col["kernel_name"] "," $col["warp_insts"] }' \
+  results/summary.csv > ref-twice.csv
+kit validate REFERENCE_twice=ref-twice.csv >make7.log 2>&1 || { cat make7.log; fail "make validate failed"; }
+for g in $gpus; do
+  awk -F, -v run="twice/$g/full" '$1 == run && $3 == "instructions" && $4 != "" { ++n; if ($8 != 0) bad = 1 } END { exit bad || n != 4 }' \
+    results/validation.csv || { cat results/validation.csv; fail "instructions of twice/$g/full not matched exactly"; }
+done
+grep -q "^Suite: 3 runs against their references, 12 kernels matched" results/validation.txt ||
+  { cat results/validation.txt; fail "no suite section"; }
+[ -z "$plot" ] || [ -s "results/validation.$plot" ] || fail "no correlation plot"
+kit -q validate REFERENCE_twice=ref-twice.csv || fail "make validate: not up to date after it ran"
+
+echo "ok: 24 runs, summary and plots in one make -j2; nothing to redo; changed trace or options redo only what they affect; one lost run remade alone; failures atomic; make validate"
