@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "libcommon/diag.hpp"
+#include "libcommon/io.hpp"
 
 namespace sasskit {
 namespace {
@@ -64,6 +65,16 @@ std::vector<stream::Stage> report_provenance(const std::vector<stream::Stage>& u
   std::vector<stream::Stage> stages = upstream;
   stages.push_back(std::move(self));
   return stages;
+}
+
+void write_provenance_file(const std::string& path, const std::vector<stream::Stage>& stages) {
+  Output out(path, OutputKind::Text);
+  JsonWriter json(out.stream());
+  json.begin_object().key("provenance");
+  write_provenance(json, stages);
+  json.end_object();
+  out.stream() << '\n';
+  out.commit();
 }
 
 }  // namespace sasskit

@@ -26,4 +26,9 @@ void write_provenance(JsonWriter& json, const std::vector<stream::Stage>& stages
 // member's for a summary of several), then its own.
 std::vector<stream::Stage> report_provenance(const std::vector<stream::Stage>& upstream, stream::Stage self);
 
+// A CSV report's --provenance-file: {"provenance": [...]} as write_provenance
+// writes it, into `path` whole or not at all (the CSV itself carries none,
+// so that it loads as it is).
+void write_provenance_file(const std::string& path, const std::vector<stream::Stage>& stages);
+
 }  // namespace sasskit

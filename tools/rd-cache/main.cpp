@@ -14,16 +14,21 @@ int main(int argc, char** argv) {
   CLI::App& app = tool.app();
   sasskit::GpuOptions gpu_options(app);
   sasskit::rdcache::Options opt;
-  std::string input = "-", output = "-", format = "stream", sweep, sweep_assoc, policy = "round-robin";
+  std::string input = "-", output = "-", format = "stream", sweep, sweep_assoc, policy = "round-robin",
+              provenance_file;
   app.add_option("input", input, "Input stream (- = stdin)")->capture_default_str();
   app.add_option("-o,--output", output, "Output stream, JSON or CSV (- = stdout)")->capture_default_str();
   auto* format_opt = app.add_option("--format", format, "Output: stream, or json (a summary per kernel)")
                          ->check(CLI::IsMember({"stream", "json"}))
                          ->capture_default_str();
-  app.add_option("--sweep", sweep,
-                 "Write hit-rate CSV for these cache sizes instead of the stream, e.g. "
-                 "l1:32K,l1:64K,l2:2M (no level: both)")
-      ->excludes(format_opt);
+  auto* sweep_opt = app.add_option("--sweep", sweep,
+                                   "Write hit-rate CSV for these cache sizes instead of the stream, e.g. "
+                                   "l1:32K,l1:64K,l2:2M (no level: both)")
+                        ->excludes(format_opt);
+  app.add_option("--provenance-file", provenance_file,
+                 "With --sweep: write the provenance (the stages that made the input, then this one) to FILE "
+                 "as JSON")
+      ->needs(sweep_opt);
   app.add_option("--sweep-assoc", sweep_assoc,
                  "Associativities for --sweep, e.g. 4,16,0 (0 = fully associative; default: the "
                  "model's and 0)");
@@ -47,16 +52,17 @@ int main(int argc, char** argv) {
                         tool.common().force);
     sasskit::stream::Stage self =
         sasskit::stream::this_stage("rd-cache", tool.common().argv, tool.common().no_provenance, gpu.name);
+    const auto provenance = sasskit::report_provenance(reader.header().provenance, self);
     std::unique_ptr<sasskit::rdcache::Sink> sink;
     if (!sweep.empty())
       sink = sasskit::rdcache::sweep_csv_sink(out.stream());
     else if (format == "json")
-      sink = sasskit::rdcache::json_sink(out.stream(), gpu.name,
-                                         sasskit::report_provenance(reader.header().provenance, std::move(self)));
+      sink = sasskit::rdcache::json_sink(out.stream(), gpu.name, provenance);
     else
       sink = sasskit::rdcache::stream_sink(out.stream(), out.name(), reader.header(), std::move(self));
     sasskit::rdcache::run_filter(reader, *sink, gpu, opt);
     in.check_read_error();
+    if (!provenance_file.empty()) sasskit::write_provenance_file(provenance_file, provenance);
     out.commit();
   });
 }
