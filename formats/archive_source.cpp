@@ -6,7 +6,6 @@
 
 #include <csignal>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -23,23 +22,15 @@ void read_archive(const std::string& path, KernelSelector& selection, TraceHandl
   ArchiveReader reader(path, shown);
   // Progress by CTAs, which the index counts per kernel; a copy of the
   // selector counts them, since selecting advances --launch-skip and --launch-count.
-  uint64_t total = 0, done = 0;
+  WorkProgress progress("reading " + shown);
   KernelSelector counting = selection;
   for (const Entry& e : reader.entries())
-    if (const auto* k = std::get_if<KernelEntry>(&e); k && counting.select(k->info)) total += k->ctas;
-  Progress progress;
-  const auto start = std::chrono::steady_clock::now();
-  auto cta_done = [&] {
-    ++done;
-    if (!progress.active()) return;
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    progress.update("reading " + shown + ": " + percent_and_eta(double(done), double(total), elapsed.count()));
-  };
+    if (const auto* k = std::get_if<KernelEntry>(&e); k && counting.select(k->info)) progress.expect(k->ctas);
   accelsim::KernelSink sink{[&](const KernelInfo& k) { handler.kernel(k); },
                             [&](const InstTable& t) { handler.insts(t); },
                             [&](const CtaTrace& c) {
                               handler.cta(c);
-                              cta_done();
+                              progress.advance();
                             }};
   for (const Entry& e : reader.entries()) {
     if (const auto* copy = std::get_if<Memcpy>(&e))

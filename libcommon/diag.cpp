@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "progress.hpp"
+
 namespace sasskit {
 namespace {
 std::string g_program = "sasskit";
@@ -11,6 +13,7 @@ void print_line(const std::string& where, const std::string& prefix, const std::
   std::string line = g_program + ": ";
   if (!where.empty()) line += printable(where) + ": ";
   line += prefix + printable(what) + "\n";
+  clear_progress_line();
   std::cerr << line << std::flush;
 }
 }  // namespace

@@ -146,8 +146,10 @@ Input::Input(const std::string& path) : impl_(std::make_unique<Impl>()) {
     if (!impl_->file) fail_io(path, std::strerror(errno));
     src = impl_->file.rdbuf();
   }
-  if (progress_enabled()) {  // a pipe's size is not known: it shows the amount read
-    impl_->shown = progress_reader(*src, regular_file_size(path).value_or(0), name_);
+  // Only a file's reading is shown: a pipe's is its writer's, which draws
+  // its own line (progress.hpp).
+  if (const auto size = regular_file_size(path); size && progress_enabled()) {
+    impl_->shown = progress_reader(*src, *size, name_);
     src = impl_->shown.get();
   }
   std::string head = read_head(*src, 6);
@@ -204,6 +206,7 @@ void remove_directory_of_files(const char* path) {
 }
 
 extern "C" void remove_temporaries_and_die(int sig) {
+  clear_progress_line();
   for (size_t i = 0; i < kTempSlots; ++i) {
     if (g_temp_state[i] == kFile) ::unlink(g_temp_paths[i]);
     if (g_temp_state[i] == kDirectory) remove_directory_of_files(g_temp_paths[i]);

@@ -1,6 +1,10 @@
 #include "progress.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -12,6 +16,57 @@ namespace sasskit {
 
 bool progress_enabled() { return stderr_is_terminal() && !quiet(); }
 
+namespace {
+
+constexpr char kClearLine[] = "\r\033[K";
+volatile std::sig_atomic_t g_line_drawn = 0;
+constexpr int kEndingSignals[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+struct sigaction g_before[std::size(kEndingSignals)];
+
+void write_stderr(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(STDERR_FILENO, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+// Clears the line, then lets the signal do what it did before: another
+// handler (removing temporaries, io.hpp) or the default, ending the tool.
+extern "C" void clear_line_and_pass_on(int sig) {
+  if (g_line_drawn) write_stderr(kClearLine);
+  g_line_drawn = 0;
+  for (size_t i = 0; i < std::size(kEndingSignals); ++i) {
+    if (kEndingSignals[i] != sig) continue;
+    ::sigaction(sig, &g_before[i], nullptr);
+    if (g_before[i].sa_handler != SIG_DFL && g_before[i].sa_handler != SIG_IGN) return g_before[i].sa_handler(sig);
+  }
+  std::raise(sig);
+}
+
+void clear_line_on_signals() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (size_t i = 0; i < std::size(kEndingSignals); ++i) {
+    struct sigaction ours {};
+    ours.sa_handler = clear_line_and_pass_on;
+    sigemptyset(&ours.sa_mask);
+    ::sigaction(kEndingSignals[i], nullptr, &g_before[i]);
+    if (g_before[i].sa_handler == SIG_IGN) continue;  // ignored stays ignored
+    ::sigaction(kEndingSignals[i], &ours, nullptr);
+  }
+}
+
+}  // namespace
+
+void clear_progress_line() {
+  if (!g_line_drawn) return;
+  write_stderr(kClearLine);
+  g_line_drawn = 0;
+}
+
 Progress::Progress() : active_(progress_enabled()) {}
 
 Progress::~Progress() { done(); }
@@ -22,12 +77,22 @@ void Progress::update(const std::string& status) {
   if (drawn_ && now - last_ < std::chrono::milliseconds(200)) return;
   last_ = now;
   drawn_ = true;
-  std::cerr << "\r\033[K" << program_name() << ": " << status << std::flush;
+  clear_line_on_signals();
+  std::cerr.flush();
+  write_stderr(kClearLine + program_name() + ": " + status);
+  g_line_drawn = 1;
 }
 
 void Progress::done() {
-  if (drawn_) std::cerr << "\r\033[K" << std::flush;
+  if (drawn_) clear_progress_line();
   drawn_ = false;
+}
+
+void WorkProgress::advance(uint64_t units) {
+  done_ += units;
+  if (!line_.active()) return;
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+  line_.update(what_ + ": " + percent_and_eta(double(done_), double(total_), elapsed.count()));
 }
 
 std::string percent_and_eta(double done, double total, double elapsed_s) {
@@ -38,14 +103,6 @@ std::string percent_and_eta(double done, double total, double elapsed_s) {
     const long left = std::lround(elapsed_s * (1 - fraction) / fraction);
     std::snprintf(buf + n, sizeof buf - n, ", %ldm%02lds left", left / 60, left % 60);
   }
-  return buf;
-}
-
-std::string amount_and_rate(double bytes, double elapsed_s) {
-  constexpr double kMiB = 1 << 20;
-  char buf[64];
-  int n = std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / kMiB);
-  if (elapsed_s >= 1) std::snprintf(buf + n, sizeof buf - n, ", %.0f MiB/s", bytes / kMiB / elapsed_s);
   return buf;
 }
 
@@ -63,9 +120,7 @@ class ProgressReader : public std::streambuf {
     read_ += uint64_t(n);
     setg(buffer_, buffer_, buffer_ + n);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
-    progress_.update("reading " + name_ + ": " +
-                     (size_ > 0 ? percent_and_eta(double(read_), double(size_), elapsed.count())
-                                : amount_and_rate(double(read_), elapsed.count())));
+    progress_.update("reading " + name_ + ": " + percent_and_eta(double(read_), double(size_), elapsed.count()));
     return traits_type::to_int_type(buffer_[0]);
   }
 

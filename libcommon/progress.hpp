@@ -1,5 +1,13 @@
 // A one-line progress indicator on stderr, shown only when stderr is a
 // terminal and --quiet is off; redrawn at most a few times per second.
+//
+// The stages of a pipe share one terminal line. Each line is written whole,
+// "tool: status", in one write(2), so stages replace each other's lines but
+// never garble them; only a stage reading a file (not a pipe) shows how much
+// it has read, so in `trace-unpack FILE | ... | pipe-sim | stall-report` the
+// line is the first stage's reading, then pipe-sim's simulating. The line is
+// cleared when its Progress ends, before any message (diag.hpp), and when a
+// signal ends the tool (SIGPIPE from a closed pipe included).
 #pragma once
 
 #include <chrono>
@@ -32,18 +40,32 @@ class Progress {
 // Whether progress lines are drawn: stderr is a terminal and no --quiet.
 bool progress_enabled();
 
+// Clears the progress line if one is on the screen, so that what is
+// written next starts on a clean line.
+void clear_progress_line();
+
+// Progress of work counted in units (pipe-sim: SM segments simulated), as
+// "WHAT: 42%, 1m05s left".
+class WorkProgress {
+ public:
+  explicit WorkProgress(std::string what) : what_(std::move(what)) {}
+  void expect(uint64_t units) { total_ += units; }
+  void advance(uint64_t units = 1);
+
+ private:
+  Progress line_;
+  std::string what_;
+  uint64_t total_ = 0, done_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 // "42%, 1m05s left" for `done` of `total` after `elapsed_s` seconds; the
 // time left is omitted until 1% and 1 s have passed and a rate is known.
 std::string percent_and_eta(double done, double total, double elapsed_s);
 
-// "120 MiB, 45 MiB/s" for `bytes` read after `elapsed_s` seconds: progress
-// where the total is not known (a pipe); the rate is omitted before 1 s.
-std::string amount_and_rate(double bytes, double elapsed_s);
-
-// A stream buffer that passes `source` (a file of `size` bytes, 0 when not
-// known) through unchanged and shows on the progress line how much of
-// `name` was read: a percentage and the time left, or without a size the
-// amount and the rate.
+// A stream buffer that passes `source` (a file of `size` bytes) through
+// unchanged and shows on the progress line how much of `name` was read: a
+// percentage and the time left.
 std::unique_ptr<std::streambuf> progress_reader(std::streambuf& source, uint64_t size, std::string name);
 
 }  // namespace sasskit

@@ -8,6 +8,7 @@
 #include "formats/stream_json.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
+#include "libcommon/progress.hpp"
 #include "output.hpp"
 #include "read_profile.hpp"
 
@@ -28,7 +29,9 @@ void check_options(const RunOptions& o) {
 }
 
 void report(const Profile& p, const Selection& s) {
-  if (!quiet()) std::cerr << program_name() << ": " << summary(p, s) << "\n";
+  if (quiet()) return;
+  clear_progress_line();  // the input's, still open
+  std::cerr << program_name() << ": " << summary(p, s) << "\n";
 }
 
 void write_evaluation(const RunOptions& o, const Profile& p, const Selector& select) {

@@ -6,6 +6,7 @@
 
 #include "libcommon/cta_schedule.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/progress.hpp"
 #include "parallel.hpp"
 #include "pkp.hpp"
 
@@ -67,7 +68,8 @@ class GpuTimeline {
  public:
   GpuTimeline(const std::vector<KernelPlan>& plans, const TimelineStart& start, const PkpOptions& pkp,
               unsigned threads)
-      : plans_(plans), start_(start), threads_(threads), step_(step_cycles(pkp)) {
+      : plans_(plans), start_(start), threads_(threads), step_(step_cycles(pkp)),
+        progress_("simulating " + std::to_string(plans.size()) + (plans.size() == 1 ? " kernel" : " kernels")) {
     const GpuConfig& gpu = plans.front().sim.gpu;
     latency_ = gpu.kernel_launch_latency;
     max_kernels_ = gpu.max_concurrent_kernels;
@@ -85,6 +87,7 @@ class GpuTimeline {
       ks.left = ks.tasks.size();
       kernels_.push_back(std::move(ks));
     }
+    progress_.expect(tasks_.size());
   }
 
   std::vector<KernelRun> run() {
@@ -210,6 +213,7 @@ class GpuTimeline {
     ks.end = std::max(ks.end, end);
     if (--ks.left == 0) --unfinished_;
     std::erase(active_, i);
+    progress_.advance();
   }
 
   void at_boundary(uint64_t at) {
@@ -304,6 +308,7 @@ class GpuTimeline {
   size_t next_launch_ = 0;
   size_t unfinished_ = 0;           // launched kernels with segments not done
   uint64_t now_ = 0;                // the last boundary reached
+  WorkProgress progress_;           // by segments ended
 };
 
 }  // namespace
