@@ -113,9 +113,10 @@ namespace {
 // selector decides once, at each kernel record.
 class SelectedKernels : public stream::KernelHandler {
  public:
-  SelectedKernels(KernelSelector& selection, TraceHandler& handler) : sel_(selection), h_(handler) {}
+  SelectedKernels(KernelSelector& selection, TraceHandler& handler, const std::string& input)
+      : sel_(selection), h_(handler), input_(input) {}
   void begin_member(const stream::Header& header, size_t member) override {
-    if (member > 0) h_.next_member(header);
+    if (member > 0) h_.next_member(header, input_ + ": member " + std::to_string(member + 1));
   }
   void begin_kernel(const stream::Kernel& k, const stream::Record&) override {
     kept_ = sel_.select(k.info());
@@ -136,13 +137,14 @@ class SelectedKernels : public stream::KernelHandler {
  private:
   KernelSelector& sel_;
   TraceHandler& h_;
+  const std::string& input_;
   bool kept_ = false;  // the open kernel's
 };
 
 }  // namespace
 
 void read_stream(stream::Reader& reader, KernelSelector& selection, TraceHandler& handler) {
-  SelectedKernels selected(selection, handler);
+  SelectedKernels selected(selection, handler, reader.name());
   stream::read_kernels(reader, selected);
 }
 

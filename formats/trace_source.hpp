@@ -29,8 +29,9 @@ class TraceHandler {
   virtual void cta_record(const stream::CtaRecord& c) { cta(c.decode()); }
   virtual void other(const stream::Record&) {}
   // A stream member other than the first starts (formats/STREAM.md,
-  // Members); member 0's header is the source's upstream header.
-  virtual void next_member(const stream::Header&) {}
+  // Members); member 0's header is the source's upstream header. `where`
+  // names it for messages ("FILE: member M").
+  virtual void next_member(const stream::Header&, const std::string& /*where*/) {}
 };
 
 enum class TraceFormat { AccelsimDir, Stream, Archive };

@@ -18,8 +18,8 @@ class ArchiveHandler : public TraceHandler {
   void kernel(const KernelInfo& k) override { writer_.kernel(k); }
   void insts(const InstTable& t) override { writer_.insts(t); }
   void cta(const CtaTrace& c) override { writer_.cta(c); }
-  void next_member(const stream::Header&) override {
-    fail_input("input", "a concatenated stream (a second member follows): an archive holds one trace; "
+  void next_member(const stream::Header&, const std::string& where) override {
+    fail_input(where, "a concatenated stream (a second member follows): an archive holds one trace; "
                         "compress each member on its own");
   }
   void other(const stream::Record& r) override {

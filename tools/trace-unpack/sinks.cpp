@@ -17,7 +17,7 @@ JsonlSink::JsonlSink(std::ostream& out, const stream::Header& upstream, stream::
   header(upstream);
 }
 
-void JsonlSink::next_member(const stream::Header& upstream) {
+void JsonlSink::next_member(const stream::Header& upstream, const std::string&) {
   finish();
   counts_.clear();
   header(upstream);
@@ -109,8 +109,8 @@ AccelsimSink::~AccelsimSink() {
   }
 }
 
-void AccelsimSink::next_member(const stream::Header&) {
-  fail_input("input", "a concatenated stream (a second member follows): Accel-Sim text holds one trace; "
+void AccelsimSink::next_member(const stream::Header&, const std::string& where) {
+  fail_input(where, "a concatenated stream (a second member follows): Accel-Sim text holds one trace; "
                       "unpack each member on its own");
 }
 

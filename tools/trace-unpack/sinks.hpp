@@ -26,7 +26,7 @@ class StreamSink : public TraceHandler {
   // A stream's cta records are copied undecoded.
   void cta_record(const stream::CtaRecord& c) override { w_.write(c.record()); }
   void other(const stream::Record& r) override { w_.write(r); }
-  void next_member(const stream::Header& upstream) override { w_.next_member(upstream); }
+  void next_member(const stream::Header& upstream, const std::string&) override { w_.next_member(upstream); }
 
  private:
   stream::Writer& w_;
@@ -42,7 +42,7 @@ class JsonlSink : public TraceHandler {
   void insts(const InstTable& t) override { typed(t); }
   void cta(const CtaTrace& c) override { typed(c); }
   void other(const stream::Record& r) override;
-  void next_member(const stream::Header& upstream) override;
+  void next_member(const stream::Header& upstream, const std::string&) override;
   void finish();
   // Any record with a RecordCodec, as one line.
   template <class T>
@@ -78,7 +78,7 @@ class AccelsimSink : public TraceHandler {
   void insts(const InstTable& t) override { writer("insts").insts(t); }
   void cta(const CtaTrace& c) override { writer("cta").cta(c); }
   // A directory holds one trace: a concatenated stream is refused.
-  void next_member(const stream::Header&) override;
+  void next_member(const stream::Header&, const std::string& where) override;
   // Commits the last kernel file and kernelslist.g, then moves the files
   // into place: nothing is written to the output until every file is whole.
   void finish();
