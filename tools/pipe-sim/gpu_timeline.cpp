@@ -46,6 +46,13 @@ std::vector<std::vector<uint64_t>> cta_insts(const KernelPlan& p) {
   return out;
 }
 
+// PKP for a kernel; without --pkp one that never stops, spared the walk
+// over its CTAs.
+Pkp kernel_pkp(const KernelPlan& p) {
+  if (!p.sim.pkp.enabled) return Pkp(p.sim.pkp, {}, 1);
+  return Pkp(p.sim.pkp, cta_insts(p), p.sim.ctas_per_sm);
+}
+
 // One segment: a kernel's CTAs on one SM, simulated in its own clock from
 // its start on the timeline.
 struct Task {
@@ -91,7 +98,7 @@ class GpuTimeline {
     std::map<uint64_t, size_t> last_of_stream;
     for (size_t k = 0; k < plans.size(); ++k) {
       const KernelPlan& p = plans[k];
-      KernelState ks{.pkp = p.sim.pkp.enabled ? Pkp(p.sim.pkp, cta_insts(p), p.sim.ctas_per_sm) : Pkp(p.sim.pkp, {}, 1)};
+      KernelState ks{.pkp = kernel_pkp(p)};
       if (auto it = last_of_stream.find(p.stream_id); it != last_of_stream.end()) ks.stream_before = it->second;
       last_of_stream[p.stream_id] = k;
       for (const SmWork& work : p.sms) {
