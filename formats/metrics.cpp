@@ -42,6 +42,7 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, con
   Metrics m;
   m.sampled = sample != nullptr;
   if (sample) m.sampling_error = sample->sampling_error;
+  m.projection_error = ks.projection.error_frac;
   m.cycles = double(ks.cycles);
   uint64_t insts = ks.projection.applied ? ks.projection.projected_insts : t.insts;
   m.instructions = double(insts) * scale;
@@ -71,6 +72,7 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, con
 Metrics application_totals(const std::vector<WeightedMetrics>& kernels) {
   Metrics t;
   WeightedMean occupancy, l1, l2;
+  std::optional<double> projection_off;  // cycles
   std::vector<SampledCycles> scheduler_cycles;
   for (const auto& [m, w] : kernels) {
     t.cycles += m->cycles * w;
@@ -89,6 +91,7 @@ Metrics application_totals(const std::vector<WeightedMetrics>& kernels) {
     l1.add(m->l1_hit_rate, m->mem_requests * w);
     l2.add(m->l2_hit_rate, m->mem_requests * w);
     scheduler_cycles.push_back({(m->instructions + m->stall_cycles()) * w, m->sampled, m->sampling_error});
+    if (m->projection_error) projection_off = projection_off.value_or(0) + *m->projection_error * m->cycles * w;
   }
   // Global memory requests only when every kernel has them (a cache record).
   const auto has_gmem = [](const WeightedMetrics& k) { return k.m->gmem_requests.has_value(); };
@@ -101,6 +104,7 @@ Metrics application_totals(const std::vector<WeightedMetrics>& kernels) {
   t.l2_hit_rate = l2.get();
   t.sampled = std::any_of(kernels.begin(), kernels.end(), [](const WeightedMetrics& k) { return k.m->sampled; });
   t.sampling_error = combined_sampling_error(scheduler_cycles);
+  if (projection_off) t.projection_error = share(*projection_off, t.cycles);
   return t;
 }
 

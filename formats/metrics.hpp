@@ -39,6 +39,11 @@ struct Metrics {
   // ERROR); unknown when a sampled kernel's record states none (before 2.1).
   bool sampled = false;
   std::optional<double> sampling_error;
+  // PKP: the estimated relative error (a half-width, at least 0) of the
+  // cycles it projected (pipe-sim(1), PROJECTION); in totals, of the
+  // summed cycles, each projected kernel's off by its estimate the same
+  // way. Unknown where no kernel was projected with an estimate.
+  std::optional<double> projection_error;
 
   double ipc() const { return cycles > 0 ? instructions / cycles : 0; }
   double sm_ipc() const { return sm_cycles > 0 ? instructions / sm_cycles : 0; }
@@ -70,6 +75,7 @@ struct WeightedMetrics {
 // over the kernels' memory requests (hits over requests, as HyFiSS §VI-B).
 // The sampling error is that of the summed scheduler cycles when each
 // kernel's are off by its estimate (combined_sampling_error).
+// The projection error is that of the summed cycles.
 Metrics application_totals(const std::vector<WeightedMetrics>& kernels);
 
 }  // namespace sasskit

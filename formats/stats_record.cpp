@@ -1,6 +1,7 @@
 #include "formats/stats_record.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
@@ -163,19 +164,24 @@ PcStats unpack_pcs(const MapView& m) {
 }
 
 void pack_projection(Packer& pk, const Projection& p) {
-  pk.pack_map(6);
+  pk.pack_map(p.error_frac ? 7 : 6);
   pack_key(pk, "applied"); pk.pack(p.applied);
   pack_key(pk, "simulated_cycles"); pk.pack(p.simulated_cycles);
   pack_key(pk, "projected_cycles"); pk.pack(p.projected_cycles);
   pack_key(pk, "simulated_insts"); pk.pack(p.simulated_insts);
   pack_key(pk, "projected_insts"); pk.pack(p.projected_insts);
   pack_key(pk, "unfinished_ctas"); pk.pack(p.unfinished_ctas);
+  if (p.error_frac) { pack_key(pk, "error_frac"); pk.pack(*p.error_frac); }
 }
 
 Projection unpack_projection(const MapView& m) {
-  return Projection{m.get<bool>("applied"),           m.get<uint64_t>("simulated_cycles"),
-                    m.get<uint64_t>("projected_cycles"), m.get<uint64_t>("simulated_insts"),
-                    m.get<uint64_t>("projected_insts"),  m.get<uint32_t>("unfinished_ctas")};
+  Projection p{m.get<bool>("applied"),           m.get<uint64_t>("simulated_cycles"),
+               m.get<uint64_t>("projected_cycles"), m.get<uint64_t>("simulated_insts"),
+               m.get<uint64_t>("projected_insts"),  m.get<uint32_t>("unfinished_ctas")};
+  if (m.has("error_frac")) p.error_frac = m.get<double>("error_frac");
+  if (p.error_frac && !(std::isfinite(*p.error_frac) && *p.error_frac >= 0))
+    fail_input(m.where(), "field 'error_frac' is not a finite number of at least 0");
+  return p;
 }
 
 }  // namespace

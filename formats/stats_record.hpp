@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,10 @@ struct Projection {
   uint64_t simulated_insts = 0;
   uint64_t projected_insts = 0;  // the trace's instruction count on the simulated SMs
   uint32_t unfinished_ctas = 0;  // CTAs left when SMs stopped
+  // The estimated relative error of the projected cycles, where PKP
+  // stopped the kernel (2.4; pipe-sim(1), PROJECTION): an estimate, not a
+  // bound.
+  std::optional<double> error_frac;
   bool operator==(const Projection&) const = default;
 };
 

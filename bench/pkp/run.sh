@@ -1,51 +1,70 @@
 #!/usr/bin/env bash
-# Principal Kernel Projection (pipe-sim --pkp, pka-micro21 §3.2 at kernel
-# level) against full simulation on generated kernels: per kernel and s, the
-# projection error of the kernel's cycles and the fraction of its cycles
-# simulated.
+# Principal Kernel Projection (pipe-sim --pkp, pipe-sim(1) PROJECTION)
+# against full simulation on generated kernels of several shapes, sizes and
+# GPU models: per kernel, the projection error of its cycles, the share of
+# them simulated, PKP's error estimate and whether it covers the error.
 #
-#   bash bench/pkp/run.sh BINDIR [CONFIG]
+#   bash bench/pkp/run.sh BINDIR
 #
-# Kernels of several waves (vecadd, stencil, reduce) and below one wave
-# (gemm, stencil, vecadd) on CONFIG (default qv100), s = 0.25, 0.1, 0.05,
-# window 3000 cycles. Traces go to $WORK (default /work/tmp/bench-pkp),
-# deleted at the end.
+# Shapes (sasskit-gen): streaming (vecadd), random access (gather), CTAs of
+# unequal work (vecadd --imbalance 4), phases (a gather, stencil and vecadd
+# application), repeated launches (reduce --repeat 3), tensor cores, and
+# grids below one wave; on qv100, rtx2060 and rtx3070; default s and window.
+# About 4 minutes on 2 cores. Traces go to $WORK (default
+# /work/tmp/bench-pkp), deleted at the end.
 set -euo pipefail
-bin=$(cd "${1:?usage: run.sh BINDIR [CONFIG]}" && pwd)
-config=${2:-qv100}
+bin=$(cd "${1:?usage: run.sh BINDIR}" && pwd)
 work=${WORK:-/work/tmp/bench-pkp}
 rm -rf "$work"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-field() {  # the first value of "KEY": in a one-kernel JSON summary
-  grep -o "\"$1\":[a-z0-9.]*" "$2" | head -1 | cut -d: -f2
-}
-
-# name sasskit-gen-arguments...
-kernel() {
-  local name=$1
-  shift
-  "$bin/sasskit-gen" -q "$@" -o "$name.trace"
-  "$bin/trace-unpack" "$name.trace" -o "$name.stream"
-  "$bin/pipe-sim" --config "$config" --format json "$name.stream" -o "$name.full.json"
-  local full grid
-  full=$(field cycles "$name.full.json")
-  for s in 0.25 0.1 0.05; do
-    "$bin/pipe-sim" --config "$config" --format json --pkp --pkp-s "$s" "$name.stream" -o "$name.$s.json"
-    awk -v n="$name" -v s="$s" -v full="$full" -v p="$(field cycles "$name.$s.json")" \
-      -v sim="$(field simulated_cycles "$name.$s.json")" -v stopped="$(field projected "$name.$s.json")" \
-      'BEGIN { printf "%-16s s=%-5s full %9d  projected %9d  error %+6.1f%%  simulated %5.1f%%  %s\n",
-               n, s, full, p, 100 * (p - full) / full, 100 * sim / full, stopped == "true" ? "stopped early" : "ran to the end" }'
+# One line per kernel of a JSON summary: cycles simulated_cycles error,
+# error "-" where PKP did not stop the kernel.
+kernels() {
+  sed 's/{"kernel_id"/\n&/g' "$1" | grep '^{"kernel_id"' | while read -r k; do
+    local v=() key
+    for key in cycles simulated_cycles projection_error_frac; do
+      v+=("$(grep -o "\"$key\":[0-9.e+-]*" <<<"$k" | head -1 | cut -d: -f2 || true)")
+    done
+    echo "${v[0]} ${v[1]} ${v[2]:--}"
   done
 }
 
-# Several waves (qv100: 80 SMs x 8 CTAs of 256 threads = 640 CTAs a wave).
-kernel vecadd-65536 -k vecadd -n 16M
-kernel stencil-4096 -k stencil -n 16M
-kernel reduce-8192 -k reduce -n 2M
-# Below one wave.
-kernel gemm-64 -k gemm -n 16k
-kernel stencil-256 -k stencil -n 1M
-kernel vecadd-64 -k vecadd -n 16k
+# name config sasskit-gen-arguments...
+shape() {
+  local name=$1 config=$2
+  shift 2
+  "$bin/sasskit-gen" -q "$@" -o "$name.trace"
+  "$bin/trace-unpack" "$name.trace" -o "$name.stream"
+  rm -rf "$name.trace"
+  "$bin/pipe-sim" -q --config "$config" --format json "$name.stream" -o "$name.full.json"
+  "$bin/pipe-sim" -q --config "$config" --format json --pkp "$name.stream" -o "$name.pkp.json"
+  paste -d' ' <(kernels "$name.full.json") <(kernels "$name.pkp.json") | awk -v n="$name" -v c="$config" '
+    { full = $1; p = $4; err = (p - full) / full
+      est = $6 == "-" ? "-" : sprintf("%5.1f%%", 100 * $6)
+      verdict = $6 == "-" ? "ran to the end" : (err <= $6 && -err <= $6 ? "covered" : "NOT covered")
+      printf "%-18s %-8s k%-2d full %8d  pkp %8d  error %+5.1f%%  simulated %5.1f%%  estimate %6s  %s\n",
+             n, c, NR, full, p, 100 * err, 100 * $5 / full, est, verdict }'
+}
+
+{
+  shape gather-4M qv100 -k gather -n 4M
+  shape gather-2M qv100 -k gather -n 2M
+  shape vecadd-8M qv100 -k vecadd -n 8M
+  shape vecadd-8M rtx2060 -k vecadd -n 8M --binary-version 75
+  shape imbalance-4M qv100 -k vecadd -n 4M --imbalance 4
+  shape imbalance-4M rtx3070 -k vecadd -n 4M --imbalance 4 --binary-version 86
+  shape phases-1M qv100 -k gather,stencil,vecadd -n 1M
+  shape reduce-x3-2M rtx2060 -k reduce -n 2M --repeat 3 --binary-version 75
+  shape reduce-x3-1M qv100 -k reduce -n 1M --repeat 3
+  shape tensor-256k rtx3070 -k tensor -n 256k --binary-version 86
+  shape gemm-16k qv100 -k gemm -n 16k
+} | tee results.txt
+awk 'function abs(x) { return x < 0 ? -x : x }
+     { n++; sim += $11 + 0 }
+     $NF == "covered" { stopped++; e = abs($9 + 0); sum += e; if (e > max) max = e
+                        if ($(NF - 1) == "NOT") missed = missed " " $1 "/" $2 "/" $3; else covered++ }
+     END { printf "%d kernels, %d stopped early: mean |error| %.1f%%, at most %.1f%%; the estimate covers %d of %d%s; %.1f%% of the cycles simulated on average\n",
+                  n, stopped, stopped ? sum / stopped : 0, max, covered, stopped, missed ? " (missed:" missed ")" : "", sim / n }' results.txt

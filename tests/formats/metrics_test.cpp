@@ -59,3 +59,15 @@ TEST(Metrics, ApplicationTotalsWeighTheKernels) {
   ASSERT_TRUE(t.sampling_error);
   EXPECT_NEAR(*t.sampling_error, 600.0 / (400 + 200 / 1.5) - 1, 1e-12);
 }
+
+TEST(Metrics, ProjectionErrorIsThatOfTheSummedCycles) {
+  KernelStats projected = stats(1000, 10, 0), full = stats(3000, 10, 0);
+  projected.projection.applied = true;
+  projected.projection.error_frac = 0.04;
+  const Metrics a = kernel_metrics(projected, nullptr, nullptr), b = kernel_metrics(full, nullptr, nullptr);
+  EXPECT_EQ(a.projection_error, 0.04);
+  EXPECT_FALSE(b.projection_error);
+  // 40 cycles off in 1000 + 2 x 3000.
+  EXPECT_DOUBLE_EQ(*application_totals({{&a, 1}, {&b, 2}}).projection_error, 40.0 / 7000);
+  EXPECT_FALSE(application_totals({{&b, 1}}).projection_error);
+}

@@ -161,7 +161,7 @@ TEST(Stream, AStageRecordsItsOptionsAndModelFingerprint) {
   w.finish();
   std::istringstream in(out.str());
   Reader r(in, "s");
-  EXPECT_EQ(r.header().minor, 3u);
+  EXPECT_EQ(r.header().minor, kMinor);
   EXPECT_EQ(r.header().provenance, (std::vector<Stage>{plain, older, pipe_sim}));
   EXPECT_FALSE(r.header().provenance[1].options.has_value());  // not recorded, not empty
 }

@@ -8,6 +8,7 @@
 #include "formats/stats_record.hpp"
 #include "micro.hpp"
 #include "output.hpp"
+#include "pkp.hpp"
 
 using namespace sasskit;
 using namespace sasskit::pipesim;
@@ -176,14 +177,14 @@ TEST(Driver, PkpStoppedKernelFreesItsSmsAtItsProjectedEnd) {
   RunOptions o = options(1);
   o.sim.pkp.enabled = true;
   o.sim.pkp.window = 300;
-  Pair p(96, 1, o);
+  Pair p(384, 1, o);
   for (const auto& r : p.both) EXPECT_TRUE(r.stats.projection.applied);
   // The first kernel fills the GPU, so the second waits for its SMs, which
   // PKP frees at the first kernel's projected end: the two projections in
   // a row land within their errors (5% each, PkpStopsEarlyAndProjects) of
   // the full simulation of both.
   RunOptions full = options(1);
-  Pair f(96, 1, full);
+  Pair f(384, 1, full);
   EXPECT_NEAR(double(p.makespan()), double(f.makespan()), 0.1 * double(f.makespan()));
 }
 
@@ -228,8 +229,21 @@ TEST(Driver, StatsRecordRoundTrips) {
   EXPECT_EQ(stream::decode<KernelStats>(r), results[0].stats);
 }
 
+// Stream 2.4: the projection's error_frac, written only where PKP stopped
+// the kernel, so a run without --pkp writes the bytes 2.3 did.
+TEST(Driver, StatsRecordKeepsAProjectionErrorOnlyWhereItHasOne) {
+  auto results = run(make_workload(1, 8), options(1));
+  EXPECT_EQ(stats_bytes(results).find("error_frac"), std::string::npos);
+  results[0].stats.projection.error_frac = 0.025;
+  std::istringstream in(stats_bytes(results));
+  stream::Reader reader(in, "s");
+  stream::Record r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(stream::decode<KernelStats>(r), results[0].stats);
+}
+
 TEST(Driver, PkpStopsEarlyAndProjects) {
-  Workload w = make_workload(1, 96);
+  Workload w = make_workload(1, 384);  // 48 waves: PKP stops where the tail is a small share
   RunOptions full = options(1), pkp = options(1);
   pkp.sim.pkp.enabled = true;
   pkp.sim.pkp.window = 300;
@@ -239,11 +253,15 @@ TEST(Driver, PkpStopsEarlyAndProjects) {
   EXPECT_LT(p.simulated_cycles, a[0].stats.cycles);
   EXPECT_LT(p.simulated_insts, p.projected_insts);
   EXPECT_GT(p.unfinished_ctas, 0u);
-  // The projection lands within 5% of the full simulation (bench/pkp: at
-  // most 3.3% off on kernels of several waves at s = 0.25).
+  // The projection lands within 5% of the full simulation, and within the
+  // error PKP estimates, which is at most what it stops at (pkp.hpp).
   EXPECT_NEAR(double(p.projected_cycles), double(a[0].stats.cycles), 0.05 * a[0].stats.cycles);
+  ASSERT_TRUE(p.error_frac);
+  EXPECT_LE(*p.error_frac, Pkp::kMaxError);
+  EXPECT_NEAR(double(p.projected_cycles), double(a[0].stats.cycles), *p.error_frac * double(p.projected_cycles));
   EXPECT_EQ(b[0].stats.cycles, p.projected_cycles);
   EXPECT_FALSE(a[0].stats.projection.applied);
+  EXPECT_FALSE(a[0].stats.projection.error_frac);
 }
 
 // pka-micro21 stops a grid smaller than one wave at the first stable IPC;

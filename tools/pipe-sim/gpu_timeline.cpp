@@ -25,10 +25,33 @@ constexpr uint64_t kShareWindow = 1000;
 // interval: windows split into steps without moving their boundaries.
 uint64_t step_cycles(const PkpOptions& pkp) {
   if (!pkp.enabled) return kShareWindow;
-  uint64_t interval = Pkp(pkp, 1).interval(), step = 1;
+  uint64_t interval = Pkp(pkp, {}, 1).interval(), step = 1;
   for (uint64_t d = 1; d <= std::min(interval, kShareWindow); ++d)
     if (kShareWindow % d == 0) step = d;
   return step;
+}
+
+// PKP's view of a kernel's work: per SM, the trace's warp instructions of
+// each CTA in launch order.
+std::vector<std::vector<uint64_t>> cta_insts(const KernelPlan& p) {
+  std::vector<std::vector<uint64_t>> out;
+  for (const SmWork& work : p.sms) {
+    std::vector<uint64_t>& sm = out.emplace_back();
+    for (const CtaRef& c : work.ctas) {
+      uint64_t insts = c.spilled_insts;
+      if (c.held)
+        for (const auto& w : c.held->warps) insts += w.inst.size();
+      sm.push_back(insts);
+    }
+  }
+  return out;
+}
+
+// PKP for a kernel; without --pkp one that never stops, spared the walk
+// over its CTAs.
+Pkp kernel_pkp(const KernelPlan& p) {
+  if (!p.sim.pkp.enabled) return Pkp(p.sim.pkp, {}, 1);
+  return Pkp(p.sim.pkp, cta_insts(p), p.sim.ctas_per_sm);
 }
 
 // One segment: a kernel's CTAs on one SM, simulated in its own clock from
@@ -53,6 +76,7 @@ struct KernelState {
   std::optional<size_t> stream_before;  // the previous kernel of its stream in the batch
   Pkp pkp;
   bool stopped = false;  // by PKP
+  std::optional<double> projection_error;  // PKP's estimate, once stopped
   bool launched() const { return launch != kNever; }
   bool finished() const { return launched() && left == 0; }
 };
@@ -76,7 +100,7 @@ class GpuTimeline {
     std::map<uint64_t, size_t> last_of_stream;
     for (size_t k = 0; k < plans.size(); ++k) {
       const KernelPlan& p = plans[k];
-      KernelState ks{.pkp = Pkp(p.sim.pkp, uint64_t(p.sim.ctas_per_sm) * p.sms.size())};
+      KernelState ks{.pkp = kernel_pkp(p)};
       if (auto it = last_of_stream.find(p.stream_id); it != last_of_stream.end()) ks.stream_before = it->second;
       last_of_stream[p.stream_id] = k;
       for (const SmWork& work : p.sms) {
@@ -254,23 +278,19 @@ class GpuTimeline {
     return std::max(1u, n);
   }
 
-  // Stops every SM of a kernel whose GPU-wide IPC is stable at `at`, with
-  // the kernel's end projected from its unfinished CTAs (pka-micro21 §3.2).
+  // Stops every SM of a kernel that PKP finds safe to project at `at`
+  // (pkp.hpp), with the kernel's end projected from its unfinished CTAs.
   // Its segments that have not started end with it: the SMs are free for
   // the next segments at the projected end.
   void apply_pkp(size_t k, uint64_t at) {
     KernelState& ks = kernels_[k];
-    const uint64_t cycle = at - ks.origin;
-    uint64_t insts = 0, trace = 0, finished = 0, total = 0;
-    for (size_t i : ks.tasks) {
-      insts += tasks_[i].sim->simulated_insts();
-      trace += tasks_[i].sim->trace_insts();
-      finished += tasks_[i].sim->finished_ctas();
-      total += tasks_[i].sim->ctas();
-    }
-    if (!ks.pkp.stable(cycle, insts, finished, total)) return;
-    const uint64_t end = at + Pkp::remaining_cycles(cycle, insts, trace);
+    std::vector<SmProgress> sms;
+    for (size_t i : ks.tasks) sms.push_back({tasks_[i].sim->simulated_insts(), tasks_[i].sim->finished_ctas()});
+    const std::optional<PkpStop> stop = ks.pkp.step(at - ks.origin, sms);
+    if (!stop) return;
+    const uint64_t end = at + stop->remaining_cycles;
     ks.stopped = true;
+    ks.projection_error = stop->error_frac;
     for (size_t i : ks.tasks) {
       Task& t = tasks_[i];
       if (t.done) continue;
@@ -282,7 +302,10 @@ class GpuTimeline {
 
   std::vector<KernelRun> results() {
     std::vector<KernelRun> out(kernels_.size());
-    for (size_t k = 0; k < kernels_.size(); ++k) out[k].launch = kernels_[k].launch;
+    for (size_t k = 0; k < kernels_.size(); ++k) {
+      out[k].launch = kernels_[k].launch;
+      out[k].projection_error = kernels_[k].projection_error;
+    }
     for (Task& t : tasks_) {
       SmResult r = t.sim->finish();
       const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for the SM to drain

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,7 @@ struct TimelineStart {
 struct KernelRun {
   uint64_t launch = 0;        // on the GPU timeline
   std::vector<SmResult> sms;  // per KernelPlan::sms; cycles count from the launch
+  std::optional<double> projection_error;  // PKP's estimate where it stopped the kernel
 };
 
 // Runs the kernels in windows of 1000 cycles counted from each kernel's

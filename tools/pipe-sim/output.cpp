@@ -148,8 +148,9 @@ void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample
   j.field("occupancy_frac", m.occupancy)
       .field("unknown_opcode_warp_insts", double(s.total.unknown_opcodes) * scale)
       .field("projected", s.projection.applied)
-      .field("simulated_cycles", s.projection.simulated_cycles)
-      .end_object();
+      .field("simulated_cycles", s.projection.simulated_cycles);
+  if (s.projection.error_frac) j.field("projection_error_frac", *s.projection.error_frac);
+  j.end_object();
 }
 
 }  // namespace

@@ -1,17 +1,42 @@
-// Principal Kernel Projection (pka-micro21 §3.2) for one kernel: stop when
-// the kernel's GPU-wide IPC has been quasi-stable over the window and a wave
-// of CTAs has finished, then project the cycles the unfinished CTAs still
-// need linearly. A grid smaller than one wave is simulated in full: the
-// paper stops it at the first stable IPC, which on bench/pkp's stencil was
-// 11-13% off (bench/README.md).
+// Principal Kernel Projection (pka-micro21 §3.2) for one kernel, made to
+// hold on kernels whose rate changes after the first wave or whose CTAs
+// differ in work (pipe-sim(1), PROJECTION):
+// - as in the paper, the kernel's cumulative IPC must have been
+//   quasi-stable over the window (standard deviation below s);
+// - it stops only where a wave of CTAs has just finished, the second or a
+//   later one: the first wave holds the memory system's warm-up;
+// - the rest is projected per SM from the trace's instruction counts of
+//   the CTAs it has still to run, at the rate of the last wave, between two
+//   limits for the tail: the SM keeping its rate to the end, and each CTA
+//   keeping its speed while the SM empties;
+// - it stops only when the estimated error of that projection (the two
+//   limits' half-gap, plus the change of rate since the wave before over
+//   the remaining cycles) is at most kMaxError; otherwise it runs on.
+// A grid smaller than one wave is simulated in full: the paper stops it at
+// the first stable IPC, which on bench/pkp's stencil was 11-13% off.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <optional>
+#include <vector>
 
 #include "program.hpp"
 
 namespace sasskit::pipesim {
+
+// One SM of the kernel as PKP sees it at a step.
+struct SmProgress {
+  uint64_t insts = 0;          // warp instructions simulated
+  uint64_t finished_ctas = 0;
+};
+
+// Where PKP stops a kernel: the cycles it still needs, and the estimated
+// relative error of the kernel's projected cycles.
+struct PkpStop {
+  uint64_t remaining_cycles = 0;
+  double error_frac = 0;
+};
 
 class Pkp {
  public:
@@ -19,24 +44,45 @@ class Pkp {
   // kernel; the paper's per-cycle series, thinned so skipped cycles cost
   // nothing).
   static constexpr uint64_t kSamples = 30;
+  // The largest estimated error PKP stops at.
+  static constexpr double kMaxError = 0.03;
 
-  // `wave`: the CTAs that fill the kernel's SMs once.
-  Pkp(const PkpOptions& opt, uint64_t wave);
+  // `cta_insts`: per simulated SM, the trace's warp instructions of its
+  // CTAs in launch order; `slots`: the CTAs an SM holds at once.
+  Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots);
   // Cycles between samples.
   uint64_t interval() const { return interval_; }
-  // Feeds the kernel's progress up to `cycle`; true when it may stop.
-  bool stable(uint64_t cycle, uint64_t insts, uint64_t finished_ctas, uint64_t total_ctas);
-  // The cycles a kernel stopped at `cycle` would still need: the
-  // instructions its unfinished CTAs have left (known from the trace) at the
-  // kernel's IPC so far.
-  static uint64_t remaining_cycles(uint64_t cycle, uint64_t insts, uint64_t trace_insts);
+  // Feeds the kernel's progress up to `cycle` (per SM, as `cta_insts`);
+  // where it may stop, how.
+  std::optional<PkpStop> step(uint64_t cycle, const std::vector<SmProgress>& sms);
 
  private:
+  // A wave boundary: when (kernel cycle) and how far (instructions, in
+  // all and per SM).
+  struct Mark {
+    uint64_t cycle = 0;
+    uint64_t insts = 0;
+    std::vector<uint64_t> sm_insts;
+  };
+  bool ipc_quasi_stable(uint64_t cycle, uint64_t insts);
+  std::optional<PkpStop> project(uint64_t cycle, const std::vector<SmProgress>& sms) const;
+
   PkpOptions opt_;
-  uint64_t wave_;
+  std::vector<std::vector<uint64_t>> cta_insts_;
+  unsigned slots_;
+  uint64_t wave_ = 0;        // CTAs that fill the simulated SMs once
+  uint64_t total_ctas_ = 0;
   uint64_t interval_;
   uint64_t next_sample_;
   std::deque<double> samples_;
+  std::vector<Mark> waves_;  // the kernel's start, then each wave's end
 };
+
+// The cycles one SM needs for its CTAs still to run, each CTA at `cta_rate`
+// warp instructions per cycle however many share the SM (`slots` at most):
+// `resident_left` instructions of the CTAs it holds, shared among them in
+// proportion to their size, then `queued` in launch order.
+double drain_cycles(const std::vector<uint64_t>& resident, uint64_t resident_left, const std::vector<uint64_t>& queued,
+                    unsigned slots, double cta_rate);
 
 }  // namespace sasskit::pipesim

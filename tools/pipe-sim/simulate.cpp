@@ -169,6 +169,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
     s.stream_id = info.stream_id;
     results[k].sms = std::move(runs[k].sms);
     merge_sm_results(plans[k].program, results[k].sms, s);
+    s.projection.error_frac = runs[k].projection_error;
     s.start_cycle = runs[k].launch;
     state.stream_end[info.stream_id] = s.start_cycle + s.cycles;
     state.previous_start = s.start_cycle;

@@ -90,6 +90,9 @@ void write_text(std::ostream& out, const Report& rep) {
   if (rep.totals.sampling_error)
     out << "CTA sampling: the projected scheduler cycles (and CPI) are off by an estimated "
         << signed_percent(*rep.totals.sampling_error) << ".\n";
+  if (rep.totals.projection_error)
+    out << "PKP: the projected cycles are off by an estimated \u00b1" << percent(*rep.totals.projection_error)
+        << " (an estimate, not a bound).\n";
   out << '\n';
   summary_table(out, rep);
   share_table(out, rep, stall_type_group(), false);

@@ -44,13 +44,15 @@ std::vector<double> cpi_split(const Metrics& m) {
 double scheduler_cycles(const Metrics& m) { return m.instructions + m.stall_cycles(); }
 
 // `row` is a stack of `m`: an error bar on its height of the relative size
-// |CTA sampling error| + `plan_bound` (the plan's, on application stacks),
-// where either is known. The two add: neither is assumed to cancel the other.
+// |CTA sampling error| + PKP's projection error + `plan_bound` (the plan's,
+// on application stacks), where any is known. They add: none is assumed to
+// cancel another.
 PlotRow with_error(PlotRow row, const Metrics& m, std::optional<double> plan_bound = std::nullopt) {
-  if (!m.sampling_error && !plan_bound) return row;
+  if (!m.sampling_error && !m.projection_error && !plan_bound) return row;
   double height = 0;
   for (double v : row.values) height += v;
-  row.error = (std::fabs(m.sampling_error.value_or(0)) + plan_bound.value_or(0)) * height;
+  row.error =
+      (std::fabs(m.sampling_error.value_or(0)) + m.projection_error.value_or(0) + plan_bound.value_or(0)) * height;
   return row;
 }
 
