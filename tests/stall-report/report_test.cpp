@@ -278,7 +278,9 @@ TEST(Plot, LabelsFromInputsCannotReachGnuplotCommands) {
   EXPECT_NE(s.find("set output 'it''s.svg'"), std::string::npos) << s;
   EXPECT_EQ(s.find('`'), std::string::npos);
   EXPECT_EQ(plot_terminal("a.png"), "pngcairo");
-  EXPECT_THROW(plot_terminal("a.pdf"), Error);
+  EXPECT_EQ(plot_terminal("a.pdf"), "pdfcairo");
+  EXPECT_EQ(plot_terminal("a.gp"), "svg");  // the script draws a.svg
+  EXPECT_THROW(plot_terminal("a.eps"), Error);
   EXPECT_THROW(plot_terminal("a\n.svg"), Error);
 }
 

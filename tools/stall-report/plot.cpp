@@ -155,9 +155,17 @@ void colours(std::ostream& out) {
   for (size_t i = 0; i < std::size(rgb); ++i) out << "set linetype " << i + 1 << " lc rgb '" << rgb[i] << "'\n";
 }
 
+// Sizes are given in pixels; pdfcairo measures in inches, at 100 pixels each.
+std::string plot_size(const std::string& terminal, int width, int height) {
+  if (terminal != "pdfcairo") return std::to_string(width) + "," + std::to_string(height);
+  std::ostringstream s;
+  s << width / 100.0 << "in," << height / 100.0 << "in";
+  return s.str();
+}
+
 std::string header(const std::string& terminal, const std::string& output, int height, const std::string& title) {
   std::ostringstream s;
-  s << "set terminal " << terminal << " size 1200," << height << " noenhanced font 'sans,10'\n";
+  s << "set terminal " << terminal << " size " << plot_size(terminal, 1200, height) << " noenhanced font 'sans,10'\n";
   colours(s);
   s << "set output " << single_quoted(output) << "\nset multiplot title " << single_quoted(title) << '\n';
   return s.str();
@@ -166,7 +174,16 @@ std::string header(const std::string& terminal, const std::string& output, int h
 // The script for (terminal, output file).
 using ScriptFor = std::function<std::string(const std::string&, const std::string&)>;
 
+// FILE.gp: the script that draws FILE.svg, its data inline, for a user to
+// restyle and run with gnuplot; nothing is drawn.
+void write_script(const std::string& path, const ScriptFor& script_for) {
+  Output out(path, OutputKind::Text);
+  out.stream() << script_for(plot_terminal(path), path.substr(0, path.size() - 3) + ".svg");
+  out.commit();
+}
+
 void draw(const std::string& path, const ScriptFor& script_for) {
+  if (ends_with(path, ".gp")) return write_script(path, script_for);
   std::string terminal = plot_terminal(path);
   if (!on_path("gnuplot"))
     fail("--plot needs gnuplot, which is not on PATH; install it (e.g. apt-get install gnuplot-nox)");
@@ -191,9 +208,10 @@ void draw(const std::string& path, const ScriptFor& script_for) {
 std::string plot_terminal(const std::string& path) {
   if (std::any_of(path.begin(), path.end(), [](char c) { return c >= 0 && c < ' '; }))
     fail_usage("--plot: the file name has control characters");
-  if (ends_with(path, ".svg")) return "svg";
+  if (ends_with(path, ".svg") || ends_with(path, ".gp")) return "svg";
   if (ends_with(path, ".png")) return "pngcairo";
-  fail_usage("--plot " + path + ": the file name must end in .svg or .png");
+  if (ends_with(path, ".pdf")) return "pdfcairo";
+  fail_usage("--plot " + path + ": the file name must end in .svg, .png, .pdf or .gp");
 }
 
 std::string plot_script(const Report& rep, const Validation* validation, const std::string& terminal,

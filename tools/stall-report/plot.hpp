@@ -20,8 +20,9 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
 std::string compare_plot_script(const std::vector<Report>& runs, const std::string& terminal,
                                 const std::string& output);
 
-// The terminal for a file name: "svg" for .svg, "pngcairo" for .png; a
-// usage error for anything else or for a name with control characters.
+// The terminal for a file name: "svg" for .svg and for .gp (a script that
+// draws FILE.svg), "pngcairo" for .png, "pdfcairo" for .pdf; a usage error
+// for anything else or for a name with control characters.
 std::string plot_terminal(const std::string& path);
 
 // Run gnuplot; the file appears only when gnuplot succeeded. Fail with an
