@@ -37,12 +37,7 @@ std::vector<std::vector<uint64_t>> cta_insts(const KernelPlan& p) {
   std::vector<std::vector<uint64_t>> out;
   for (const SmWork& work : p.sms) {
     std::vector<uint64_t>& sm = out.emplace_back();
-    for (const CtaRef& c : work.ctas) {
-      uint64_t insts = c.spilled_insts;
-      if (c.held)
-        for (const auto& w : c.held->warps) insts += w.inst.size();
-      sm.push_back(insts);
-    }
+    for (const CtaRef& c : work.ctas) sm.push_back(c.trace_insts());
   }
   return out;
 }

@@ -46,6 +46,14 @@ struct CtaRef {
   const CtaTrace* held = nullptr;
   size_t spilled = 0;
   uint64_t spilled_insts = 0;  // its dynamic warp instructions
+
+  // Its dynamic warp instructions, held or spilled.
+  uint64_t trace_insts() const {
+    if (!held) return spilled_insts;
+    uint64_t n = 0;
+    for (const auto& w : held->warps) n += w.inst.size();
+    return n;
+  }
 };
 
 // The CTAs one SM runs, in the order it launches them.

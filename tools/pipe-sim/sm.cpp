@@ -45,11 +45,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   res_.pc_insts.assign(program.pcs.size(), 0);
   for (auto& col : res_.pc_stalls) col.assign(program.pcs.size(), 0);
   res_.counters.max_warps = warps_.slots();
-  for (const CtaRef& c : work.ctas) {
-    if (!c.held) res_.trace_insts += c.spilled_insts;
-    else
-      for (const auto& w : c.held->warps) res_.trace_insts += w.inst.size();
-  }
+  for (const CtaRef& c : work.ctas) res_.trace_insts += c.trace_insts();
 }
 
 bool SmSim::run_until(uint64_t limit) {
