@@ -20,21 +20,17 @@ GpuConfig gpu() {
   return g;
 }
 
-StaticInst inst(uint64_t pc, const std::string& op, uint32_t width) {
-  StaticInst s;
-  s.pc = pc;
-  s.opcode = op;
-  s.mem_width = width;
-  return s;
-}
-
 KernelAccesses kernel(const GpuConfig& g) {
   KernelInfo info;
   info.id = 1;
   info.binary_version = 70;
   KernelAccesses k(info, g);
-  add_insts(k, {inst(0x10, "IADD3", 0), inst(0x20, "LDG.E.SYS", 4), inst(0x30, "STS", 4),
-                inst(0x40, "LDS", 4), inst(0x50, "LDG.E.64.SYS", 8), inst(0x60, "FFMA", 0)});
+  const std::pair<const char*, uint32_t> insts[] = {{"IADD3", 0}, {"LDG.E.SYS", 4}, {"STS", 4},
+                                                    {"LDS", 4},   {"LDG.E.64.SYS", 8}, {"FFMA", 0}};
+  std::vector<StaticInst> table;
+  for (const auto& [opcode, width] : insts)
+    table.push_back(StaticInst{0x10 * (table.size() + 1), std::nullopt, opcode, {}, {}, width, std::nullopt});
+  add_insts(k, table);
   return k;
 }
 
