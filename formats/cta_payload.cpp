@@ -1,6 +1,5 @@
 #include "formats/cta_payload.hpp"
 
-#include <unordered_map>
 
 #include "formats/archive_lanes.hpp"
 
@@ -12,34 +11,6 @@ using archive::BitWriter;
 using archive::ByteSink;
 using archive::ByteSource;
 using archive::LaneKind;
-
-// What the previous accesses of one static instruction in this warp say
-// about its next one: loops usually step their addresses by a constant.
-struct InstHistory {
-  uint64_t last = 0, step = 0, stride = 0;
-  bool seen = false;
-};
-
-// Per-warp address prediction, the same on both sides.
-class WarpModel {
- public:
-  uint64_t predict(uint32_t inst) const {
-    auto it = history_.find(inst);
-    return it != history_.end() && it->second.seen ? it->second.last + it->second.step : previous_;
-  }
-  uint64_t& stride(uint32_t inst) { return history_[inst].stride; }
-  void update(uint32_t inst, uint64_t base) {
-    InstHistory& h = history_[inst];
-    h.step = h.seen ? base - h.last : 0;
-    h.last = base;
-    h.seen = true;
-    previous_ = base;
-  }
-
- private:
-  std::unordered_map<uint32_t, InstHistory> history_;
-  uint64_t previous_ = 0;
-};
 
 LaneKind lane_kind(const uint64_t* a, unsigned n, uint32_t mask, uint64_t& stride) {
   stride = a[1] - a[0];
@@ -55,14 +26,15 @@ LaneKind lane_kind(const uint64_t* a, unsigned n, uint32_t mask, uint64_t& strid
 
 void encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, WarpModel& model, ByteSink& out) {
   const unsigned n = active_lanes(mask);
-  out.svarint(int64_t(a[0] - model.predict(inst)));
+  InstHistory& h = model.history(inst);
+  out.svarint(int64_t(a[0] - model.predict(h)));
   if (n > 1) {
     uint64_t stride = 0;
     const LaneKind kind = lane_kind(a, n, mask, stride);
     out.u8(kind);
     if (kind == archive::kAffine || kind == archive::kLaneAffine) {
-      out.svarint(int64_t(stride - model.stride(inst)));
-      model.stride(inst) = stride;
+      out.svarint(int64_t(stride - h.stride));
+      h.stride = stride;
     } else {
       const archive::Irregular irregular = archive::plan_irregular(a, n);
       out.u8(static_cast<uint8_t>(irregular.shift));
@@ -75,41 +47,10 @@ void encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, WarpModel& m
       }
     }
   }
-  model.update(inst, a[0]);
+  model.update(h, a[0]);
 }
 
-void decode_access(uint32_t inst, uint32_t mask, WarpModel& model, ByteSource& in, std::vector<uint64_t>& addrs) {
-  const unsigned n = active_lanes(mask);
-  const uint64_t base = model.predict(inst) + uint64_t(in.svarint());
-  addrs.push_back(base);
-  if (n > 1) {
-    const uint8_t kind = in.u8();
-    if (kind == archive::kAffine || kind == archive::kLaneAffine) {
-      const uint64_t stride = model.stride(inst) + uint64_t(in.svarint());
-      model.stride(inst) = stride;
-      const auto pos = archive::lane_positions(mask);
-      for (unsigned j = 1; j < n; ++j)
-        addrs.push_back(base + stride * (kind == archive::kAffine ? j : unsigned(pos[j] - pos[0])));
-    } else if (kind == archive::kList || kind == archive::kPacked) {
-      const unsigned shift = in.u8();
-      if (shift > 63) in.damaged("bad lane shift");
-      if (kind == archive::kList) {
-        for (unsigned j = 1; j < n; ++j) addrs.push_back(addrs.back() + (uint64_t(in.svarint()) << shift));
-      } else {
-        const unsigned width = in.u8();
-        if (width < 1 || width > 64) in.damaged("bad lane width");
-        BitReader bits(in);
-        const uint64_t lowest = base - (bits.get(width) << shift);
-        for (unsigned j = 1; j < n; ++j) addrs.push_back(lowest + (bits.get(width) << shift));
-      }
-    } else {
-      in.damaged("bad lane kind " + std::to_string(kind));
-    }
-  }
-  model.update(inst, base);
-}
-
-void encode_warp(const WarpTrace& w, const std::vector<size_t>& memory, ByteSink& out) {
+void encode_warp(const WarpTrace& w, const std::vector<size_t>& memory, WarpModel& model, ByteSink& out) {
   out.varint(w.warp_id);
   out.varint(w.inst.size());
   int64_t prev_inst = -1;
@@ -126,7 +67,7 @@ void encode_warp(const WarpTrace& w, const std::vector<size_t>& memory, ByteSink
     out.varint(uint64_t(int64_t(p) - prev_pos - 1));
     prev_pos = int64_t(p);
   }
-  WarpModel model;
+  model.reset();
   size_t lane = 0, extra = 0;
   for (size_t k = 0; k < memory.size(); ++k) {
     const size_t i = memory[k];
@@ -140,70 +81,219 @@ void encode_warp(const WarpTrace& w, const std::vector<size_t>& memory, ByteSink
   }
 }
 
-WarpTrace decode_warp(ByteSource& in) {
-  WarpTrace w;
-  w.warp_id = static_cast<uint32_t>(in.varint());
-  const uint64_t n = in.varint();
-  if (n > in.remaining() / 2) in.damaged(std::to_string(n) + " instructions exceed the record");
-  w.inst.resize(n);
-  w.mask.resize(n);
-  int64_t prev_inst = -1;
-  uint32_t prev_mask = 0xffffffff;
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t inst = prev_inst + 1 + in.svarint();
-    if (inst < 0 || inst > int64_t(UINT32_MAX)) in.damaged("instruction index " + std::to_string(inst));
-    w.inst[i] = static_cast<uint32_t>(inst);
-    w.mask[i] = static_cast<uint32_t>(in.varint()) ^ prev_mask;
-    prev_inst = inst;
-    prev_mask = w.mask[i];
-  }
-  const uint64_t m = in.varint();
-  if (m > n) in.damaged(std::to_string(m) + " memory instructions among " + std::to_string(n));
-  std::vector<size_t> memory(m);
-  int64_t prev_pos = -1;
-  for (auto& p : memory) {
-    const uint64_t gap = in.varint();
-    if (gap >= n || uint64_t(prev_pos + 1) + gap >= n) in.damaged("memory instruction beyond the warp's");
-    p = size_t(prev_pos + 1) + gap;
-    prev_pos = int64_t(p);
-  }
-  WarpModel model;
-  for (size_t i : memory) {
-    const uint8_t mode = in.u8();
-    if (mode > 2) in.damaged("address mode " + std::to_string(mode));
-    w.addr_mode.push_back(mode);
-    for (unsigned e = addr_extra_count(AddrMode(mode), w.mask[i]); e > 0; --e)
-      w.addr_extra.push_back(uint64_t(in.svarint()));
-    if (active_lanes(w.mask[i]) > 0) decode_access(w.inst[i], w.mask[i], model, in, w.addrs);
-  }
-  return w;
-}
-
 }  // namespace
 
 std::string encode_warps(const std::vector<WarpTrace>& warps, const std::vector<StaticInst>& table) {
   ByteSink out;
   out.varint(warps.size());
   std::vector<size_t> memory;
+  WarpModel model;
   for (const WarpTrace& w : warps) {
     memory.clear();
     for (size_t i = 0; i < w.inst.size(); ++i)
       if (table[w.inst[i]].mem_width > 0) memory.push_back(i);
-    encode_warp(w, memory, out);
+    encode_warp(w, memory, model, out);
   }
   return out.data();
 }
 
 std::vector<WarpTrace> decode_warps(std::string_view payload, const std::string& where) {
-  ByteSource in(payload, where, "damaged cta record");
-  const uint64_t count = in.varint();
-  // Every warp takes bytes, so the count is bounded by the data.
-  if (count > in.remaining()) in.damaged(std::to_string(count) + " warps exceed the record");
+  PayloadReader in(payload, where);
   std::vector<WarpTrace> warps;
-  warps.reserve(count);
-  for (uint64_t k = 0; k < count; ++k) warps.push_back(decode_warp(in));
-  if (!in.done()) in.damaged("data after the last warp");
+  warps.reserve(in.warps());
+  while (in.next_warp(true)) {
+    WarpTrace& w = warps.emplace_back();
+    w.warp_id = in.warp_id();
+    w.inst.assign(in.inst().begin(), in.inst().end());
+    w.mask.assign(in.mask().begin(), in.mask().end());
+    for (uint32_t i : in.memory()) {
+      const size_t lanes = w.addrs.size();
+      w.addrs.resize(lanes + active_lanes(w.mask[i]));
+      const PayloadReader::Access a = in.read_access(w.addrs.data() + lanes);
+      w.addr_mode.push_back(a.mode);
+      w.addr_extra.insert(w.addr_extra.end(), a.extra.begin(), a.extra.begin() + a.extras);
+    }
+  }
   return warps;
+}
+
+void WarpModel::reset() {
+  previous_ = 0;
+  used_ = 0;
+  if (++generation_ == 0) {  // wrapped: no slot may look current
+    for (InstHistory& h : slots_) h.generation = 0;
+    generation_ = 1;
+  }
+}
+
+InstHistory& WarpModel::history(uint32_t inst) {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = (inst * size_t{0x9E3779B1}) >> 7 & mask;; i = (i + 1) & mask) {
+    InstHistory& h = slots_[i];
+    if (h.generation == generation_ && h.inst == inst) return h;
+    if (h.generation == generation_) continue;
+    if (2 * (used_ + 1) > slots_.size()) {
+      grow();
+      return history(inst);
+    }
+    ++used_;
+    return h = InstHistory{.inst = inst, .generation = generation_};
+  }
+}
+
+void WarpModel::grow() {
+  std::vector<InstHistory> old(2 * slots_.size());
+  old.swap(slots_);
+  used_ = 0;
+  for (const InstHistory& h : old)
+    if (h.generation == generation_) history(h.inst) = h;
+}
+
+void WarpModel::update(InstHistory& h, uint64_t base) {
+  h.step = h.seen ? base - h.last : 0;
+  h.last = base;
+  h.seen = true;
+  previous_ = base;
+}
+
+PayloadReader::PayloadReader(std::string_view payload, const std::string& where)
+    : in_(payload, where, "damaged cta record") {
+  warps_ = in_.varint();
+  // Every warp takes bytes, so the count is bounded by the data.
+  if (warps_ > in_.remaining()) in_.damaged(std::to_string(warps_) + " warps exceed the record");
+}
+
+bool PayloadReader::next_warp(bool addresses) {
+  if (warps_read_ == warps_) {
+    if (!in_.done()) in_.damaged("data after the last warp");
+    return false;
+  }
+  ++warps_read_;
+  warp_id_ = static_cast<uint32_t>(in_.varint());
+  const uint64_t n = in_.varint();
+  if (n > in_.remaining() / 2) in_.damaged(std::to_string(n) + " instructions exceed the record");
+  size_ = n;
+  if (inst_.size() < n) {
+    inst_.resize(n);
+    mask_.resize(n);
+  }
+  int64_t prev_inst = -1;
+  uint32_t prev_mask = 0xffffffff;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t inst = prev_inst + 1 + in_.svarint();
+    if (inst < 0 || inst > int64_t(UINT32_MAX)) in_.damaged("instruction index " + std::to_string(inst));
+    inst_[i] = static_cast<uint32_t>(inst);
+    mask_[i] = static_cast<uint32_t>(in_.varint()) ^ prev_mask;
+    prev_inst = inst;
+    prev_mask = mask_[i];
+  }
+  const uint64_t m = in_.varint();
+  if (m > n) in_.damaged(std::to_string(m) + " memory instructions among " + std::to_string(n));
+  memory_size_ = m;
+  if (memory_.size() < m) memory_.resize(m);
+  int64_t prev_pos = -1;
+  for (size_t k = 0; k < m; ++k) {
+    const uint64_t gap = in_.varint();
+    if (gap >= n || uint64_t(prev_pos + 1) + gap >= n) in_.damaged("memory instruction beyond the warp's");
+    memory_[k] = static_cast<uint32_t>(uint64_t(prev_pos + 1) + gap);
+    prev_pos = int64_t(memory_[k]);
+  }
+  next_access_ = 0;
+  model_.reset();
+  if (!addresses) {
+    for (uint32_t i : memory()) {
+      read_mode_and_extras(mask_[i]);
+      if (active_lanes(mask_[i]) > 0) skip_lanes(mask_[i]);
+    }
+    next_access_ = m;
+  }
+  return true;
+}
+
+PayloadReader::Access PayloadReader::read_access(uint64_t* lanes) {
+  const uint32_t i = memory_[next_access_++];
+  const Access a = read_mode_and_extras(mask_[i]);
+  if (active_lanes(mask_[i]) > 0) read_lanes(inst_[i], mask_[i], lanes);
+  return a;
+}
+
+PayloadReader::Access PayloadReader::read_mode_and_extras(uint32_t mask) {
+  Access a;
+  a.mode = in_.u8();
+  if (a.mode > 2) in_.damaged("address mode " + std::to_string(a.mode));
+  a.extras = addr_extra_count(AddrMode(a.mode), mask);
+  for (unsigned e = 0; e < a.extras; ++e) a.extra[e] = uint64_t(in_.svarint());
+  return a;
+}
+
+void PayloadReader::read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes) {
+  const unsigned n = active_lanes(mask);
+  InstHistory& h = model_.history(inst);
+  const uint64_t base = model_.predict(h) + uint64_t(in_.svarint());
+  lanes[0] = base;
+  if (n > 1) {
+    const uint8_t kind = in_.u8();
+    if (kind == archive::kAffine || kind == archive::kLaneAffine) {
+      const uint64_t stride = h.stride + uint64_t(in_.svarint());
+      h.stride = stride;
+      if (kind == archive::kAffine) {
+        for (unsigned j = 1; j < n; ++j) lanes[j] = base + stride * j;
+      } else {
+        const auto pos = archive::lane_positions(mask);
+        for (unsigned j = 1; j < n; ++j) lanes[j] = base + stride * unsigned(pos[j] - pos[0]);
+      }
+    } else if (kind == archive::kList || kind == archive::kPacked) {
+      const unsigned shift = in_.u8();
+      if (shift > 63) in_.damaged("bad lane shift");
+      if (kind == archive::kList) {
+        for (unsigned j = 1; j < n; ++j) lanes[j] = lanes[j - 1] + (uint64_t(in_.svarint()) << shift);
+      } else {
+        const unsigned width = in_.u8();
+        if (width < 1 || width > 64) in_.damaged("bad lane width");
+        BitReader bits(in_);
+        const uint64_t lowest = base - (bits.get(width) << shift);
+        for (unsigned j = 1; j < n; ++j) lanes[j] = lowest + (bits.get(width) << shift);
+      }
+    } else {
+      in_.damaged("bad lane kind " + std::to_string(kind));
+    }
+  }
+  model_.update(h, base);
+}
+
+bool warp_agrees_with(const PayloadReader& in, const std::vector<StaticInst>& table) {
+  const auto inst = in.inst();
+  const auto memory = in.memory();
+  size_t k = 0;
+  for (size_t i = 0; i < inst.size(); ++i) {
+    if (inst[i] >= table.size()) return false;
+    const bool listed = k < memory.size() && memory[k] == i;
+    if ((table[inst[i]].mem_width > 0) != listed) return false;
+    k += listed;
+  }
+  return true;
+}
+
+// What read_lanes reads, with its checks, without the prediction.
+void PayloadReader::skip_lanes(uint32_t mask) {
+  const unsigned n = active_lanes(mask);
+  in_.svarint();
+  if (n < 2) return;
+  const uint8_t kind = in_.u8();
+  if (kind == archive::kAffine || kind == archive::kLaneAffine) {
+    in_.svarint();
+  } else if (kind == archive::kList || kind == archive::kPacked) {
+    if (in_.u8() > 63) in_.damaged("bad lane shift");
+    if (kind == archive::kList) {
+      for (unsigned j = 1; j < n; ++j) in_.svarint();
+    } else {
+      const unsigned width = in_.u8();
+      if (width < 1 || width > 64) in_.damaged("bad lane width");
+      in_.raw((uint64_t(n) * width + 7) / 8);
+    }
+  } else {
+    in_.damaged("bad lane kind " + std::to_string(kind));
+  }
 }
 
 }  // namespace sasskit::stream

@@ -6,10 +6,14 @@
 // codec (formats/archive_lanes.hpp).
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "formats/archive_bytes.hpp"
 #include "formats/trace.hpp"
 
 namespace sasskit::stream {
@@ -22,5 +26,88 @@ std::string encode_warps(const std::vector<WarpTrace>& warps, const std::vector<
 // for anything that is not exactly what encode_warps writes; no count
 // allocates beyond what the payload's bytes can hold.
 std::vector<WarpTrace> decode_warps(std::string_view payload, const std::string& where);
+
+// What the previous accesses of one static instruction in a warp say about
+// its next one: loops usually step their addresses by a constant.
+struct InstHistory {
+  uint64_t last = 0, step = 0, stride = 0;
+  uint32_t inst = 0;
+  uint32_t generation = 0;  // the warp it belongs to (WarpModel)
+  bool seen = false;
+};
+
+// Per-warp address prediction, the same when writing and reading: an
+// open-addressing table of InstHistory by static instruction, reused from
+// warp to warp (a new warp starts a new generation), so that decoding
+// allocates nothing per warp.
+class WarpModel {
+ public:
+  WarpModel() : slots_(64) {}
+  // A new warp: every history is forgotten.
+  void reset();
+  // The history of `inst`, empty if it has none in this warp; valid until
+  // the next call.
+  InstHistory& history(uint32_t inst);
+  uint64_t predict(const InstHistory& h) const { return h.seen ? h.last + h.step : previous_; }
+  void update(InstHistory& h, uint64_t base);
+
+ private:
+  void grow();
+  std::vector<InstHistory> slots_;  // size a power of two, at most half used
+  size_t used_ = 0;
+  uint32_t generation_ = 1;
+  uint64_t previous_ = 0;
+};
+
+// Reads a payload warp by warp without building WarpTraces. decode_warps
+// is built on it; a tool that needs only counts, or some of the addresses,
+// reads with it what it needs and allocates nothing per warp (the columns
+// are reused). Its checks are decode_warps's, with the same messages in
+// the same order.
+class PayloadReader {
+ public:
+  PayloadReader(std::string_view payload, const std::string& where);
+  // Warps in the payload (bounded by its size).
+  uint64_t warps() const { return warps_; }
+  // Reads the next warp's instruction columns and memory positions; false
+  // after the last warp (BadInput if data follows it). With `addresses`
+  // false the warp's address section is read through at once, checked but
+  // not decoded; with true, read_access() takes each of its memory
+  // instructions in order before the next call.
+  bool next_warp(bool addresses);
+  uint32_t warp_id() const { return warp_id_; }
+  // The warp's dynamic instructions: index into the kernel's table, and
+  // active mask.
+  std::span<const uint32_t> inst() const { return std::span(inst_).first(size_); }
+  std::span<const uint32_t> mask() const { return std::span(mask_).first(size_); }
+  // Indices into inst() of its memory instructions, in order.
+  std::span<const uint32_t> memory() const { return std::span(memory_).first(memory_size_); }
+
+  struct Access {
+    uint8_t mode = 0;  // AddrMode
+    unsigned extras = 0;
+    std::array<uint64_t, 2> extra{};  // addr_extra_count(mode, mask) values
+  };
+  // The next memory instruction of the warp; its active lanes' addresses
+  // go to `lanes` (room for active_lanes() of its mask).
+  Access read_access(uint64_t* lanes);
+
+ private:
+  Access read_mode_and_extras(uint32_t mask);
+  void read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes);
+  void skip_lanes(uint32_t mask);
+
+  archive::ByteSource in_;
+  uint64_t warps_ = 0, warps_read_ = 0;
+  uint32_t warp_id_ = 0;
+  size_t size_ = 0, memory_size_ = 0, next_access_ = 0;
+  std::vector<uint32_t> inst_, mask_, memory_;  // capacity kept from warp to warp
+  WarpModel model_;
+};
+
+// Whether the warp `in` holds agrees with `table` exactly: every index in
+// range, and memory instructions where the table has them and nowhere
+// else (then validate_cta passes the warp).
+bool warp_agrees_with(const PayloadReader& in, const std::vector<StaticInst>& table);
 
 }  // namespace sasskit::stream

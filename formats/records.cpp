@@ -197,14 +197,34 @@ void RecordCodec<CtaTrace>::pack(Packer& pk, const CtaTrace& c) {
   }
 }
 
-CtaTrace RecordCodec<CtaTrace>::unpack(const Record& r) {
-  MapView m(r.object(), r.where());
+namespace {
+// What a cta record holds besides its warps.
+CtaTrace unpack_cta_place(const MapView& m) {
   CtaTrace c;
   c.kernel_id = m.get<uint32_t>("kernel");
   c.cta = unpack_dim(m, "cta");
-  if (const msgpack::object* data = m.find("data")) {
-    if (data->type != msgpack::type::BIN) fail_input(r.where(), "field 'data' is not binary");
-    c.warps = decode_warps(std::string_view(data->via.bin.ptr, data->via.bin.size), r.where());
+  return c;
+}
+
+std::optional<std::string_view> find_payload(const MapView& m, const Record& r) {
+  const msgpack::object* data = m.find("data");
+  if (!data) return std::nullopt;
+  if (data->type != msgpack::type::BIN) fail_input(r.where(), "field 'data' is not binary");
+  return std::string_view(data->via.bin.ptr, data->via.bin.size);
+}
+}  // namespace
+
+std::optional<std::string_view> cta_payload(const Record& r) {
+  MapView m(r.object(), r.where());
+  unpack_cta_place(m);
+  return find_payload(m, r);
+}
+
+CtaTrace RecordCodec<CtaTrace>::unpack(const Record& r) {
+  MapView m(r.object(), r.where());
+  CtaTrace c = unpack_cta_place(m);
+  if (const auto payload = find_payload(m, r)) {
+    c.warps = decode_warps(*payload, r.where());
     return c;
   }
   for (const auto& o : m.array("warps")) {

@@ -48,6 +48,11 @@ struct RecordCodec<CtaTrace> {
   static CtaTrace unpack(const Record& r);
 };
 
+// The compact payload (formats/cta_payload.hpp) of a cta record, checked
+// as far as unpack checks the record before decoding it; nullopt for a CTA
+// written in full. The view lives as long as `r`.
+std::optional<std::string_view> cta_payload(const Record& r);
+
 // Checks a cta record against its kernel's instruction table: indices in
 // range, column lengths consistent (one address per active lane of each
 // memory instruction). BadInput naming the warp otherwise.

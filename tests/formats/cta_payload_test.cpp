@@ -6,9 +6,11 @@
 #include "formats/cta_payload.hpp"
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
+#include "tests/support/error_of.hpp"
 
 using namespace sasskit;
 using namespace sasskit::stream;
+using sasskit::test::error_of;
 
 namespace {
 
@@ -134,5 +136,76 @@ TEST(CtaPayload, DamagedPayloadsAreRefusedWithoutAllocatingAhead) {
     decode_warps(std::string("\x01\x00\xff\xff\xff\xff\x0f", 7), "here");
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("damaged cta record"), std::string::npos) << e.what();
+  }
+}
+
+namespace {
+
+// A table of `n` 4-byte loads, and a warp using each twice with coalesced
+// lanes: enough distinct instructions to make the reader's model grow.
+std::vector<StaticInst> loads(uint32_t n) {
+  std::vector<StaticInst> t;
+  for (uint32_t i = 0; i < n; ++i) t.push_back(StaticInst{0x10 * i, std::nullopt, "LDG.E", {4}, {2}, 4, std::nullopt});
+  return t;
+}
+
+WarpTrace warp_over(uint32_t n) {
+  WarpTrace w;
+  for (uint64_t pass = 0; pass < 2; ++pass)
+    for (uint32_t i = 0; i < n; ++i) {
+      w.inst.push_back(i);
+      w.mask.push_back(0xffffffff);
+      w.addr_mode.push_back(1);
+      for (uint64_t j = 0; j < 32; ++j) w.addrs.push_back(0x7f0000000000 + 0x1000 * i + 0x80 * pass + 4 * j);
+    }
+  return w;
+}
+
+}  // namespace
+
+TEST(CtaPayload, ManyInstructionsOfOneWarpRoundTrip) {
+  const std::vector<WarpTrace> warps = {warp_over(700), warp_over(3)};
+  EXPECT_EQ(decode_warps(encode_warps(warps, loads(700)), "t"), warps);
+}
+
+TEST(CtaPayload, TheReaderSkippingAddressesReadsTheColumnsDecodingDoes) {
+  const std::vector<WarpTrace> warps = {every_lane_kind(), warp_over(5), every_lane_kind()};
+  std::vector<StaticInst> t = table();
+  for (const StaticInst& s : loads(5)) t.push_back(s);
+  std::vector<WarpTrace> shifted = warps;  // warp_over's loads come after table()'s entries
+  for (uint32_t& i : shifted[1].inst) i += 3;
+  const std::string payload = encode_warps(shifted, t);
+  PayloadReader in(payload, "t");
+  EXPECT_EQ(in.warps(), 3u);
+  for (const WarpTrace& w : shifted) {
+    ASSERT_TRUE(in.next_warp(false));
+    EXPECT_EQ(in.warp_id(), w.warp_id);
+    EXPECT_EQ(std::vector<uint32_t>(in.inst().begin(), in.inst().end()), w.inst);
+    EXPECT_EQ(std::vector<uint32_t>(in.mask().begin(), in.mask().end()), w.mask);
+    EXPECT_EQ(in.memory().size(), w.addr_mode.size());
+    EXPECT_TRUE(warp_agrees_with(in, t));
+    EXPECT_FALSE(warp_agrees_with(in, loads(5)));
+  }
+  EXPECT_FALSE(in.next_warp(false));
+}
+
+TEST(CtaPayload, TheReaderSkippingAddressesRefusesDamageAsDecodingDoes) {
+  const std::string good = encode_warps({every_lane_kind(), every_lane_kind()}, table());
+  auto skim = [](const std::string& payload) {
+    PayloadReader in(payload, "t");
+    while (in.next_warp(false)) {
+    }
+  };
+  for (size_t cut = 0; cut < good.size(); ++cut) {
+    const std::string damaged = good.substr(0, cut);
+    const std::string expected = error_of([&] { decode_warps(damaged, "t"); });
+    EXPECT_NE(expected, "");
+    EXPECT_EQ(error_of([&] { skim(damaged); }), expected) << "cut at " << cut;
+  }
+  // A lane kind, shift or width no writer makes, at each byte in turn.
+  for (size_t at = 0; at < good.size(); ++at) {
+    std::string damaged = good;
+    damaged[at] = '\x7f';
+    EXPECT_EQ(error_of([&] { skim(damaged); }), error_of([&] { decode_warps(damaged, "t"); })) << "byte " << at;
   }
 }

@@ -175,6 +175,21 @@ TEST(Batches, RecordAboutACompleteKernelIsRefused) {
   }
 }
 
+// Spilled CTAs are counted from their payloads without decoding them; one
+// that cannot be is decoded, and refused as a held one is.
+TEST(Batches, SpillingRefusesWhatHoldingRefuses) {
+  const MiniKernel good = mini_kernel(1);
+  MiniKernel no_warps = good, beyond_the_table = good;
+  no_warps.ctas[1].warps.clear();
+  beyond_the_table.ctas[1].warps[0].inst[1] = 7;  // written in full: it disagrees with the table
+  for (const MiniKernel& bad : {no_warps, beyond_the_table}) {
+    const std::string bytes = stream_bytes([&](stream::Writer& w) { write_kernel(w, bad); });
+    const std::string held = sasskit::test::error_of([&] { read_batches(bytes, 1, CtaIntake::Hold); });
+    EXPECT_NE(held, "");
+    EXPECT_EQ(sasskit::test::error_of([&] { read_batches(bytes, 1); }), held);
+  }
+}
+
 TEST(Batches, StreamWithoutKernelsIsRefused) {
   const std::string bytes = stream_bytes([](stream::Writer&) {});
   std::string error = sasskit::test::error_of([&] { read_batches(bytes, 1); });

@@ -1,5 +1,7 @@
 #include "workload.hpp"
 
+#include "formats/cta_payload.hpp"
+#include "formats/records.hpp"
 #include "formats/sched_record.hpp"
 #include "formats/stats_record.hpp"
 #include "libcommon/diag.hpp"
@@ -34,18 +36,27 @@ class BatchBuilder : public stream::KernelHandler {
     add_about_kernel(r);
   }
 
-  void cta(const stream::Kernel&, const stream::CtaRecord& cta) override {
-    CtaTrace c = cta.decode();
+  void cta(const stream::Kernel& kernel, const stream::CtaRecord& cta) override {
     const stream::Record& r = cta.record();
-    if (c.warps.empty()) fail_input(r.where(), "thread block has no warps (a launched block has at least one)");
     open_bytes_ += r.bytes().size();
     KernelInput& k = open_.kernels.back();
     if (!open_.spill) {
-      k.ctas.push_back(std::move(c));
+      k.ctas.push_back(cta.decode());
+      check_has_warps(k.ctas.back().warps.size(), r);
       add_about_kernel(r);
       return;
     }
-    UnitCounts units = count_units(c.warps, [&](uint32_t i) { return units_[i]; });
+    // Only the instruction counts are needed until an SM takes the CTA,
+    // which decodes it: a compact payload is read through for them
+    // without its addresses; one in full form, or one that disagrees with
+    // the table, is decoded (and checked) here.
+    UnitCounts units{};
+    const auto payload = stream::cta_payload(r);
+    if (!payload || !count_payload(*payload, r.where(), kernel.table(), units)) {
+      const CtaTrace c = cta.decode();
+      check_has_warps(c.warps.size(), r);
+      units = count_units(c.warps, [&](uint32_t i) { return units_[i]; });
+    }
     size_t record = open_.spill->append(r.bytes());
     k.spilled.push_back(SpilledCta{cta.index(), record, total(units), units});
     add_spilled(record);
@@ -72,6 +83,26 @@ class BatchBuilder : public stream::KernelHandler {
   void other(const stream::Record& r) override { open_.records.push_back(Passed{r}); }
 
  private:
+  static void check_has_warps(size_t warps, const stream::Record& r) {
+    if (warps == 0) fail_input(r.where(), "thread block has no warps (a launched block has at least one)");
+  }
+
+  // The CTA's instructions by unit into `units`, reading `payload` once
+  // without its addresses. False, having counted nothing, for a payload
+  // without warps or one that disagrees with `table` (see cta()).
+  bool count_payload(std::string_view payload, const std::string& where, const std::vector<StaticInst>& table,
+                     UnitCounts& units) const {
+    stream::PayloadReader in(payload, where);
+    if (in.warps() == 0) return false;
+    UnitCounts counted{};
+    while (in.next_warp(false)) {
+      if (!stream::warp_agrees_with(in, table)) return false;
+      for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(units_[i])];
+    }
+    units = counted;
+    return true;
+  }
+
   void start_batch() {
     open_ = Workload{};
     open_bytes_ = 0;

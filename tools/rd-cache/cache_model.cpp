@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -144,8 +143,9 @@ void CacheModel::advance_sm(const KernelAccesses& kernel, const CtaSource& ctas,
   std::vector<LineAccess> lines;
   while (pass.l2.size() < kL2Chunk && !pass.done()) {
     if (pass.next_ref == pass.refs.size()) {
-      pass.group.clear();
-      for (uint32_t c : pass.groups[pass.next_group]) pass.group.push_back(ctas.load(c));
+      const std::vector<uint32_t>& ids = pass.groups[pass.next_group];
+      pass.group.resize(ids.size());  // the previous group's buffers are reused
+      for (size_t g = 0; g < ids.size(); ++g) ctas.load(ids[g], pass.group[g]);
       ++pass.next_group;
       pass.refs.clear();
       pass.next_ref = 0;
@@ -165,7 +165,7 @@ void CacheModel::advance_sm(const KernelAccesses& kernel, const CtaSource& ctas,
       Traffic& t = pass.counts.traffic[route.category];
       InstCounts& ic = pass.counts.inst[inst];
       uint64_t sectors = 0;
-      for (const LineAccess& l : lines) sectors += std::popcount(l.mask);
+      for (const LineAccess& l : lines) sectors += sectors_in(l.mask);
       t.requests += 1;
       t.sectors += sectors;
       ic.traffic.requests += 1;
@@ -175,7 +175,7 @@ void CacheModel::advance_sm(const KernelAccesses& kernel, const CtaSource& ctas,
         uint32_t hits = 0;
         if (route.l1_lookup) {
           hits = l1.access(l, false).hits;  // an L1's write-backs are not modeled (requests.hpp)
-          const uint64_t n = std::popcount(l.mask), h = std::popcount(hits);
+          const uint64_t n = sectors_in(l.mask), h = sectors_in(hits);
           pass.counts.l1.add(n, h);
           ic.l1.add(n, h);
         }
@@ -215,13 +215,13 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
       // non-allocating L2, on to DRAM.
       const bool reads = req.op != Op::Store, writes = req.op != Op::Load;
       for (const LineAccess& l : lines) {
-        const uint64_t n = std::popcount(l.mask);
+        const uint64_t n = sectors_in(l.mask);
         if (!req.lookup) {
           (writes ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
           continue;
         }
         const TagOutcome out = l2_.access(l, writes);
-        const uint64_t h = std::popcount(out.hits);
+        const uint64_t h = sectors_in(out.hits);
         InstCounts& ic = counts.inst[req.inst];
         counts.l2.add(n, h);
         counts.sm_l2[sm].add(n, h);

@@ -1,13 +1,15 @@
 #include "kernel_accesses.hpp"
 
-#include <bit>
+#include <algorithm>
 #include <limits>
 #include <span>
 #include <sstream>
 
+#include "formats/cta_payload.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
+#include "reuse_distance.hpp"
 
 namespace sasskit::rdcache {
 
@@ -19,11 +21,33 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
+// Whether an access of `bytes` at one of `lanes` runs past 2^64.
+bool past_address_space(std::span<const uint64_t> lanes, uint32_t bytes) {
+  const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (bytes - 1);
+  return std::any_of(lanes.begin(), lanes.end(), [&](uint64_t a) { return a > last_start; });
+}
+
+[[noreturn]] void fail_past_address_space(std::span<const uint64_t> lanes, const StaticInst& s,
+                                          const std::string& where, uint32_t warp_id) {
+  const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (s.mem_width - 1);
+  const uint64_t a = *std::find_if(lanes.begin(), lanes.end(), [&](uint64_t v) { return v > last_start; });
+  fail_input(where + ": warp " + std::to_string(warp_id),
+             "address " + hex(a) + " + " + std::to_string(s.mem_width) + " bytes (" + s.opcode + " at pc " +
+                 hex(s.pc) + ") runs past the 64-bit address space");
+}
+
+// One request of an access the caches do not see, and its sectors.
+void count_uncached(std::span<const uint64_t> lanes, const StaticInst& s, const KernelAccesses& kernel,
+                    Traffic& traffic) {
+  thread_local std::vector<LineAccess> lines;
+  coalesce(lanes, s.mem_width, LineShape{kernel.gpu->l1d.line_bytes, kernel.gpu->l1d.sector_bytes}, lines);
+  traffic.requests += 1;
+  for (const LineAccess& l : lines) traffic.sectors += sectors_in(l.mask);
+}
+
 WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
                            std::array<Traffic, kCategories>* uncached, const std::string& where) {
   const std::vector<StaticInst>& table = kernel.table;
-  const LineShape shape{kernel.gpu->l1d.line_bytes, kernel.gpu->l1d.sector_bytes};
-  std::vector<LineAccess> lines;
   WarpAccesses out;
   out.dyn_insts = static_cast<uint32_t>(w.inst.size());
   out.addr_begin.push_back(0);
@@ -33,27 +57,15 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
     if (s.mem_width == 0) continue;
     const unsigned lanes = active_lanes(w.mask[i]);
     if (lanes == 0) continue;
-    const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (s.mem_width - 1);
-    for (size_t a = next; a < next + lanes; ++a) {
-      if (w.addrs[a] > last_start)
-        fail_input(where + ": warp " + std::to_string(w.warp_id),
-                   "address " + hex(w.addrs[a]) + " + " + std::to_string(s.mem_width) +
-                       " bytes (" + s.opcode + " at pc " + hex(s.pc) +
-                       ") runs past the 64-bit address space");
-    }
+    const std::span<const uint64_t> addrs = std::span(w.addrs).subspan(next, lanes);
+    if (past_address_space(addrs, s.mem_width)) fail_past_address_space(addrs, s, where, w.warp_id);
     const Route& route = kernel.routes[w.inst[i]];
+    next += lanes;
     if (!route.cached) {
-      if (uncached) {
-        coalesce(std::span(w.addrs).subspan(next, lanes), s.mem_width, shape, lines);
-        (*uncached)[route.category].requests += 1;
-        for (const LineAccess& l : lines) (*uncached)[route.category].sectors += std::popcount(l.mask);
-      }
-      next += lanes;
+      if (uncached) count_uncached(addrs, s, kernel, (*uncached)[route.category]);
       continue;
     }
-    out.addrs.insert(out.addrs.end(), w.addrs.begin() + static_cast<ptrdiff_t>(next),
-                     w.addrs.begin() + static_cast<ptrdiff_t>(next + lanes));
-    next += lanes;
+    out.addrs.insert(out.addrs.end(), addrs.begin(), addrs.end());
     out.pos.push_back(static_cast<uint32_t>(i));
     out.inst.push_back(w.inst[i]);
     out.addr_begin.push_back(static_cast<uint32_t>(out.addrs.size()));
@@ -83,6 +95,68 @@ CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint
   c.linear = linear;
   for (const WarpTrace& w : cta.warps) c.warps.push_back(warp_accesses(w, kernel, nullptr, "spilled cta record"));
   return c;
+}
+
+bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::string& where,
+                   std::span<const UnitClass> unit_of, UnitCounts& units) {
+  stream::PayloadReader in(payload, where);
+  std::array<Traffic, kCategories> uncached{};
+  uint64_t lane_addresses = 0;
+  UnitCounts counted{};
+  std::array<uint64_t, 32> lanes;
+  while (in.next_warp(true)) {
+    if (!stream::warp_agrees_with(in, kernel.table)) return false;
+    for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
+    for (uint32_t i : in.memory()) {
+      in.read_access(lanes.data());
+      const unsigned n = active_lanes(in.mask()[i]);
+      if (n == 0) continue;
+      const std::span<const uint64_t> addrs(lanes.data(), n);
+      const StaticInst& s = kernel.table[in.inst()[i]];
+      if (past_address_space(addrs, s.mem_width)) return false;
+      const Route& route = kernel.routes[in.inst()[i]];
+      if (route.cached)
+        lane_addresses += n;
+      else
+        count_uncached(addrs, s, kernel, uncached[route.category]);
+    }
+  }
+  for (size_t c = 0; c < kCategories; ++c) {
+    kernel.uncached[c].requests += uncached[c].requests;
+    kernel.uncached[c].sectors += uncached[c].sectors;
+  }
+  kernel.lane_addresses += lane_addresses;
+  units = counted;
+  return true;
+}
+
+void payload_accesses(const KernelAccesses& kernel, std::string_view payload, uint32_t linear, CtaAccesses& out) {
+  stream::PayloadReader in(payload, "spilled cta record");
+  out.linear = linear;
+  out.warps.resize(in.warps());
+  std::array<uint64_t, 32> dropped;
+  for (WarpAccesses& w : out.warps) {
+    in.next_warp(true);
+    w.dyn_insts = static_cast<uint32_t>(in.inst().size());
+    w.pos.clear();
+    w.inst.clear();
+    w.addr_begin.assign(1, 0);
+    w.addrs.clear();
+    for (uint32_t i : in.memory()) {
+      const uint32_t inst = in.inst()[i];
+      const unsigned n = active_lanes(in.mask()[i]);
+      if (n == 0 || !kernel.routes[inst].cached) {
+        in.read_access(dropped.data());
+        continue;
+      }
+      const size_t at = w.addrs.size();
+      w.addrs.resize(at + n);
+      in.read_access(w.addrs.data() + at);
+      w.pos.push_back(i);
+      w.inst.push_back(inst);
+      w.addr_begin.push_back(static_cast<uint32_t>(w.addrs.size()));
+    }
+  }
 }
 
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {

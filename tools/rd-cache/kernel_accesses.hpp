@@ -7,11 +7,14 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "formats/trace.hpp"
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/nonstall.hpp"
 #include "requests.hpp"
 
 namespace sasskit::rdcache {
@@ -55,6 +58,20 @@ void count_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& w
 // Memory instructions with no active lane make no request and are dropped.
 CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint32_t linear);
 
+// count_cta and the CTA's instructions by unit (`unit_of`: per table
+// entry) from a cta record's compact payload in one read, building no
+// trace. False, having counted nothing, unless the payload agrees with the
+// kernel's table exactly (each memory instruction where the table has
+// one) and no address runs past 2^64: the caller then decodes the record
+// (CtaRecord::decode, count_cta), which says what is wrong. A damaged
+// payload is BadInput at `where`, as when decoded.
+bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::string& where,
+                   std::span<const UnitClass> unit_of, UnitCounts& units);
+
+// cta_accesses of a payload that count_payload has passed, into `out`
+// (its buffers reused).
+void payload_accesses(const KernelAccesses& kernel, std::string_view payload, uint32_t linear, CtaAccesses& out);
+
 // The kernel layer's checks, count_cta, then holds the CTA's accesses in
 // kernel.ctas (tests and small inputs).
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where);
@@ -66,8 +83,8 @@ class CtaSource {
   virtual ~CtaSource() = default;
   virtual size_t size() const = 0;
   virtual uint32_t linear(size_t cta) const = 0;
-  // Safe from several threads at once.
-  virtual CtaAccesses load(size_t cta) const = 0;
+  // Into `out`, its buffers reused. Safe from several threads at once.
+  virtual void load(size_t cta, CtaAccesses& out) const = 0;
 };
 
 // The CTAs held in kernel.ctas.
@@ -76,7 +93,7 @@ class HeldCtas : public CtaSource {
   explicit HeldCtas(const KernelAccesses& kernel) : kernel_(kernel) {}
   size_t size() const override { return kernel_.ctas.size(); }
   uint32_t linear(size_t cta) const override { return kernel_.ctas[cta].linear; }
-  CtaAccesses load(size_t cta) const override { return kernel_.ctas[cta]; }
+  void load(size_t cta, CtaAccesses& out) const override { out = kernel_.ctas[cta]; }
 
  private:
   const KernelAccesses& kernel_;

@@ -1,7 +1,6 @@
 #include "lru_tags.hpp"
 
 #include <algorithm>
-#include <bit>
 
 namespace sasskit::rdcache {
 
@@ -92,7 +91,7 @@ TagOutcome LruTags::access(uint64_t line, uint32_t mask, bool write) {
     unlink(set, e);
   } else if (set.size == ways_) {  // evict the least recent line, reuse its entry
     e = set.oldest;
-    out.written_back = static_cast<unsigned>(std::popcount(entries_[e].dirty));
+    out.written_back = static_cast<unsigned>(sectors_in(entries_[e].dirty));
     index_.erase(entries_[e].line);
     unlink(set, e);
     entries_[e] = Entry{line};

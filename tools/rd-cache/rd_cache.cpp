@@ -25,7 +25,9 @@ namespace {
 class SpilledCtas : public CtaSource {
  public:
   SpilledCtas(const KernelAccesses& kernel, const stream::HeldKernelFilter& held) : kernel_(kernel), held_(held) {}
-  void add(uint32_t linear, size_t record, const UnitCounts& units) { ctas_.push_back({linear, record, units}); }
+  void add(uint32_t linear, size_t record, const UnitCounts& units, bool compact) {
+    ctas_.push_back({linear, record, units, compact});
+  }
   // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
   // CTA is then numbered by its rank in grid order, which for a complete
@@ -44,11 +46,15 @@ class SpilledCtas : public CtaSource {
   bool empty() const { return ctas_.empty(); }
   size_t size() const override { return ctas_.size(); }
   uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
-  CtaAccesses load(size_t cta) const override {
+  void load(size_t cta, CtaAccesses& out) const override {
+    const Spilled& c = ctas_[cta];
     std::string bytes;
-    held_.read_held(ctas_[cta].record, bytes);
-    return cta_accesses(kernel_, stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")),
-                        ctas_[cta].linear);
+    held_.read_held(c.record, bytes);
+    const stream::Record record(std::move(bytes), "spilled cta record");
+    if (c.compact)
+      payload_accesses(kernel_, *stream::cta_payload(record), c.linear, out);
+    else
+      out = cta_accesses(kernel_, stream::decode<CtaTrace>(record), c.linear);
   }
 
  private:
@@ -56,6 +62,7 @@ class SpilledCtas : public CtaSource {
     uint32_t linear;  // place in the grid
     size_t record;    // held by the filter skeleton
     UnitCounts units; // its instructions by pipeline unit, for its predicted time
+    bool compact;     // count_payload passed it: payload_accesses reads it back
   };
   const KernelAccesses& kernel_;
   const stream::HeldKernelFilter& held_;
@@ -92,10 +99,20 @@ class Filter : public stream::HeldKernelFilter {
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
   }
 
+  // The payload is read once here for the counts and once when the cache
+  // model runs the CTA; a CTA in full form, or one that count_payload
+  // does not take, is decoded.
   void cta_read(const stream::Kernel&, const stream::CtaRecord& cta, size_t held) override {
-    const CtaTrace trace = cta.decode();
-    count_cta(*kernel_, trace, cta.record().where());
-    ctas_->add(static_cast<uint32_t>(cta.index()), held, count_units(trace.warps, [&](uint32_t i) { return units_[i]; }));
+    const stream::Record& r = cta.record();
+    UnitCounts units{};
+    const auto payload = stream::cta_payload(r);
+    const bool compact = payload && count_payload(*kernel_, *payload, r.where(), units_, units);
+    if (!compact) {
+      const CtaTrace trace = cta.decode();
+      count_cta(*kernel_, trace, r.where());
+      units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
+    }
+    ctas_->add(static_cast<uint32_t>(cta.index()), held, units, compact);
   }
 
   // An upstream cache record is dropped: this run's replaces it.

@@ -25,6 +25,14 @@ class SetIndex {
 inline constexpr uint32_t kCold = UINT32_MAX;
 inline constexpr unsigned kMaxSectorsPerLine = 4;
 
+// The sectors set in a line's sector mask, from a table of nibbles: the
+// build targets every x86-64 (no -mpopcnt), where std::popcount is a call
+// into libgcc, and these masks have 4 bits.
+inline unsigned sectors_in(uint32_t mask) {
+  static_assert(kMaxSectorsPerLine <= 4);
+  return (uint64_t{0x4332322132212110} >> (4 * mask)) & 0xf;
+}
+
 // Stack distances of one set count: an access of sector s of line L hits in
 // a `ways`-way LRU cache with this many sets iff its distance < ways.
 //

@@ -1,0 +1,136 @@
+// count_payload and payload_accesses read a compact cta payload once and
+// must give exactly what decoding it and count_cta / cta_accesses give.
+#include "kernel_accesses.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "formats/cta_payload.hpp"
+
+using namespace sasskit;
+using namespace sasskit::rdcache;
+
+namespace {
+
+GpuConfig gpu() {
+  GpuConfig g;
+  g.l1d.line_bytes = 128;
+  g.l1d.sector_bytes = 32;
+  return g;
+}
+
+KernelAccesses kernel(const GpuConfig& g) {
+  KernelInfo info;
+  info.id = 1;
+  info.binary_version = 70;
+  KernelAccesses k(info, g);
+  const std::pair<const char*, uint32_t> insts[] = {{"IADD3", 0}, {"LDG.E.SYS", 4}, {"STS", 4},
+                                                    {"LDS", 4},   {"LDG.E.64.SYS", 8}, {"FFMA", 0}};
+  std::vector<StaticInst> table;
+  for (const auto& [opcode, width] : insts)
+    table.push_back(StaticInst{0x10 * (table.size() + 1), std::nullopt, opcode, {}, {}, width, std::nullopt});
+  add_insts(k, table);
+  return k;
+}
+
+// Warps of random instructions, masks (some empty) and lanes (coalesced,
+// strided, scattered), in address mode 0.
+CtaTrace random_cta(const KernelAccesses& k, std::mt19937_64& rng) {
+  CtaTrace cta;
+  for (uint32_t w = 0; w < 3; ++w) {
+    WarpTrace warp;
+    warp.warp_id = w;
+    for (int i = 0; i < 80; ++i) {
+      const auto idx = static_cast<uint32_t>(rng() % k.table.size());
+      const uint32_t mask = rng() % 5 == 0 ? static_cast<uint32_t>(rng() % 4 == 0 ? 0 : rng()) : 0xffffffffu;
+      warp.inst.push_back(idx);
+      warp.mask.push_back(mask);
+      if (k.table[idx].mem_width == 0) continue;
+      warp.addr_mode.push_back(0);
+      const uint64_t base = 0x7f0000000000 + (rng() % 64) * 128;
+      const uint64_t stride = rng() % 3 == 0 ? 128 : k.table[idx].mem_width;
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if (mask & (1u << lane)) warp.addrs.push_back(rng() % 6 == 0 ? base + rng() % 65536 : base + lane * stride);
+    }
+    cta.warps.push_back(std::move(warp));
+  }
+  return cta;
+}
+
+std::vector<UnitClass> units_of(const KernelAccesses& k) {
+  std::vector<UnitClass> units;
+  for (const StaticInst& s : k.table) units.push_back(s.mem_width ? UnitClass::Ldst : UnitClass::Int);
+  return units;
+}
+
+void expect_same(const CtaAccesses& a, const CtaAccesses& b) {
+  EXPECT_EQ(a.linear, b.linear);
+  ASSERT_EQ(a.warps.size(), b.warps.size());
+  for (size_t w = 0; w < a.warps.size(); ++w) {
+    EXPECT_EQ(a.warps[w].dyn_insts, b.warps[w].dyn_insts);
+    EXPECT_EQ(a.warps[w].pos, b.warps[w].pos);
+    EXPECT_EQ(a.warps[w].inst, b.warps[w].inst);
+    EXPECT_EQ(a.warps[w].addr_begin, b.warps[w].addr_begin);
+    EXPECT_EQ(a.warps[w].addrs, b.warps[w].addrs);
+  }
+}
+
+}  // namespace
+
+TEST(KernelAccesses, ThePayloadReadOnceCountsAndLoadsWhatTheDecodedTraceDoes) {
+  const GpuConfig g = gpu();
+  KernelAccesses decoded = kernel(g), read = kernel(g);
+  const std::vector<UnitClass> units = units_of(read);
+  std::mt19937_64 rng(5);
+  CtaAccesses loaded;  // reused from CTA to CTA, as the cache model does
+  for (uint32_t c = 0; c < 20; ++c) {
+    const CtaTrace cta = random_cta(decoded, rng);
+    const std::string payload = stream::encode_warps(cta.warps, decoded.table);
+    count_cta(decoded, cta, "decoded");
+    UnitCounts counted{};
+    ASSERT_TRUE(count_payload(read, payload, "read", units, counted));
+    EXPECT_EQ(counted, count_units(cta.warps, [&](uint32_t i) { return units[i]; }));
+    payload_accesses(read, payload, c, loaded);
+    expect_same(loaded, cta_accesses(decoded, cta, c));
+  }
+  EXPECT_EQ(read.lane_addresses, decoded.lane_addresses);
+  EXPECT_GT(read.lane_addresses, 0u);
+  for (size_t c = 0; c < kCategories; ++c) {
+    EXPECT_EQ(read.uncached[c].requests, decoded.uncached[c].requests) << category_name(c);
+    EXPECT_EQ(read.uncached[c].sectors, decoded.uncached[c].sectors) << category_name(c);
+  }
+  EXPECT_GT(read.uncached[static_cast<size_t>(MemSpace::Shared) * kOps].requests, 0u);
+}
+
+TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
+  const GpuConfig g = gpu();
+  KernelAccesses k = kernel(g);
+  const std::vector<UnitClass> units = units_of(k);
+  WarpTrace w;
+  w.inst = {1, 0, 3};
+  w.mask = {0xf, 0xffffffff, 0x3};
+  w.addr_mode = {0, 0};
+  w.addrs = {0x1000, 0x1004, 0x1008, 0x100c, 0x20, 0x24};
+  UnitCounts counted{};
+  ASSERT_TRUE(count_payload(k, stream::encode_warps({w}, k.table), "w", units, counted));
+  const KernelAccesses before = k;
+
+  WarpTrace past_the_end = w;  // an address whose last byte is beyond 2^64: count_cta says so
+  past_the_end.addrs[2] = UINT64_MAX - 1;
+  EXPECT_FALSE(count_payload(k, stream::encode_warps({w, past_the_end}, k.table), "w", units, counted));
+
+  // Instruction 0 is no memory instruction of this table, yet the payload
+  // (written against another table) lists it: validate_cta says so.
+  std::vector<StaticInst> other = k.table;
+  other[0].mem_width = 4;
+  WarpTrace listed = w;
+  listed.inst = {0};
+  listed.mask = {1};
+  listed.addr_mode = {0};
+  listed.addrs = {0x40};
+  EXPECT_FALSE(count_payload(k, stream::encode_warps({w, listed}, other), "w", units, counted));
+
+  EXPECT_EQ(k.lane_addresses, before.lane_addresses);
+  for (size_t c = 0; c < kCategories; ++c) EXPECT_EQ(k.uncached[c].requests, before.uncached[c].requests);
+}
