@@ -2,11 +2,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "formats/accelsim.hpp"
 #include "formats/archive.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
+#include "libcommon/progress.hpp"
 
 namespace sasskit {
 namespace fs = std::filesystem;
@@ -45,11 +47,16 @@ std::string accelsim_list_path(const std::string& path) {
   return fs::is_directory(path) ? (fs::path(path) / "kernelslist.g").string() : path;
 }
 
-std::string find_kernel_file(const fs::path& dir, const std::string& name) {
+std::optional<std::string> existing_kernel_file(const fs::path& dir, const std::string& name) {
   for (const char* suffix : {"", ".xz", ".gz"}) {
     fs::path p = dir / (name + suffix);
     if (fs::exists(p)) return p.string();
   }
+  return std::nullopt;
+}
+
+std::string find_kernel_file(const fs::path& dir, const std::string& name) {
+  if (auto file = existing_kernel_file(dir, name)) return *file;
   fail_io((dir / name).string(), "kernel trace listed in kernelslist.g does not exist");
 }
 
@@ -83,11 +90,17 @@ void read_accelsim(const std::string& path, KernelSelector& selection, TraceHand
     fail_io(list_path, "no such file");
   }
   fs::path dir = fs::path(list_path).parent_path();
+  ReadingJob job(path, {list_path});  // one progress line for the whole directory
   std::vector<accelsim::ListEntry> entries;
   {
     Input list(list_path);
     entries = accelsim::read_kernel_list(list.stream(), list_path);
   }
+  std::vector<std::string> files;  // the kernel traces there are (a missing one fails when its turn comes)
+  for (const auto& entry : entries)
+    if (const auto* listed = std::get_if<std::string>(&entry))
+      if (auto file = existing_kernel_file(dir, *listed)) files.push_back(*file);
+  job.expect(files);
   SelectingSink selecting(selection, handler);
   accelsim::KernelSink sink = selecting.sink();
   for (const auto& entry : entries) {

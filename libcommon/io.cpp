@@ -42,15 +42,6 @@ Compression compression_of(std::string_view head) {
   return Compression::None;
 }
 
-// The size of the file behind `path` ("-": stdin) when it is a non-empty
-// regular file, so the share read can be shown.
-std::optional<uint64_t> regular_file_size(const std::string& path) {
-  struct stat st {};
-  const int status = path == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st);
-  if (status != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return std::nullopt;
-  return uint64_t(st.st_size);
-}
-
 // Reads up to `n` bytes however few each read() returns (a slow pipe may
 // give one byte at a time); fewer only at end of input.
 std::string read_head(std::streambuf& src, size_t n) {

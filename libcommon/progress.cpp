@@ -1,5 +1,6 @@
 #include "progress.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -106,6 +107,37 @@ std::string percent_and_eta(double done, double total, double elapsed_s) {
   return buf;
 }
 
+std::optional<uint64_t> regular_file_size(const std::string& path) {
+  struct stat st {};
+  const int status = path == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st);
+  if (status != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return std::nullopt;
+  return uint64_t(st.st_size);
+}
+
+namespace {
+
+ReadingJob* g_job = nullptr;  // the reading job now under way
+
+}  // namespace
+
+ReadingJob::ReadingJob(std::string name, const std::vector<std::string>& paths)
+    : name_(std::move(name)), outer_(g_job) {
+  expect(paths);
+  g_job = this;
+}
+
+void ReadingJob::expect(const std::vector<std::string>& paths) {
+  for (const std::string& p : paths) total_ += regular_file_size(p).value_or(0);
+}
+
+ReadingJob::~ReadingJob() { g_job = outer_; }
+
+void ReadingJob::read(uint64_t bytes) {
+  read_ += bytes;
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+  line_.update("reading " + name_ + ": " + percent_and_eta(double(read_), double(total_), elapsed.count()));
+}
+
 namespace {
 
 class ProgressReader : public std::streambuf {
@@ -117,8 +149,12 @@ class ProgressReader : public std::streambuf {
   int_type underflow() override {
     const std::streamsize n = source_.sgetn(buffer_, sizeof buffer_);
     if (n <= 0) return traits_type::eof();
-    read_ += uint64_t(n);
     setg(buffer_, buffer_, buffer_ + n);
+    if (job_) {
+      job_->read(uint64_t(n));
+      return traits_type::to_int_type(buffer_[0]);
+    }
+    read_ += uint64_t(n);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
     progress_.update("reading " + name_ + ": " + percent_and_eta(double(read_), double(size_), elapsed.count()));
     return traits_type::to_int_type(buffer_[0]);
@@ -130,6 +166,7 @@ class ProgressReader : public std::streambuf {
   std::string name_;
   std::chrono::steady_clock::time_point start_;
   Progress progress_;
+  ReadingJob* job_ = g_job;  // the job this file is part of, which draws the line
   char buffer_[1 << 16];
 };
 

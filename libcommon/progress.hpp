@@ -8,13 +8,23 @@
 // line is the first stage's reading, then pipe-sim's simulating. The line is
 // cleared when its Progress ends, before any message (diag.hpp), and when a
 // signal ends the tool (SIGPIPE from a closed pipe included).
+//
+// The time left is the whole job's as far as a stage can know it: a tool
+// reading several files (an Accel-Sim directory's kernel traces,
+// stall-report's runs) shows one line for all of them (ReadingJob). In a
+// pipe only the first stage knows the size of the input; the pipe's small
+// buffers make it read at the pace of the slowest stage after it, so its
+// time left is the pipe's, but for what later stages do once their input
+// has ended (pipe-sim's last batch), which their own lines then show.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <streambuf>
 #include <string>
+#include <vector>
 
 namespace sasskit {
 
@@ -63,9 +73,37 @@ class WorkProgress {
 // time left is omitted until 1% and 1 s have passed and a rate is known.
 std::string percent_and_eta(double done, double total, double elapsed_s);
 
+// The size of the file behind `path` ("-": stdin) when it is a non-empty
+// regular file, so the share read can be shown.
+std::optional<uint64_t> regular_file_size(const std::string& path);
+
+// Several files read one after another as one job: while a ReadingJob
+// lives, every progress_reader shows the share of all of `paths` read
+// (those that are regular files) and the time left for all of them, as
+// "reading NAME: 42%, 1m05s left", on one line.
+class ReadingJob {
+ public:
+  ReadingJob(std::string name, const std::vector<std::string>& paths);
+  ~ReadingJob();
+  // More files for the job, known once some were read (a directory's list).
+  void expect(const std::vector<std::string>& paths);
+  ReadingJob(const ReadingJob&) = delete;
+  ReadingJob& operator=(const ReadingJob&) = delete;
+
+  // The bytes of the job read so far, and the line for them.
+  void read(uint64_t bytes);
+
+ private:
+  std::string name_;
+  uint64_t total_ = 0, read_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  Progress line_;
+  ReadingJob* outer_;  // the job this one interrupts, if any
+};
+
 // A stream buffer that passes `source` (a file of `size` bytes) through
 // unchanged and shows on the progress line how much of `name` was read: a
-// percentage and the time left.
+// percentage and the time left; within a ReadingJob, the job's.
 std::unique_ptr<std::streambuf> progress_reader(std::streambuf& source, uint64_t size, std::string name);
 
 }  // namespace sasskit

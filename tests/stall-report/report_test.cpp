@@ -257,17 +257,47 @@ TEST(Plot, CycleStackWeighsKernelsByThePlan) {
   EXPECT_EQ(t.ylabel, "scheduler cycles (thousands)");
   EXPECT_DOUBLE_EQ(vecadd.values[0], 3 * 400 / 1000.0);  // weight 3
   EXPECT_EQ(t.groups[0].rows.back().label, "application (projected)");
+  EXPECT_EQ(t.title, "Scheduler cycles of the application by kernel (plan weights applied)");
+  EXPECT_EQ(cycle_stack_table(report({})).title, "Scheduler cycles of the application by kernel");  // no plan
 }
 
 TEST(Plot, ComparisonHasOneBarPerRunPerKernel) {
   std::vector<Report> runs{report({}), report({.variant_b = true})};
+  runs[0].run = "base";
+  runs[1].run = "fast";
   PlotTable t = compare_cpi_table(runs);
+  EXPECT_EQ(t.groups[0].rows[1].label, "fast");  // runs named in every group
   ASSERT_EQ(t.groups.size(), 3u);  // application, gemm, vecAdd
   EXPECT_EQ(t.groups[0].title, "application");
   EXPECT_EQ(t.groups[2].title, "1 vecAdd");
   ASSERT_EQ(t.groups[2].rows.size(), 2u);
   EXPECT_DOUBLE_EQ(t.groups[2].rows[0].values[1 + size_t(StallType::MemData)], 600.0 / 400);
   EXPECT_DOUBLE_EQ(t.groups[2].rows[1].values[1 + size_t(StallType::MemData)], 400.0 / 400);
+}
+
+TEST(Plot, ComparisonChartsApplicationCyclesAndSpeedupPerRun) {
+  std::vector<Report> runs{report({}), report({.variant_b = true})};
+  runs[0].run = "base";
+  runs[1].run = "fast";
+  const SpeedupChart c = speedup_chart(runs);
+  ASSERT_EQ(c.runs.size(), 2u);
+  EXPECT_EQ(c.title, "Application cycles per run and speedup over 1 base");
+  EXPECT_EQ(c.runs[1].label, "2 fast");
+  EXPECT_DOUBLE_EQ(c.runs[0].cycles, runs[0].totals.cycles);  // below 10,000: no thousands
+  EXPECT_EQ(c.ylabel, "cycles");
+  EXPECT_EQ(c.runs[0].speedup, "1.00x");
+  char expected[16];
+  std::snprintf(expected, sizeof expected, "%.2fx", runs[0].totals.cycles / runs[1].totals.cycles);
+  EXPECT_EQ(c.runs[1].speedup, expected);
+  EXPECT_NE(c.runs[1].speedup, "1.00x");  // variant b is faster
+  const std::string script = compare_plot_script(runs, "svg", "c.svg");
+  EXPECT_NE(script.find("set title 'Application cycles per run and speedup over 1 base'"), std::string::npos);
+  EXPECT_NE(script.find("using 0:($2+$3):4 with labels"), std::string::npos) << script;  // the speedups
+  // Every chart's plot area starts and ends at the same place.
+  size_t charts = 0;
+  const std::string margins = "set lmargin at screen 0.07\nset rmargin at screen 0.84\n";
+  for (size_t at = 0; (at = script.find(margins, at)) != std::string::npos; ++at) ++charts;
+  EXPECT_EQ(charts, 3u);
 }
 
 TEST(Plot, LabelsFromInputsCannotReachGnuplotCommands) {
@@ -286,7 +316,7 @@ TEST(Plot, LabelsFromInputsCannotReachGnuplotCommands) {
 
 TEST(Plot, PlanErrorBoundBecomesAnErrorBarOnTheApplication) {
   Report r = report({.plan = true});
-  EXPECT_EQ(plot_script(r, nullptr, "svg", "a.svg").find("yerrorbars"), std::string::npos);  // no bound stated
+  EXPECT_EQ(plot_script(r, nullptr, "svg", "a.svg").find("error estimate"), std::string::npos);  // no bound stated
   r.plan_error_bound = 0.1;
   PlotTable t = cycle_stack_table(r);
   const PlotRow& app = t.groups[0].rows.back();
@@ -297,7 +327,9 @@ TEST(Plot, PlanErrorBoundBecomesAnErrorBarOnTheApplication) {
   EXPECT_FALSE(t.groups[0].rows.front().error);  // kernels have none
   EXPECT_TRUE(compare_cpi_table({r, report({})}).groups[0].rows[0].error);
   EXPECT_FALSE(compare_cpi_table({r, report({})}).groups[0].rows[1].error);
-  EXPECT_NE(plot_script(r, nullptr, "svg", "a.svg").find("with yerrorbars"), std::string::npos);
+  // One key entry, after the segments' (not after each group's blank line).
+  const std::string script = plot_script(r, nullptr, "svg", "a.svg");
+  EXPECT_NE(script.find("title columnheader(i), keyentry with vectors"), std::string::npos) << script;
 }
 
 TEST(Plot, SamplingErrorBecomesErrorBarsOnTheSampledKernelAndTheApplication) {
@@ -380,17 +412,76 @@ TEST(Validate, SuitePoolsThePairsOfEveryRun) {
 
 TEST(Plot, CorrelationPanelsCarryErrorCorrelationCountAndUnit) {
   const Validation suite = pool_validations(two_validated_runs());
-  const auto panels = correlation_scatter(suite);
+  const auto panels = validation_scatter(suite);
   ASSERT_EQ(panels.size(), 2u);
-  EXPECT_EQ(panels[0].title.rfind("cycles: MAPE 25%, r ", 0), 0u) << panels[0].title;
-  EXPECT_NE(panels[0].title.find(", n 2"), std::string::npos);
+  EXPECT_EQ(panels[0].metric, "cycles");
+  EXPECT_EQ(panels[0].stats.rfind("MAPE 25%, r ", 0), 0u) << panels[0].stats;
+  EXPECT_NE(panels[0].stats.find(", n 2"), std::string::npos);
   EXPECT_TRUE(panels[0].log);
   EXPECT_EQ(panels[0].unit, "cycles");
+  EXPECT_EQ(panels[0].points[1].label, "b: 1 vecAdd");  // a suite's points name their run
   EXPECT_FALSE(panels[1].log);  // a hit rate stays linear
   const std::string script = correlation_plot_script(suite, "svg", "c.svg");
   EXPECT_NE(script.find("set logscale xy"), std::string::npos);
   EXPECT_NE(script.find("'reference (cycles)'"), std::string::npos);
   EXPECT_NE(script.find("title 'y = x'"), std::string::npos);
+  EXPECT_NE(script.find("set title 'cycles'.\"\\n\".'MAPE 25%, r "), std::string::npos) << script;
+}
+
+namespace {
+
+// A run of the fixture validated against a reference 20% above its cycles
+// and with its instructions.
+Validation validated_run() {
+  Report r = report({});
+  std::vector<ReferenceKernel> ks;
+  for (const KernelReport& k : r.kernels) {
+    ReferenceKernel ref;
+    ref.id = k.id;
+    ref.metrics[size_t(RefMetric::Cycles)] = k.m.cycles * 1.2;
+    ref.metrics[size_t(RefMetric::Instructions)] = k.m.instructions;
+    ref.metrics[size_t(RefMetric::L1HitRate)] = 0.5;
+    ks.push_back(ref);
+  }
+  return validate(r, Reference{"plain", ks}, "ref.csv");
+}
+
+}  // namespace
+
+TEST(Plot, ScatterOfOneRunIsLogLogWithEqualAxesDiagonalLabelsAndError) {
+  const Validation v = validated_run();
+  const std::string s = plot_script(report({}), &v, "svg", "a.svg");
+  // cycles: vecAdd 1000 against 1200, gemm 5000 against 6000: whole decades, equal axes.
+  const std::string cycles = s.substr(s.find("$ref0 << EOD"));
+  EXPECT_NE(cycles.find("\"1 vecAdd\"\n"), std::string::npos) << cycles;  // a label per kernel
+  EXPECT_NE(cycles.find("set size ratio 1 "), std::string::npos);
+  EXPECT_NE(cycles.find("set logscale xy\n"), std::string::npos);
+  EXPECT_NE(cycles.find("set xrange [99.9:10010]\nset yrange [99.9:10010]\n"), std::string::npos) << cycles;
+  EXPECT_NE(cycles.find("set xtics (100, 1000, 10000)\n"), std::string::npos);
+  EXPECT_NE(cycles.find("'reference (cycles)'"), std::string::npos);
+  EXPECT_NE(cycles.find("x with lines lt 8 dt 2 title 'y = x'"), std::string::npos);
+  EXPECT_NE(cycles.find(".'MAPE 16.7%, r 1, n 2'"), std::string::npos) << cycles;
+  EXPECT_NE(cycles.find("with labels"), std::string::npos);
+  // A hit rate: linear from 0 to 1 on both axes, five steps.
+  const std::string l1 = s.substr(s.find("set title 'l1_hit_rate'"));
+  EXPECT_NE(l1.find("unset logscale\n"), std::string::npos);
+  EXPECT_NE(l1.find("set xtics (0, 0.2, 0.4, 0.6, 0.8, 1)\n"), std::string::npos) << l1;
+  EXPECT_NE(l1.find("'reference (fraction)'"), std::string::npos);
+}
+
+TEST(Plot, ManyKernelsLabelOnlyThoseFarthestFromTheDiagonal) {
+  Validation v;
+  MetricValidation mv{RefMetric::Cycles, {}};
+  for (uint32_t id = 1; id <= kScatterLabels + 2; ++id)  // kernel 1 on y = x, kernel 2 1% off, the rest 10% or more
+    mv.pairs.push_back({id, "k", 1000.0 * id * (id == 1 ? 1 : id == 2 ? 1.01 : 1 + 0.1 * id), 1000.0 * id});
+  v.metrics.push_back(mv);
+  const auto panels = validation_scatter(v);
+  ASSERT_EQ(panels.size(), 1u);
+  const auto& points = panels[0].points;
+  EXPECT_EQ(points[0].label, "");
+  EXPECT_EQ(points[1].label, "");
+  EXPECT_EQ(points[2].label, "3 k");
+  EXPECT_EQ(points.back().label, std::to_string(kScatterLabels + 2) + " k");
 }
 
 TEST(Plot, StallReasonsSideBySidePerKernel) {

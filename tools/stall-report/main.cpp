@@ -1,10 +1,13 @@
 // stall-report: stall stacks, metrics, validation and comparison of pipe-sim
 // runs (stall-report(1)).
+#include <optional>
+
 #include "compare.hpp"
 #include "gather.hpp"
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
+#include "libcommon/progress.hpp"
 #include "output.hpp"
 #include "plot.hpp"
 #include "runs.hpp"
@@ -21,6 +24,8 @@ namespace {
 std::vector<Report> load_runs(const std::vector<std::string>& inputs, const std::vector<std::string>& labels,
                               const GatherOptions& gather) {
   std::vector<Report> reports;
+  std::optional<ReadingJob> job;  // several inputs: one progress line for all of them
+  if (inputs.size() > 1) job.emplace(std::to_string(inputs.size()) + " inputs", inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (Report& member : load_member_reports(inputs[i], gather)) {
       describe_run(member, labels.empty() ? "" : labels[i]);

@@ -1,6 +1,7 @@
 #include "plot.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -44,9 +45,25 @@ struct Area {
   double x, y, w, h;
 };
 
-void place(std::ostream& out, const Area& a) {
-  out << "set origin " << a.x << ',' << a.y << "\nset size " << a.w << ',' << a.h << '\n';
+// A chart across the canvas: its plot area starts and ends at the same
+// place as every other's, whatever its tick labels and key, so that the
+// panels line up; the key sits in the right margin.
+void place_chart(std::ostream& out, const Area& a) {
+  out << "set origin " << a.x << ',' << a.y << "\nset size noratio " << a.w << ',' << a.h << '\n'
+      << "set lmargin at screen " << a.x + 0.07 * a.w << "\nset rmargin at screen " << a.x + 0.84 * a.w << '\n'
+      << "set bmargin -1\n";
 }
+
+// A scatter: a square plot area (the axes share their range, so y = x is
+// the diagonal), margins as its labels need.
+void place_square(std::ostream& out, const Area& a) {
+  out << "set origin " << a.x << ',' << a.y << "\nset size ratio 1 " << a.w << ',' << a.h << '\n'
+      << "set lmargin -1\nset rmargin -1\nset bmargin 6\n";  // room for the x label and the key below it
+}
+
+// The error bars' key entry and style: a bar with caps (vectors, which
+// leave no gap at the centre as yerrorbars does).
+const char* kErrorBarStyle = "with vectors heads size screen 0.006,90 lt -1 lw 1.5";
 
 // One data block per group: a header of series names, then a row per bar
 // whose label is plot_label()ed text in double quotes.
@@ -102,10 +119,11 @@ bool error_block(std::ostream& out, const std::string& name, const PlotTable& t)
 void histogram(std::ostream& out, const std::string& name, const PlotTable& t, const Area& a) {
   data_blocks(out, name, t);
   const bool errors = error_block(out, name, t);
-  place(out, a);
+  place_chart(out, a);
   out << "set title " << single_quoted(t.title) << "\nset ylabel " << single_quoted(t.ylabel) << '\n'
       << "set style data histograms\nset style histogram rowstacked title offset 0,-1\n"
          "set style fill solid 0.85 border -1\nset boxwidth 0.75\nset yrange [0:*]\nset xrange [*:*]\n"
+         "set offsets 0,0,graph 0.05,0\n"
          "unset logscale\nset key outside right top\nset xtics rotate by -25 nomirror\nset grid ytics\n";
   out << "plot ";
   const std::vector<size_t> starts = group_starts(t);
@@ -116,35 +134,140 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
         << ", for [i=2:"
         << t.series.size() + 1 << "] $"
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
+    // The key entry right after the segments': each newhistogram adds a
+    // blank line to the key.
+    if (!g && errors) out << ", keyentry " << kErrorBarStyle << " title 'error estimate'";
   }
-  if (errors) out << ", $" << name << "err using 1:2:3 with yerrorbars lt -1 lw 1.5 ps 0 title 'error estimate'";
+  if (errors) out << ", $" << name << "err using 1:($2-$3):(0):(2*$3) " << kErrorBarStyle << " notitle";
   out << '\n';
 }
 
-// Simulated against reference for one metric, with the y = x line; log
-// axes for counts that span decades.
-void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s, const Area& a) {
+// The application's cycles per run as bars, each with its speedup over
+// the first run above it and its error bar where one is known.
+void speedup(std::ostream& out, const std::string& name, const SpeedupChart& c, const Area& a) {
   out << '$' << name << " << EOD\n";
-  double lo = 0, hi = 0;
-  for (auto [ref, sim] : s.points) {
-    out << ref << ' ' << sim << '\n';
-    lo = lo == 0 ? std::min(ref, sim) : std::min({lo, ref, sim});
-    hi = std::max({hi, ref, sim});
+  double top = 0;
+  bool errors = false;
+  for (const RunCycles& r : c.runs) {
+    out << '"' << r.label << "\" " << r.cycles << ' ' << r.error.value_or(0) << " \"" << r.speedup << "\"\n";
+    top = std::max(top, r.cycles + r.error.value_or(0));
+    errors = errors || r.error;
   }
   out << "EOD\n";
-  place(out, a);
+  place_chart(out, a);
+  out << "set title " << single_quoted(c.title) << "\nset ylabel " << single_quoted(c.ylabel) << '\n'
+      << "set style fill solid 0.85 border -1\nset boxwidth 0.6\nunset logscale\nset xrange [-0.7:"
+      << c.runs.size() - 0.3 << "]\nset yrange [0:" << (top > 0 ? top * 1.2 : 1) << "]\n"
+      << "set key outside right top\nset xtics rotate by -25 nomirror\nset grid ytics\n"
+      << "plot $" << name << " using 0:2:xtic(1) with boxes lt 2 notitle, $" << name
+      << " using 0:($2+$3):4 with labels offset 0,0.8 notitle";
+  if (errors)
+    out << ", $" << name << " using 0:($3 > 0 ? $2-$3 : NaN):(0):(2*$3) " << kErrorBarStyle << " title 'error estimate'";
+  out << "\nset xrange [*:*]\n";
+}
+
+// A scatter's axes, the same on x and y: whole decades around the points
+// on log axes, else from 0 in steps of 1, 2 or 5 times a power of ten, at
+// most about five ticks so that their labels never run into each other.
+struct ScatterAxes {
+  double lo = 0, hi = 1, step = 0;  // step: between ticks, a factor on log axes
+  bool log = false;
+};
+
+double nice_step(double x) {
+  const double p = std::pow(10, std::floor(std::log10(x)));
+  const double f = x / p;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+ScatterAxes scatter_axes(const ScatterSeries& s) {
+  double lo = HUGE_VAL, hi = 0;
+  for (const ScatterPoint& p : s.points) {
+    lo = std::min({lo, p.reference, p.simulated});
+    hi = std::max({hi, p.reference, p.simulated});
+  }
+  if (s.log && lo > 0) {
+    // A point never sits on the border: a twentieth of a decade at least.
+    const double first = std::floor(std::log10(lo) - 0.05), last = std::ceil(std::log10(hi) + 0.05);
+    return {std::pow(10, first), std::pow(10, last), std::pow(10, std::ceil((last - first) / 5)), true};
+  }
+  if (s.unit == "fraction" && hi <= 1) return {0, 1, 0.2, false};
   if (hi <= 0) hi = 1;  // every value 0 (no bank conflicts): gnuplot refuses an empty range
-  bool log = lo > 0 && (s.log || hi / lo > 100);
-  // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
-  out << (hi >= 1000 ? "set format xy '%.1s%c'\n" : "set format xy '%g'\n");
+  const double step = nice_step(hi * 1.05 / 5);
+  return {0, step * std::ceil(hi * 1.05 / step), step, false};
+}
+
+// The ticks as a list, "(0, 0.2, 0.4)": a start and a step would let
+// rounding drop the last one (0.1 times 10 is above 1).
+std::string tick_list(const ScatterAxes& ax) {
+  std::ostringstream s;
+  s << '(';
+  const int n = int(std::lround(ax.log ? std::log10(ax.hi / ax.lo) / std::log10(ax.step) : (ax.hi - ax.lo) / ax.step));
+  for (int i = 0; i <= n; ++i) s << (i ? ", " : "") << (ax.log ? ax.lo * std::pow(ax.step, i) : ax.lo + i * ax.step);
+  s << ')';
+  return s.str();
+}
+
+// The points' labels as drawn: where labelled points sit so close that
+// their labels would run into each other (a line's height apart and less
+// than a third of the panel across), the first says "LABEL and N more" and
+// the others nothing.
+std::vector<std::string> panel_labels(const ScatterSeries& s, const ScatterAxes& ax) {
+  auto at = [&](double v) {
+    return ax.log ? std::log10(v / ax.lo) / std::log10(ax.hi / ax.lo) : (v - ax.lo) / (ax.hi - ax.lo);
+  };
+  std::vector<std::string> labels(s.points.size());
+  std::vector<size_t> more(s.points.size(), 0);
+  std::vector<size_t> shown;
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    const ScatterPoint& p = s.points[i];
+    if (p.label.empty()) continue;
+    auto near = std::find_if(shown.begin(), shown.end(), [&](size_t j) {
+      const ScatterPoint& q = s.points[j];
+      return std::fabs(at(p.reference) - at(q.reference)) < 0.33 && std::fabs(at(p.simulated) - at(q.simulated)) < 0.05;
+    });
+    if (near != shown.end()) ++more[*near];
+    else shown.push_back(i);
+  }
+  for (size_t i : shown)
+    labels[i] = s.points[i].label + (more[i] ? " and " + std::to_string(more[i]) + " more" : "");
+  return labels;
+}
+
+// Simulated against reference for one metric: equal axes with the metric's
+// unit, the y = x line, the error, correlation and count under the title,
+// and the kernels' labels (kScatterLabels) beside their points, on the side
+// away from the nearer edge.
+void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s, const Area& a) {
+  const ScatterAxes ax = scatter_axes(s);
+  const std::vector<std::string> labels = panel_labels(s, ax);
+  out << '$' << name << " << EOD\n";
+  for (size_t i = 0; i < s.points.size(); ++i)
+    out << s.points[i].reference << ' ' << s.points[i].simulated << " \"" << labels[i] << "\"\n";
+  out << "EOD\n";
+  place_square(out, a);
+  // gnuplot drops a tick on the end of a log axis now and then (rounding):
+  // the range reaches a little past both.
+  const double below = ax.log ? ax.lo * 0.999 : ax.lo, above = ax.log ? ax.hi * 1.001 : ax.hi;
   const std::string unit = s.unit.empty() ? "" : " (" + s.unit + ")";
-  out << "set title " << single_quoted(s.title.empty() ? s.metric + ": simulated vs reference" : s.title)
-      << "\nset xlabel " << single_quoted("reference" + unit) << "\nset ylabel " << single_quoted("simulated" + unit)
-      << "\nset style data points\nset key inside top left\nset xtics norotate\n"
-      << (log ? "set logscale xy\n" : "unset logscale\n") << "set xrange [" << (log ? lo / 2 : 0) << ':'
-      << hi * (log ? 2 : 1.1) << "]\nset yrange [" << (log ? lo / 2 : 0) << ':' << hi * (log ? 2 : 1.1) << "]\n"
-      << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.3 title 'kernels', x with lines lt 8 dt 2 title 'y = x'\n"
-      << "unset xlabel\nset format xy '%g'\n";
+  const double middle = ax.log ? std::sqrt(ax.lo * ax.hi) : (ax.lo + ax.hi) / 2;
+  out << "set title " << single_quoted(s.metric) << ".\"\\n\"." << single_quoted(s.stats) << '\n'
+      << "set xlabel " << single_quoted("reference" + unit) << "\nset ylabel " << single_quoted("simulated" + unit)
+      << "\nset key below\nset xtics norotate\nset grid xtics ytics\n"
+      << (ax.log ? "set logscale xy\n" : "unset logscale\n")
+      << (ax.log && ax.step == 10 ? "set mxtics 10\nset mytics 10\n" : "")
+      // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
+      << (ax.hi > 1000 ? "set format xy '%.0s%c'\n" : "set format xy '%g'\n") << "set xrange [" << below << ':'
+      << above << "]\nset yrange [" << below << ':' << above << "]\nset xtics " << tick_list(ax) << "\nset ytics "
+      << tick_list(ax) << '\n'
+      << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.2 title 'kernels', "
+      << "x with lines lt 8 dt 2 title 'y = x', "
+      << "$" << name << " using 1:2:($1 < " << middle << " ? strcol(3) : '') with labels left offset char 0.7,0.3 "
+      << "font ',8' notitle, "
+      << "$" << name << " using 1:2:($1 < " << middle << " ? '' : strcol(3)) with labels right offset char -0.7,0.3 "
+      << "font ',8' notitle\n"
+      << "unset xlabel\nset format xy '%g'\nset xtics autofreq\nset ytics autofreq\nunset mxtics\nunset mytics\n"
+      << "unset grid\n";
 }
 
 // Nine distinguishable colours (grey first: the issue cycles of a CPI
@@ -243,15 +366,16 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
 std::string compare_plot_script(const std::vector<Report>& runs, const std::string& terminal,
                                 const std::string& output) {
   std::ostringstream s;
-  s << header(terminal, output, 1000, "Comparison of " + std::to_string(runs.size()) + " runs");
-  histogram(s, "cpi", compare_cpi_table(runs), {0, 0.4, 1, 0.58});
-  histogram(s, "cycles", compare_cycle_table(runs), {0, 0, 1, 0.38});
+  s << header(terminal, output, 1400, "Comparison of " + std::to_string(runs.size()) + " runs");
+  histogram(s, "cpi", compare_cpi_table(runs), {0, 0.58, 1, 0.4});
+  histogram(s, "cycles", compare_cycle_table(runs), {0, 0.29, 1, 0.26});
+  speedup(s, "speedup", speedup_chart(runs), {0, 0, 1, 0.26});
   s << "unset multiplot\n";
   return s.str();
 }
 
 std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output) {
-  const std::vector<ScatterSeries> panels = correlation_scatter(suite);
+  const std::vector<ScatterSeries> panels = validation_scatter(suite);
   constexpr size_t kPerRow = 3;
   const size_t rows = std::max<size_t>(1, (panels.size() + kPerRow - 1) / kPerRow);
   std::ostringstream s;

@@ -1,7 +1,8 @@
 // --plot FILE: absolute CPI stacks per kernel and for the application,
 // the application's cycles by kernel, execution-unit busy time and, with
 // --reference, simulated-versus-reference scatters; for several runs, CPI
-// stacks side by side. Drawn by gnuplot from the tables of plot_table.hpp.
+// stacks side by side, the application's scheduler cycles and its cycles
+// and speedup per run. Drawn by gnuplot from the tables of plot_table.hpp.
 #pragma once
 
 #include <string>
@@ -29,9 +30,8 @@ std::string plot_terminal(const std::string& path);
 // install hint when gnuplot is not on PATH.
 void write_plot(const Report& rep, const Validation* validation, const std::string& path);
 void write_compare_plot(const std::vector<Report>& runs, const std::string& path);
-// Several runs with references: one log-log scatter per metric over every
-// matched kernel of the suite (pool_validations), with y = x, the error,
-// Pearson's r and the count in each title.
+// Several runs with references: one scatter per metric (validation_scatter)
+// over every matched kernel of the suite (pool_validations).
 std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output);
 void write_correlation_plot(const Validation& suite, const std::string& path);
 

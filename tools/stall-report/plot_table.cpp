@@ -108,11 +108,11 @@ double thousands_scale(double largest, std::string& unit) {
   return scale;
 }
 
-// Runs are numbered in the CPI groups, where bars are narrow, and named
-// after their number in the cycles chart, which holds the key.
-std::string run_number(size_t i) { return std::to_string(i + 1); }
+// A run's bar in a CPI group: its label, short, for the bars are narrow;
+// in the application charts its number and label.
+std::string run_tag(const Report& run) { return plot_label(run.run, 16); }
 std::string run_label(const std::vector<Report>& runs, size_t i) {
-  return run_number(i) + " " + plot_label(runs[i].run, 32);
+  return std::to_string(i + 1) + " " + plot_label(runs[i].run, 32);
 }
 
 }  // namespace
@@ -126,8 +126,9 @@ PlotTable cpi_stack_table(const Report& rep) {
 PlotTable cycle_stack_table(const Report& rep) {
   std::string unit;
   double scale = thousands_scale(scheduler_cycles(rep.totals), unit);
-  PlotTable t{"Scheduler cycles of the application by kernel (plan weights applied)",
-              "scheduler cycles" + unit, cycle_series(), {{}}};
+  const std::string weighted = rep.plan_method.empty() ? "" : " (plan weights applied)";
+  PlotTable t{"Scheduler cycles of the application by kernel" + weighted, "scheduler cycles" + unit, cycle_series(),
+              {{}}};
   for (const Bar& b : bars(rep))
     t.groups[0].rows.push_back(with_error({b.label, cycle_split(b.m, b.weight / scale)}, b.m, b.plan_bound));
   return t;
@@ -146,19 +147,19 @@ PlotTable unit_busy_table(const Report& rep) {
 }
 
 PlotTable compare_cpi_table(const std::vector<Report>& runs) {
-  PlotTable t{"CPI stack per warp scheduler, per run (numbered as in the cycles chart)", "cycles per warp instruction", cycle_series(), {}};
+  PlotTable t{"CPI stack per warp scheduler, per run", "cycles per warp instruction", cycle_series(), {}};
   if (runs.empty()) return t;
   PlotGroup app{"application", {}};
   for (size_t i = 0; i < runs.size(); ++i)
-    app.rows.push_back(with_error({run_number(i), cpi_split(runs[i].totals)}, runs[i]));
+    app.rows.push_back(with_error({run_tag(runs[i]), cpi_split(runs[i].totals)}, runs[i]));
   t.groups.push_back(std::move(app));
   for (const Bar& b : bars(runs[0])) {
     if (!b.kernel) continue;  // "other" and the application
     PlotGroup g{b.label, {}};
     for (size_t i = 0; i < runs.size(); ++i) {
       const KernelReport* k = find_kernel(runs[i], *b.kernel);
-      g.rows.push_back(k ? with_error({run_number(i), cpi_split(k->m)}, k->m)
-                         : PlotRow{run_number(i), std::vector<double>(t.series.size(), 0)});
+      g.rows.push_back(k ? with_error({run_tag(runs[i]), cpi_split(k->m)}, k->m)
+                         : PlotRow{run_tag(runs[i]), std::vector<double>(t.series.size(), 0)});
     }
     t.groups.push_back(std::move(g));
   }
@@ -176,6 +177,23 @@ PlotTable compare_cycle_table(const std::vector<Report>& runs) {
   return t;
 }
 
+SpeedupChart speedup_chart(const std::vector<Report>& runs) {
+  std::string unit;
+  double largest = 0;
+  for (const Report& r : runs) largest = std::max(largest, r.totals.cycles);
+  double scale = thousands_scale(largest, unit);
+  const std::string first = runs.empty() ? "" : run_label(runs, 0);
+  SpeedupChart c{"Application cycles per run and speedup over " + first, "cycles" + unit, {}};
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Metrics& m = runs[i].totals;
+    char speedup[32] = "-";
+    if (m.cycles > 0) std::snprintf(speedup, sizeof speedup, "%.2fx", runs[0].totals.cycles / m.cycles);
+    PlotRow bar = with_error({"", {m.cycles / scale}}, runs[i]);
+    c.runs.push_back({run_label(runs, i), m.cycles / scale, speedup, bar.error});
+  }
+  return c;
+}
+
 PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls) {
   PlotTable t{"Stall reasons, simulated against the profiler's", "% of the stall cycles both name", {}, {}, 2};
   for (StallType type : kComparedStallTypes) t.series.push_back(stall_type_name(type));
@@ -190,17 +208,6 @@ PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls) {
                                  {PlotRow{"simulated", percent(c.simulated)}, PlotRow{"reference", percent(c.reference)}}});
   }
   return t;
-}
-
-std::vector<ScatterSeries> validation_scatter(const Validation& v) {
-  std::vector<ScatterSeries> out;
-  for (const MetricValidation& mv : v.metrics) {
-    if (ref_metric_stall_type(mv.metric)) continue;  // shares of one whole: the stall table says them
-    ScatterSeries s{ref_metric_name(mv.metric), {}};
-    for (const MetricPair& p : mv.pairs) s.points.push_back({p.reference, p.simulated});
-    out.push_back(std::move(s));
-  }
-  return out;
 }
 
 namespace {
@@ -226,18 +233,47 @@ std::string statistic(const char* name, const std::optional<double>& v, const ch
   return buf;
 }
 
+// How far a point is from y = x: relative to the reference for counts
+// (a reference of 0 counts as far), absolute for fractions.
+double distance_from_diagonal(const ScatterPoint& p, bool fraction) {
+  const double off = std::fabs(p.simulated - p.reference);
+  if (fraction) return off;
+  return p.reference != 0 ? off / std::fabs(p.reference) : (off > 0 ? HUGE_VAL : 0);
+}
+
+// "id name", after the run's label where a suite pools several runs.
+std::string point_label(const std::vector<MetricPair>& pairs, const MetricPair& p) {
+  const bool pooled = std::any_of(pairs.begin(), pairs.end(), [&](const MetricPair& q) { return q.run != p.run; });
+  return (pooled ? plot_label(p.run, 16) + ": " : "") + kernel_label(p.kernel_id, p.name);
+}
+
+// Keep the labels of the kScatterLabels points farthest from y = x (ties:
+// the first); clear the others.
+void keep_outlier_labels(std::vector<ScatterPoint>& points, bool fraction) {
+  if (points.size() <= kScatterLabels) return;
+  std::vector<size_t> order(points.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return distance_from_diagonal(points[a], fraction) > distance_from_diagonal(points[b], fraction);
+  });
+  for (size_t i = kScatterLabels; i < order.size(); ++i) points[order[i]].label.clear();
+}
+
 }  // namespace
 
-std::vector<ScatterSeries> correlation_scatter(const Validation& suite) {
-  std::vector<ScatterSeries> out = validation_scatter(suite);
-  for (ScatterSeries& s : out) {
-    const MetricValidation& mv = *std::find_if(suite.metrics.begin(), suite.metrics.end(), [&](const MetricValidation& m) {
-      return s.metric == ref_metric_name(m.metric);
-    });
+std::vector<ScatterSeries> validation_scatter(const Validation& v) {
+  std::vector<ScatterSeries> out;
+  for (const MetricValidation& mv : v.metrics) {
+    if (ref_metric_stall_type(mv.metric)) continue;  // shares of one whole: the stall table says them
+    const bool fraction = ref_metric_is_fraction(mv.metric);
+    ScatterSeries s{ref_metric_name(mv.metric), {}};
+    for (const MetricPair& p : mv.pairs) s.points.push_back({p.reference, p.simulated, point_label(mv.pairs, p)});
+    keep_outlier_labels(s.points, fraction);
     s.unit = axis_unit(mv.metric);
-    s.log = !ref_metric_is_fraction(mv.metric);
-    s.title = s.metric + ": " + statistic(error_kind(mv.metric), mv.error, error_unit(mv.metric)) + ", " +
-              statistic("r", mv.corr, "") + ", n " + std::to_string(mv.pairs.size());
+    s.log = !fraction;
+    s.stats = statistic(error_kind(mv.metric), mv.error, error_unit(mv.metric)) + ", " + statistic("r", mv.corr, "") +
+              ", n " + std::to_string(mv.pairs.size());
+    out.push_back(std::move(s));
   }
   return out;
 }

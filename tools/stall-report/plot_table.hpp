@@ -57,29 +57,50 @@ PlotTable cycle_stack_table(const Report& rep);
 PlotTable unit_busy_table(const Report& rep);
 
 // N runs: per group (the application, then the first run's heaviest
-// kernels) one CPI-stack bar per run, labelled with the run's number.
+// kernels) one CPI-stack bar per run, labelled with the run's label.
 PlotTable compare_cpi_table(const std::vector<Report>& runs);
 // N runs: the application's scheduler cycles split as above, one bar per
 // run, labelled "number label".
 PlotTable compare_cycle_table(const std::vector<Report>& runs);
+
+// N runs: the application's cycles (summed over its kernels, plan weights
+// applied) per run and its speedup over the first run.
+struct RunCycles {
+  std::string label;  // "number label", as in compare_cycle_table
+  double cycles = 0;  // in the chart's unit (ylabel)
+  std::string speedup;  // "1.25x"; "-" where a run has no cycles
+  std::optional<double> error = std::nullopt;  // as PlotRow::error
+};
+struct SpeedupChart {
+  std::string title, ylabel;
+  std::vector<RunCycles> runs;
+};
+SpeedupChart speedup_chart(const std::vector<Report>& runs);
 
 // --reference with stall reasons: per kernel (up to kPlotKernels) a group
 // of two bars, simulated and reference, each the shares (%) of the six
 // compared stall types.
 PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls);
 
-// --reference: per metric the (reference, simulated) pairs of the kernels.
-struct ScatterSeries {
-  std::string metric;  // "cycles", ...
-  std::vector<std::pair<double, double>> points;  // (reference, simulated)
-  std::string title;   // the panel's title; empty: "METRIC: simulated vs reference"
-  std::string unit;    // the axes' unit, e.g. "cycles"; empty: none given
-  bool log = false;    // log-log axes wherever every value is positive
+// --reference: per metric the kernels' (reference, simulated) points.
+struct ScatterPoint {
+  double reference = 0, simulated = 0;
+  std::string label;  // "id name"; empty where the panel leaves the point unlabelled
 };
+struct ScatterSeries {
+  std::string metric;  // "cycles", ...: the panel's title
+  std::vector<ScatterPoint> points;
+  std::string stats;  // printed on the panel: "MAPE 12.5%, r 0.98, n 6"
+  std::string unit;   // the axes' unit: "cycles", "fraction", ...
+  bool log = false;   // counts and rates: log-log axes where every value is positive
+};
+// Points labelled on a panel: all of them up to this many, else this many
+// of those farthest from y = x (relative to the reference for counts,
+// absolute for fractions), the outliers a reader asks about.
+inline constexpr size_t kScatterLabels = 6;
+// One panel per metric (stall shares left to stall_comparison_table), for
+// one run or a suite's pooled validation (pool_validations): Accel-Sim's
+// correlator's panels.
 std::vector<ScatterSeries> validation_scatter(const Validation& v);
-// A suite's correlation panels (Accel-Sim's correlator): per metric the
-// pairs of every run, the MAPE or MAE, Pearson's r and the count in the
-// title, counts on log-log axes.
-std::vector<ScatterSeries> correlation_scatter(const Validation& suite);
 
 }  // namespace sasskit::stallreport
