@@ -29,7 +29,8 @@ inline constexpr unsigned kMaxBanks = 32;  // register banks per sub-core modell
 // progressed() when it changed any state this cycle, or when it is held by a
 // condition that lifts by itself next cycle; and wake_at(t) when it waits for
 // a known cycle t. A stage that does neither is assumed to wait for another
-// stage's progress.
+// stage's progress, and no stage waits for the memory pipeline's address
+// latches short of one emptying (SmSim::run_latch_streak relies on it).
 struct Clock {
   // What stages asked of the clock: whether one progressed, and the
   // earliest cycle one waits for.
