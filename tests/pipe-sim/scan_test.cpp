@@ -7,13 +7,14 @@
 #include <algorithm>
 #include <sstream>
 
-#include "bench/pipe-sim/generated_workload.hpp"
+#include "generated_mix.hpp"
 #include "output.hpp"
 #include "simulate.hpp"
 #include "tests/support/gpu_models.hpp"
 
 using namespace sasskit;
 using namespace sasskit::pipesim;
+using sasskit::pipesim::test::generated_mix;
 
 namespace {
 
@@ -32,13 +33,7 @@ std::string simulate_to_text(const Workload& w, const GpuConfig& gpu, bool mask_
 void expect_same_with_and_without_masks(const std::string& config, uint32_t binary_version) {
   GpuConfig gpu = sasskit::test::bundled(config);
   ASSERT_EQ(gpu.scheduler, SchedulerPolicy::Lrr) << config;
-  gen::GenOptions g;
-  for (const char* k : {"gemm", "reduce", "vecadd", "stencil", "gather"}) g.kernels.push_back(gen::parse_kernel_kind(k));
-  if (binary_version >= 70) g.kernels.push_back(gen::KernelKind::Tensor);
-  g.params.size = 4096;
-  g.params.imbalance = 3;
-  g.binary_version = binary_version;
-  Workload w = generated_workload(g);
+  Workload w = generated_mix(binary_version, 4096);
   std::string masks = simulate_to_text(w, gpu, true);
   EXPECT_GT(masks.size(), 100000u);  // a real trace, not an empty one
   std::string warps = simulate_to_text(w, gpu, false);

@@ -296,30 +296,33 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
   return done;
 }
 
-void MemoryPipeline::cycle() {
+bool MemoryPipeline::cycle() {
   while (!mshr_release_.empty() && mshr_release_.top() <= clock_.now) mshr_release_.pop();
   const uint32_t n = static_cast<uint32_t>(latches_.size());
-  for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) step(s);
+  bool emptied = false;
+  for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) emptied |= step(s);
   rr_ = rr_ + 1 < n ? rr_ + 1 : 0;
+  return emptied;
 }
 
-void MemoryPipeline::step(unsigned subcore) {
+// The sub-core's latch sends its next request; returns whether that was its last.
+bool MemoryPipeline::step(unsigned subcore) {
   if (exec_.long_misses(subcore) > 0) ports_[subcore].events.add(StallEvent::MemoryAccess, true);
   MemLatch& latch = latches_[subcore];
-  if (!latch.busy) return;
+  if (!latch.busy) return false;
   ++counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
   const DecodedInst& d = prog_.insts[latch.op.inst];
   MemRequest& req = latch.reqs[latch.next];
-  if (req.leaves_sm && miss_must_wait(subcore, d, req)) return;
+  if (req.leaves_sm && miss_must_wait(subcore, d, req)) return false;
   uint32_t bytes = req.sectors ? req.sectors * std::max(4u, gpu_.l1d.sector_bytes) : 4 * std::max(1u, gpu_.smem_banks);
-  if (!take_l1_data_port(bytes)) return;
+  if (!take_l1_data_port(bytes)) return false;
   if (req.leaves_sm) {
     latch.op.long_miss = true;
     latch.op.done = std::max(latch.op.done, send_miss(d, req));
   }
   latch.op.done = std::max(latch.op.done, clock_.now + req.latency);
   clock_.progressed();
-  if (++latch.next < latch.reqs.size()) return;
+  if (++latch.next < latch.reqs.size()) return false;
   latch.busy = false;
   ports_[subcore].changed();
   bool writes_registers = d.ndst > 0 && !d.op.is_store;
@@ -328,6 +331,7 @@ void MemoryPipeline::step(unsigned subcore) {
   } else {
     warps_.complete(latch.op);
   }
+  return true;
 }
 
 }  // namespace sasskit::pipesim

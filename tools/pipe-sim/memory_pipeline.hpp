@@ -26,6 +26,9 @@ struct BankChains {
 
 class MemoryPipeline : private Stage {
  public:
+  // The stall events cycle() adds; no other stage adds them.
+  static constexpr uint16_t kCycleEvents = event_bit(StallEvent::MemoryAccess) | event_bit(StallEvent::Interconnect);
+
   MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec);
 
   // From now on the SM gets 1 / `sharing` of the chip's interconnect and
@@ -36,8 +39,9 @@ class MemoryPipeline : private Stage {
   // the sub-core's latch holds another.
   bool accept(unsigned subcore, const Op& op);
   // Every sub-core's latch sends its next request, starting with a
-  // different sub-core each cycle.
-  void cycle();
+  // different sub-core each cycle. Returns whether a latch emptied (its
+  // instruction went on to write-back or completed).
+  bool cycle();
   // `n` cycles in which nothing changed: a busy latch keeps the LDST unit busy.
   void count_quiet_cycles(uint64_t n);
 
@@ -56,7 +60,7 @@ class MemoryPipeline : private Stage {
     size_t next = 0;
   };
 
-  void step(unsigned subcore);
+  bool step(unsigned subcore);
   double book_dram(uint64_t sectors);
   uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
   bool causes_writebacks(const DecodedInst& d) const;

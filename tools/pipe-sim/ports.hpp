@@ -5,9 +5,11 @@
 // changes pass.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "program.hpp"
@@ -27,18 +29,33 @@ inline constexpr unsigned kMaxBanks = 32;  // register banks per sub-core modell
 // progressed() when it changed any state this cycle, or when it is held by a
 // condition that lifts by itself next cycle; and wake_at(t) when it waits for
 // a known cycle t. A stage that does neither is assumed to wait for another
-// stage's progress.
+// stage's progress, and no stage waits for the memory pipeline's address
+// latches short of one emptying (SmSim::run_latch_streak relies on it).
 struct Clock {
+  // What stages asked of the clock: whether one progressed, and the
+  // earliest cycle one waits for.
+  struct Requests {
+    bool activity = false;
+    uint64_t wake = kNever;
+
+    void add(const Requests& r) {
+      activity |= r.activity;
+      wake = std::min(wake, r.wake);
+    }
+  };
+
   uint64_t now = 0;
-  uint64_t wake = kNever;
-  bool activity = false;
+  Requests asked;
 
   void wake_at(uint64_t t) {
-    if (t > now && t < wake) wake = t;
+    if (t > now && t < asked.wake) asked.wake = t;
   }
-  void progressed() { activity = true; }
+  void progressed() { asked.activity = true; }
   // The cycle to evaluate after this one (kNever: nothing will happen).
-  uint64_t next() const { return activity ? now + 1 : wake; }
+  uint64_t next() const { return asked.activity ? now + 1 : asked.wake; }
+  // The requests since the last take(), which clears them: the SM takes
+  // them stage by stage to learn which stages progressed.
+  Requests take() { return std::exchange(asked, Requests{}); }
 };
 
 // An instruction from issue to write-back: which warp, where in its trace,
@@ -68,6 +85,12 @@ struct SubCorePort {
 
   void new_cycle() {
     events = CycleEvents{};
+    issued = false;
+    bank_ports.fill(0);
+  }
+  // A new cycle in which the events of the set `kinds` were added so far.
+  void restart_with(uint16_t kinds) {
+    events.forget(uint16_t(~kinds));
     issued = false;
     bank_ports.fill(0);
   }

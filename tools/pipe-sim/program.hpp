@@ -81,6 +81,9 @@ struct SimOptions {
   // false: the LRR scheduler visits warps one by one, as GTO does (the
   // reference its bit-mask scan is tested against).
   bool lrr_mask_scan = true;
+  // false: every cycle in which a stage progresses is evaluated whole (the
+  // reference the SM's latch streaks are tested against).
+  bool latch_streaks = true;
   // Recompute the warp table's cached state after every evaluated cycle and
   // fail where it is stale (always on in debug builds; tests turn it on).
   bool check_warp_table = false;

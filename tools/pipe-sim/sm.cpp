@@ -51,6 +51,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
 bool SmSim::run_until(uint64_t limit) {
   while (busy() && !stopped_ && clock_.now < limit) {
     step();
+    if (opt_.latch_streaks && !others_.activity && !latch_emptied_) run_latch_streak(limit);
     uint64_t next = clock_.next();
     if (busy() && next == kNever)
       throw Error(ExitCode::Internal, "SM " + std::to_string(work_.sm),
@@ -66,25 +67,70 @@ bool SmSim::run_until(uint64_t limit) {
 // that what a stage frees this cycle is taken by the stage before it next
 // cycle; fetch goes after issue and refills the slots issue freed.
 void SmSim::step() {
-  clock_.activity = false;
-  clock_.wake = kNever;
+  clock_.take();
   for (auto& port : ports_) port.new_cycle();
-  const unsigned n = static_cast<unsigned>(ports_.size());
   launch_ctas();
-  for (unsigned s = 0; s < n; ++s) exec_.write_back(s);
-  memory_.cycle();
+  for (unsigned s = 0; s < ports_.size(); ++s) exec_.write_back(s);
+  upstream_ = clock_.take();
+  latch_emptied_ = memory_.cycle();
+  finish_cycle();
+}
+
+// The stages after the memory pipeline, and the cycle's accounting.
+void SmSim::finish_cycle() {
+  const unsigned n = static_cast<unsigned>(ports_.size());
+  const Clock::Requests latches = clock_.take();
   for (unsigned s = 0; s < n; ++s) collectors_.dispatch(s);
   for (unsigned s = 0; s < n; ++s) collectors_.read_operands(s);
   for (unsigned s = 0; s < n; ++s) scheduler_.issue(s);
   frontend_.arbitrate();
   for (unsigned s = 0; s < n; ++s) frontend_.fetch(s);
+  others_ = upstream_;
+  others_.add(clock_.take());
+  clock_.asked = latches;
+  clock_.asked.add(others_);
   accounting_.account_cycle(clock_.now);
   if (kCheckWarpTable || opt_.check_warp_table) warps_.check();
 }
 
+// The cycles after one in which no stage but the memory pipeline
+// progressed and no address latch emptied. Until the first cycle another
+// stage asked to wake at, every other stage does in each cycle what it did
+// in that one (the clock's contract; the latches change nothing the others
+// read until one empties) and adds the same stall events: so only the
+// latches' requests are booked, a cycle at a time, each cycle's events are
+// the last one's with the memory pipeline's own renewed, and the
+// schedulers' cycles are accounted in runs of cycles with the same events.
+// In a cycle in which a latch empties, the later stages run for real and
+// the streak ends.
+void SmSim::run_latch_streak(uint64_t limit) {
+  const uint64_t others_wake = others_.wake;
+  const uint64_t end = std::min({others_wake, limit, accounting_.traceable_until(clock_.now + 1)});
+  uint64_t repeats_from = clock_.now + 1;  // cycles from here on repeat the last accounted one
+  for (uint64_t next = clock_.next(); next < end; next = clock_.next()) {
+    memory_.count_quiet_cycles(next - clock_.now - 1);
+    clock_.now = next;
+    clock_.take();
+    for (auto& port : ports_) port.events.forget(MemoryPipeline::kCycleEvents);
+    if (memory_.cycle()) {
+      accounting_.account_repeated_cycles(repeats_from, clock_.now);
+      for (auto& port : ports_) port.restart_with(MemoryPipeline::kCycleEvents);
+      latch_emptied_ = true;
+      finish_cycle();
+      return;
+    }
+    clock_.wake_at(others_wake);
+    if (accounting_.repeats_latest()) continue;
+    accounting_.account_repeated_cycles(repeats_from, clock_.now);
+    accounting_.account_cycle(clock_.now);
+    repeats_from = clock_.now + 1;
+  }
+  accounting_.account_repeated_cycles(repeats_from, clock_.now + 1);
+}
+
 void SmSim::account_quiet_cycles(uint64_t from, uint64_t to) {
   if (to <= from) return;
-  accounting_.account_quiet_cycles(from, to);
+  accounting_.account_repeated_cycles(from, to);
   memory_.count_quiet_cycles(to - from);
 }
 

@@ -81,6 +81,8 @@ class SmSim {
 
  private:
   void step();
+  void finish_cycle();
+  void run_latch_streak(uint64_t limit);
   void launch_ctas();
   const CtaTrace& next_cta();
   void account_quiet_cycles(uint64_t from, uint64_t to);
@@ -99,6 +101,11 @@ class SmSim {
   OperandCollector collectors_;
   Scheduler scheduler_;
   StallAccounting accounting_;
+  // Of the last evaluated cycle: what the stages before the memory pipeline
+  // asked of the clock, what all stages but the memory pipeline asked, and
+  // whether an address latch emptied.
+  Clock::Requests upstream_, others_;
+  bool latch_emptied_ = false;
   size_t next_cta_ = 0;
   std::unique_ptr<CtaTrace> next_loaded_;  // work_.ctas[next_cta_], read back from the spill file
   bool stopped_ = false;  // PKP ended the simulation

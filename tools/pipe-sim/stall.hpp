@@ -10,6 +10,9 @@
 
 namespace sasskit::pipesim {
 
+// A set of stall events, a bit per StallEvent.
+constexpr uint16_t event_bit(StallEvent e) { return uint16_t(1u << static_cast<unsigned>(e)); }
+
 // Which events happened in a cycle, and whether each involved a memory
 // instruction (for 8: whether the pending producer was a load): all that
 // the attribution of a stall cycle reads of the cycles before it.
@@ -17,8 +20,8 @@ struct EventBits {
   uint16_t seen = 0;
   uint16_t mem = 0;
 
-  bool has(StallEvent e) const { return seen & (1u << static_cast<unsigned>(e)); }
-  bool on_mem(StallEvent e) const { return mem & (1u << static_cast<unsigned>(e)); }
+  bool has(StallEvent e) const { return seen & event_bit(e); }
+  bool on_mem(StallEvent e) const { return mem & event_bit(e); }
   bool operator==(const EventBits&) const = default;
 };
 
@@ -28,7 +31,7 @@ struct CycleEvents : EventBits {
   std::array<uint32_t, kStallEvents> pc{};
 
   void add(StallEvent e, bool is_mem, uint32_t pc_index = 0) {
-    uint16_t bit = uint16_t(1u << static_cast<unsigned>(e));
+    uint16_t bit = event_bit(e);
     if (!(seen & bit)) pc[static_cast<size_t>(e)] = pc_index;
     seen |= bit;
     if (is_mem) mem |= bit;
@@ -42,7 +45,19 @@ struct CycleEvents : EventBits {
     seen |= later.seen;
     mem |= later.mem;
   }
-  bool operator==(const CycleEvents&) const = default;
+  // Forgets the events of the set `kinds`, as if they had not been added.
+  void forget(uint16_t kinds) {
+    for (uint16_t gone = seen & kinds; gone; gone &= uint16_t(gone - 1)) pc[std::countr_zero(gone)] = 0;
+    seen &= uint16_t(~kinds);
+    mem &= uint16_t(~kinds);
+  }
+  // The same events, and the same PCs for them.
+  bool operator==(const CycleEvents& o) const {
+    if (seen != o.seen || mem != o.mem) return false;
+    for (uint16_t e = seen; e; e &= uint16_t(e - 1))
+      if (pc[std::countr_zero(e)] != o.pc[std::countr_zero(e)]) return false;
+    return true;
+  }
 };
 
 struct Attribution {

@@ -1,10 +1,19 @@
 #include "stall_accounting.hpp"
 
+#include <algorithm>
+
 namespace sasskit::pipesim {
 
 StallAccounting::StallAccounting(const SimOptions& opt, const KernelProgram& program,
                                  const std::vector<SubCorePort>& ports, const WarpTable& warps, SmResult& result)
-    : opt_(opt), prog_(program), ports_(ports), warps_(warps), res_(result), history_(ports.size()) {}
+    : opt_(opt),
+      prog_(program),
+      ports_(ports),
+      warps_(warps),
+      res_(result),
+      history_(ports.size()),
+      latest_(ports.size()),
+      latest_resident_(ports.size()) {}
 
 // Runs every cycle for every scheduler: kept small enough to inline, with
 // the rarely used --trace-stalls rows out of line.
@@ -13,7 +22,7 @@ inline void StallAccounting::record(unsigned subcore, uint64_t cycle, const Attr
   c.stall_type[static_cast<size_t>(a.type)] += count;
   c.stall_event[static_cast<size_t>(a.event)] += count;
   bool blame = a.direct != StallEvent::None && a.direct != StallEvent::NoActiveWarp;
-  uint32_t pc = ports_[subcore].events.pc[static_cast<size_t>(a.direct)];
+  uint32_t pc = latest_[subcore].pc[static_cast<size_t>(a.direct)];
   if (blame) res_.pc_stalls[static_cast<size_t>(a.type)][pc] += count;
   if (opt_.trace_stalls) trace_rows(subcore, cycle, a, blame ? prog_.pcs[pc] : 0, blame, count);
 }
@@ -27,36 +36,53 @@ void StallAccounting::trace_rows(unsigned subcore, uint64_t cycle, const Attribu
 void StallAccounting::account_cycle(uint64_t cycle) {
   auto& c = res_.counters;
   c.sched_cycles += ports_.size();
-  c.warp_cycles += warps_.resident_warps();
+  latest_warps_ = warps_.resident_warps();
+  c.warp_cycles += latest_warps_;
   for (unsigned i = 0; i < ports_.size(); ++i) {
     const SubCorePort& port = ports_[i];
     history_[i].push(port.events);
+    latest_[i] = port.events;
+    latest_resident_[i] = !warps_.by_age(i).empty();
     if (port.issued) {
       if (opt_.trace_stalls && res_.trace.size() < opt_.trace_stalls_limit)
         res_.trace.push_back(StallTraceRow{cycle, uint8_t(i), true, {}, prog_.pcs[port.issued_pc], true});
       continue;
     }
-    record(i, cycle, history_[i].attribute_latest(!warps_.by_age(i).empty()), 1);
+    record(i, cycle, history_[i].attribute_latest(latest_resident_[i]), 1);
   }
 }
 
-// After two quiet cycles a scheduler's three-cycle history is uniform, so
-// the rest repeat one attribution.
-void StallAccounting::account_quiet_cycles(uint64_t from, uint64_t to) {
+// After two repeated cycles a scheduler's three-cycle history is uniform,
+// so the rest repeat one attribution. The warps are counted as they were in
+// the last accounted cycle: a streak accounts its runs after the cycle
+// that ends them has changed the warp table.
+void StallAccounting::account_repeated_cycles(uint64_t from, uint64_t to) {
   if (to <= from) return;
   uint64_t n = to - from;
   auto& c = res_.counters;
   c.sched_cycles += n * ports_.size();
-  c.warp_cycles += n * warps_.resident_warps();
+  c.warp_cycles += n * latest_warps_;
   for (unsigned i = 0; i < ports_.size(); ++i) {
-    bool resident_here = !warps_.by_age(i).empty();
+    bool resident_here = latest_resident_[i];
     uint64_t cycle = from;
     for (; cycle < to && cycle < from + 2; ++cycle) {
-      history_[i].push(ports_[i].events);
+      history_[i].push(latest_[i]);
       record(i, cycle, history_[i].attribute_latest(resident_here), 1);
     }
     if (cycle < to) record(i, cycle, history_[i].attribute_latest(resident_here), to - cycle);
   }
+}
+
+bool StallAccounting::repeats_latest() const {
+  for (unsigned i = 0; i < ports_.size(); ++i)
+    if (ports_[i].issued || !(ports_[i].events == latest_[i])) return false;
+  return true;
+}
+
+uint64_t StallAccounting::traceable_until(uint64_t from) const {
+  if (!opt_.trace_stalls) return kNever;
+  size_t room = opt_.trace_stalls_limit - std::min(res_.trace.size(), opt_.trace_stalls_limit);
+  return from + room / ports_.size();
 }
 
 }  // namespace sasskit::pipesim

@@ -20,9 +20,16 @@ class StallAccounting {
                   const WarpTable& warps, SmResult& result);
   // The evaluated cycle, from what the sub-cores' ports saw in it.
   void account_cycle(uint64_t cycle);
-  // Cycles [from, to) in which nothing changed: every scheduler sees the
-  // events of the last evaluated cycle again.
-  void account_quiet_cycles(uint64_t from, uint64_t to);
+  // Cycles [from, to) in which every scheduler sees the events of the last
+  // accounted cycle again: quiet cycles, or repeats_latest() held.
+  void account_repeated_cycles(uint64_t from, uint64_t to);
+  // Whether the sub-cores' ports saw exactly what they saw in the last
+  // accounted cycle, none issuing.
+  bool repeats_latest() const;
+  // The end of the cycles from `from` on whose --trace-stalls rows all fit
+  // under the limit (kNever without --trace-stalls): accounted in any
+  // order, they make the same trace once sorted.
+  uint64_t traceable_until(uint64_t from) const;
 
  private:
   void record(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t count);
@@ -35,6 +42,11 @@ class StallAccounting {
   const WarpTable& warps_;
   SmResult& res_;
   std::vector<EventHistory> history_;  // per sub-core
+  // Of the last accounted cycle: per sub-core its events and whether it
+  // held warps, and the SM's resident warps.
+  std::vector<CycleEvents> latest_;
+  std::vector<uint8_t> latest_resident_;
+  uint32_t latest_warps_ = 0;
 };
 
 }  // namespace sasskit::pipesim
