@@ -337,7 +337,7 @@ class GpuTimeline {
     }
     for (Task& t : tasks_) {
       SmResult r = t.sim->finish();
-      const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for the SM to drain
+      const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for room on the SM
       r.cycles += offset;
       r.projected_cycles += offset;
       for (StallTraceRow& row : r.trace) row.cycle += offset;
