@@ -9,37 +9,75 @@
 namespace sasskit {
 namespace {
 
-// An SM's capacity in share units: lcm(1..32), so 1/c of an SM is exact for
-// every c up to 32 resident CTAs; larger c round down, which still fits c.
-constexpr uint64_t kCapacity = 144403552893600ULL;
+// A CTA of the kernel being placed, as an SM must hold it.
+struct CtaNeed {
+  uint32_t kernel = 0;  // in launch order
+  unsigned ctas_per_sm = 0;
+  SmLoad load;
+  SmLoad capacity;
+};
+
+// An SM's first free slot for a CTA: when, and how many CTAs are resident
+// there then, of other kernels and in all.
+struct Slot {
+  uint64_t start = 0;
+  size_t others = 0;
+  size_t resident = 0;
+};
 
 struct SmState {
-  std::multiset<uint64_t> live;   // ends of placed CTAs not known to be over
-  uint64_t work = 0;              // predicted cycles assigned in this kernel
-  uint64_t kernel_end = 0;        // when the CTAs placed so far have all ended
-  uint64_t drained = 0;           // when earlier kernels' CTAs have ended
+  struct Held {
+    uint32_t kernel = 0;
+    SmLoad load;
+  };
+  std::multimap<uint64_t, Held> live;  // by end: placed CTAs not known to be over
+  SmLoad used;                         // what `live` holds
+  size_t own = 0;                      // of `live`, CTAs of the kernel being placed
+  uint64_t work = 0;                   // predicted cycles assigned in this kernel
 
-  // The earliest cycle >= floor at which a CTA of `share` fits.
-  // `floor` never decreases within a kernel, so ends up to it can be dropped.
-  uint64_t earliest_start(uint64_t floor, uint64_t share) {
-    floor = std::max(floor, drained);
-    live.erase(live.begin(), live.upper_bound(floor));
-    if ((live.size() + 1) * share <= kCapacity) return floor;
-    return *live.begin();  // full: the first CTA to end frees the slot
+  // The earliest cycle >= floor at which a CTA of `need` fits beside the
+  // CTAs resident then. `floor` never decreases within a kernel, so ends up
+  // to it can be dropped.
+  Slot earliest_start(uint64_t floor, const CtaNeed& need) {
+    while (!live.empty() && live.begin()->first <= floor) release(live.begin(), need.kernel);
+    auto fits = [&](SmLoad held, size_t own_held) {
+      held += need.load;
+      return own_held < need.ctas_per_sm && within(held, need.capacity);
+    };
+    SmLoad held = used;
+    size_t own_at = own, resident = live.size();
+    uint64_t t = floor;
+    // Full: wait for the next CTAs to end, all those that end together.
+    for (auto it = live.begin(); !fits(held, own_at);) {
+      if (it == live.end())  // resident_ctas() refuses a CTA an empty SM cannot hold
+        throw Error(ExitCode::Internal, "kernel placement", "a CTA does not fit an empty SM");
+      for (t = it->first; it != live.end() && it->first == t; ++it) {
+        held -= it->second.load;
+        own_at -= it->second.kernel == need.kernel;
+        --resident;
+      }
+    }
+    return Slot{t, resident - own_at, resident};
   }
 
-  void place(uint64_t start, uint64_t duration) {
-    live.insert(start + duration);
+  void place(uint64_t start, uint64_t duration, const CtaNeed& need) {
+    live.emplace(start + duration, Held{need.kernel, need.load});
+    used += need.load;
+    ++own;
     work += duration;
-    kernel_end = std::max(kernel_end, start + duration);
   }
 
-  // Called at a kernel launch: the SM is the new kernel's once what earlier
-  // kernels placed on it has ended.
+  // Called at a kernel launch: the CTAs still resident are other kernels'.
   void begin_kernel() {
-    drained = kernel_end;
-    live.clear();
+    own = 0;
     work = 0;
+  }
+
+ private:
+  void release(std::multimap<uint64_t, Held>::iterator it, uint32_t kernel) {
+    used -= it->second.load;
+    own -= it->second.kernel == kernel;
+    live.erase(it);
   }
 };
 
@@ -65,6 +103,7 @@ struct CtaScheduler::State {
   std::vector<SmState> sms;
   unsigned last_sm;  // round-robin cursor
   uint64_t last_launch = 0;
+  uint32_t kernels = 0;  // scheduled so far
   std::map<uint64_t, uint64_t> stream_end;
   std::multiset<uint64_t> kernel_ends;  // of the kernels scheduled so far
 
@@ -75,21 +114,32 @@ struct CtaScheduler::State {
     return *concurrent_kernel_slot(ready, sharing.max_concurrent_kernels, {kernel_ends.begin(), kernel_ends.end()}, 0);
   }
 
-  unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, uint64_t share,
-                   uint64_t& start) {
+  // Among the SMs with the earliest slot: while CTAs of other kernels are
+  // resident there, the SM holding the fewest CTAs (free SMs first, then
+  // spread); otherwise, and among equals, the policy's choice.
+  unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, const CtaNeed& need, uint64_t& start) {
     const unsigned n = static_cast<unsigned>(sms.size());
-    unsigned best = n;
+    std::vector<std::pair<unsigned, Slot>> slots;  // in the policy's order
+    bool shared = false;
     for (unsigned k = 0; k < n; ++k) {
       unsigned sm = policy == SchedPolicyKind::RoundRobin ? (last_sm + 1 + k) % n : k;
-      uint64_t t = sms[sm].earliest_start(floor, share);
-      bool better = best == n || t < start ||
-                    (t == start && policy == SchedPolicyKind::Greedy && sms[sm].work < sms[best].work);
-      if (better) {
-        best = sm;
-        start = t;
+      slots.emplace_back(sm, sms[sm].earliest_start(floor, need));
+      shared |= slots.back().second.others > 0;
+    }
+    const auto* best = &slots.front();
+    for (const auto& c : slots) {
+      const Slot& a = c.second;
+      const Slot& b = best->second;
+      if (a.start != b.start) {
+        if (a.start < b.start) best = &c;
+      } else if (shared && a.resident != b.resident) {
+        if (a.resident < b.resident) best = &c;
+      } else if (policy == SchedPolicyKind::Greedy && sms[c.first].work < sms[best->first].work) {
+        best = &c;
       }
     }
-    return best;
+    start = best->second.start;
+    return best->first;
   }
 };
 
@@ -107,13 +157,14 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     fail("kernel " + std::to_string(k.kernel_id) + ": " + std::to_string(k.cta_cycles.size()) +
          " CTA durations for " + std::to_string(k.num_ctas) + " CTAs");
   State& s = *state_;
-  auto stream = s.stream_end.find(k.stream_id);
+  const uint64_t stream_key = launch_stream(s.sharing, k.stream_id);
+  auto stream = s.stream_end.find(stream_key);
   uint64_t launch = s.launch_slot(std::max(
       s.last_launch, (stream == s.stream_end.end() ? 0 : stream->second) + s.sharing.launch_latency));
   for (auto& sm : s.sms) sm.begin_kernel();
   s.last_sm = static_cast<unsigned>(s.sms.size() - 1);
 
-  const uint64_t share = kCapacity / k.ctas_per_sm;
+  const CtaNeed need{s.kernels++, k.ctas_per_sm, k.cta_load, s.sharing.sm_capacity};
   const unsigned n_sms = static_cast<unsigned>(s.sms.size());
   const uint64_t wave_size = uint64_t(n_sms) * k.ctas_per_sm;
   KernelSchedule out;
@@ -130,12 +181,12 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     if (policy == SchedPolicyKind::Wave) {
       if (i % wave_size == 0) floor = wave_end;
       sm = i % n_sms;
-      start = s.sms[sm].earliest_start(floor, share);
+      start = s.sms[sm].earliest_start(floor, need).start;
     } else {
-      sm = s.pick_sm(policy, floor, share, start);
+      sm = s.pick_sm(policy, floor, need, start);
       floor = start;
     }
-    s.sms[sm].place(start, duration);
+    s.sms[sm].place(start, duration, need);
     s.last_sm = sm;
     wave_end = std::max(wave_end, start + duration);
     end = std::max(end, start + duration);
@@ -143,14 +194,20 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     out.start[i] = start - launch;
   }
   s.last_launch = launch;
-  s.stream_end[k.stream_id] = std::max(end, stream == s.stream_end.end() ? 0 : stream->second);
+  s.stream_end[stream_key] = std::max(end, stream == s.stream_end.end() ? 0 : stream->second);
   s.kernel_ends.insert(end);
   return out;
 }
 
-SharingOptions accelsim_sharing(const GpuConfig& gpu) {
+SharingOptions gpu_sharing(const GpuConfig& gpu, bool serial_kernels) {
   return SharingOptions{.launch_latency = gpu.kernel_launch_latency,
-                        .max_concurrent_kernels = gpu.max_concurrent_kernels};
+                        .max_concurrent_kernels = gpu.max_concurrent_kernels,
+                        .serial_kernels = serial_kernels,
+                        .sm_capacity = sm_capacity(gpu)};
+}
+
+uint64_t launch_stream(const SharingOptions& sharing, uint64_t stream_id) {
+  return sharing.serial_kernels ? 0 : stream_id;
 }
 
 std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, std::vector<uint64_t> ends,

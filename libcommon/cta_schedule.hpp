@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/sm_load.hpp"
 
 namespace sasskit {
 
@@ -44,22 +45,30 @@ struct KernelLaunch {
   uint32_t num_ctas = 0;
   unsigned ctas_per_sm = 0;           // occupancy(); must be > 0
   std::vector<uint64_t> cta_cycles;   // optional, as in model_schedule()
+  SmLoad cta_load;                    // what one CTA holds of an SM (cta_load())
 };
 
-// How the kernels of different streams share the GPU. An SM takes CTAs of
-// a kernel only once the CTAs of earlier kernels on it have all ended
-// (Accel-Sim with -gpgpu_concurrent_kernel_sm off), and each kernel's
-// round-robin starts from SM 0, so a kernel alone gets model_schedule's
-// placement.
+// How the kernels of different streams share the GPU. By default as the
+// silicon (and Accel-Sim with -gpgpu_concurrent_kernel_sm 1) does: CTAs of
+// kernels of different streams share an SM up to `sm_capacity`, each kernel
+// also within its own occupancy. With `serial_kernels`, as Accel-Sim does by
+// default: one kernel at a time on the whole GPU, whatever its stream, each
+// launching `launch_latency` after the previous one has ended.
 struct SharingOptions {
   uint64_t launch_latency = 0;  // from a kernel's end to the next kernel of its stream
   unsigned max_concurrent_kernels = 0;  // running at once; 0: no limit
+  bool serial_kernels = false;
+  SmLoad sm_capacity;  // what the CTAs resident on one SM may hold together
 };
 
-// The GPU model's sharing: its kernel launch latency and concurrent-kernel
-// limit. cta-sample and pipe-sim both place
-// with it, so a sampled stream's sched record agrees with pipe-sim's plan.
-SharingOptions accelsim_sharing(const GpuConfig& gpu);
+// The GPU model's sharing: its kernel launch latency, concurrent-kernel
+// limit and SM resources. cta-sample and pipe-sim both place with it, so a
+// sampled stream's sched record agrees with pipe-sim's plan.
+SharingOptions gpu_sharing(const GpuConfig& gpu, bool serial_kernels);
+
+// The stream whose previous kernel a launch waits for: its own, or with
+// serial_kernels the one stream every kernel is taken to be on.
+uint64_t launch_stream(const SharingOptions& sharing, uint64_t stream_id);
 
 // The concurrent-kernel limit, held once for the scheduler (predicted ends)
 // and pipe-sim's timeline (simulated ends): the earliest cycle from `ready`
@@ -74,17 +83,24 @@ std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, s
 // A kernel launches `launch_latency` after the previous kernel of its
 // stream has finished (the first of a stream: after cycle 0), never before
 // the kernel launched before it, and only while fewer than
-// `max_concurrent_kernels` run; kernels of other streams run beside it
-// on the SMs it leaves free or has drained (SharingOptions); a CTA takes
-// 1/ctas_per_sm of an SM. Within a kernel
-// CTAs are dispatched in launch order, each no earlier than the one before,
-// so a kernel launched earlier has the first pick of the SMs.
+// `max_concurrent_kernels` run (SharingOptions). A CTA takes a slot on an SM
+// where, beside the CTAs still resident there (of any kernel), it stays
+// within the SM's capacity and its kernel within its occupancy. Within a
+// kernel CTAs are dispatched in launch order, each no earlier than the one
+// before, so a kernel launched earlier has the first pick of the SMs.
 //   round-robin: to the SM with the earliest free slot; ties go to the next
 //                SM after the last one used (Accel-Sim, PPT-GPU).
 //   greedy:      to the SM with the earliest free slot; ties go to the SM
 //                with the least predicted work assigned so far.
+// While CTAs of other kernels are resident on an SM with the earliest slot,
+// ties go first to the SM holding the fewest CTAs of any kernel: a kernel
+// of another stream takes the SMs left free, then spreads over the shared
+// ones (as Accel-Sim's round-robin over SMs does), never piling up on a
+// few.
 //   wave:        CTA i to SM i % num_sms; wave w (num_sms * ctas_per_sm
 //                CTAs) starts when wave w-1 has finished.
+// Each kernel's round-robin starts from SM 0, so a kernel alone gets
+// model_schedule's placement.
 class CtaScheduler {
  public:
   explicit CtaScheduler(unsigned num_sms, const SharingOptions& sharing = {});

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/sm_load.hpp"
 
 namespace sasskit {
 
@@ -63,6 +64,41 @@ Occupancy occupancy(const GpuConfig& gpu, const CtaResources& cta) {
   const auto* best = std::min_element(std::begin(limits), std::end(limits),
                                       [](const auto& a, const auto& b) { return a.first < b.first; });
   return {best->first, best->second};
+}
+
+SmLoad& SmLoad::operator+=(const SmLoad& o) {
+  ctas += o.ctas;
+  warps += o.warps;
+  regs += o.regs;
+  smem += o.smem;
+  return *this;
+}
+
+SmLoad& SmLoad::operator-=(const SmLoad& o) {
+  ctas -= o.ctas;
+  warps -= o.warps;
+  regs -= o.regs;
+  smem -= o.smem;
+  return *this;
+}
+
+SmLoad cta_load(const GpuConfig& gpu, const CtaResources& cta) {
+  const unsigned warps = gpu.warp_size ? (cta.threads + gpu.warp_size - 1) / gpu.warp_size : 0;
+  const uint64_t regs_per_warp =
+      cta.regs_per_thread ? round_up(uint64_t(cta.regs_per_thread) * gpu.warp_size, gpu.reg_alloc_unit) : 0;
+  return {1, warps, regs_per_warp * warps, round_up(cta.smem_bytes + gpu.smem_reserved_per_cta, gpu.smem_alloc_unit)};
+}
+
+SmLoad sm_capacity(const GpuConfig& gpu) {
+  uint64_t smem = gpu.smem_per_sm;
+  for (unsigned kb : gpu.smem_carveouts_kb) smem = std::max<uint64_t>(smem, uint64_t(kb) * 1024);
+  const unsigned warps = gpu.warp_size ? std::min(gpu.max_warps_per_sm, gpu.max_threads_per_sm / gpu.warp_size) : 0;
+  return {gpu.max_ctas_per_sm, warps, gpu.regs_per_sm, smem};
+}
+
+bool within(const SmLoad& load, const SmLoad& capacity) {
+  return load.ctas <= capacity.ctas && load.warps <= capacity.warps && load.regs <= capacity.regs &&
+         load.smem <= capacity.smem;
 }
 
 }  // namespace sasskit

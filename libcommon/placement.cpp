@@ -21,8 +21,8 @@ uint64_t predicted_cta_cycles(const NonStallModel& model, const UnitCounts& coun
   return static_cast<uint64_t>(std::ceil(model.cycles(counts)));
 }
 
-Placement::Placement(const GpuConfig& gpu, SchedPolicyKind policy)
-    : gpu_(gpu), policy_(policy), scheduler_(gpu.num_sms, accelsim_sharing(gpu)) {}
+Placement::Placement(const GpuConfig& gpu, SchedPolicyKind policy, bool serial_kernels)
+    : gpu_(gpu), policy_(policy), scheduler_(gpu.num_sms, gpu_sharing(gpu, serial_kernels)) {}
 
 KernelSchedule Placement::place(const KernelToPlace& k, const KernelSchedule* recorded,
                                 const std::vector<uint64_t>& cta_cycles) {
@@ -34,7 +34,8 @@ KernelSchedule Placement::place(const KernelToPlace& k, const KernelSchedule* re
     return *recorded;
   }
   const auto num_ctas = static_cast<uint32_t>(cta_cycles.size());
-  return scheduler_.schedule(KernelLaunch{k.id, k.stream_id, num_ctas, resident_ctas(gpu_, k), cta_cycles}, policy_);
+  return scheduler_.schedule(
+      KernelLaunch{k.id, k.stream_id, num_ctas, resident_ctas(gpu_, k), cta_cycles, cta_load(gpu_, k.cta)}, policy_);
 }
 
 }  // namespace sasskit

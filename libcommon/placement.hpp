@@ -35,10 +35,11 @@ uint64_t predicted_cta_cycles(const NonStallModel& model, const UnitCounts& coun
 
 // Places the kernels of one GPU timeline in launch order: kernels modeled by
 // one Placement share the SMs as CtaScheduler does, with the model's
-// accelsim_sharing().
+// gpu_sharing(): CTAs of kernels of different streams share an SM up to its
+// resources, or with `serial_kernels` one kernel runs at a time.
 class Placement {
  public:
-  Placement(const GpuConfig& gpu, SchedPolicyKind policy);
+  Placement(const GpuConfig& gpu, SchedPolicyKind policy, bool serial_kernels = false);
 
   // `recorded`: the kernel's sched record (or a replayed log), null when
   // the stream has none. With one, it is the placement, unchanged; BadInput

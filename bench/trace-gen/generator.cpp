@@ -26,6 +26,9 @@ void generate(const GenOptions& options, const TraceSink& sink) {
   if (options.kernels.empty()) fail_usage("no kernel to generate");
   if (options.repeat == 0 || options.params.imbalance == 0)
     fail_usage("--repeat and --imbalance must be at least 1");
+  if (!options.streams.empty() && options.streams.size() != options.kernels.size())
+    fail_usage("--stream gives " + std::to_string(options.streams.size()) + " streams for " +
+               std::to_string(options.kernels.size()) + " kernels: one per kernel of --kernel");
   // Every model is built before anything is written, so bad parameters
   // stop the run before its first file.
   const Dialect dialect = Dialect::for_version(options.binary_version);
@@ -41,7 +44,8 @@ void generate(const GenOptions& options, const TraceSink& sink) {
   for (uint32_t round = 0; round < options.repeat; ++round) {
     for (size_t i = 0; i < models.size(); ++i) {
       const KernelModel& model = *models[i];
-      const KernelInfo info = traced_launch(model, ++id);
+      KernelInfo info = traced_launch(model, ++id);
+      if (!options.streams.empty()) info.stream_id = options.streams[i];
       if (round == 0)
         for (const Memcpy& copy : copies[i]) sink.memcpy(copy);
       sink.kernel(info, InstTable{info.id, 0, model.table()});

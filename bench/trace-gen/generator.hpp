@@ -12,6 +12,7 @@ namespace sasskit::gen {
 
 struct GenOptions {
   std::vector<KernelKind> kernels;  // one launch each, in this order
+  std::vector<uint64_t> streams;    // CUDA stream of each of `kernels` (empty: all on stream 0)
   uint32_t repeat = 1;              // the whole list is launched this many times
   KernelParams params;
   uint32_t binary_version = 70;

@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
                  "reduce, gather, tensor")
       ->required()
       ->delimiter(',');
+  cli.add_option("--stream", opt.streams,
+                 "CUDA stream of each kernel of --kernel, comma-separated, in the same order "
+                 "(a repeated list keeps them); default all on stream 0")
+      ->delimiter(',');
   cli.add_option("--repeat", opt.repeat, "Launch the kernel list this many times")
       ->capture_default_str();
   cli.add_option("--size,-n", p.size,

@@ -67,21 +67,66 @@ TEST(Schedule, SameStreamKernelsRunOneAfterAnother) {
   EXPECT_EQ(next.start, (U64{0}));
 }
 
-TEST(Schedule, OneKernelPerSmWaitsForTheSmToDrain) {
-  CtaScheduler sched(2);
-  // A: one CTA of half an SM on SM 0, long; SM 1 stays free.
-  KernelSchedule a = sched.schedule({1, 0, 1, 2, {10}}, SchedPolicyKind::RoundRobin);
+// Two CTA slots per SM, and kernels whose CTAs take one each.
+SharingOptions two_slots(bool serial = false) {
+  return SharingOptions{.serial_kernels = serial, .sm_capacity = SmLoad{.ctas = 2}};
+}
+KernelLaunch launch(uint32_t id, uint64_t stream, U64 cycles, unsigned ctas_per_sm = 2) {
+  return KernelLaunch{id, stream, uint32_t(cycles.size()), ctas_per_sm, cycles, SmLoad{.ctas = 1}};
+}
+
+TEST(Schedule, KernelsOfOtherStreamsShareAnSmUpToItsResources) {
+  CtaScheduler sched(2, two_slots());
+  // A: one long CTA on SM 0, half of it.
+  KernelSchedule a = sched.schedule(launch(1, 0, {10}), SchedPolicyKind::RoundRobin);
   EXPECT_EQ(a.sm, (U32{0}));
-  // B, another stream, two CTAs that would fit beside A: both go to the
-  // free SM 1 (one after the other there beats waiting for SM 0 at 10).
-  KernelSchedule b = sched.schedule({2, 1, 3, 1, {2, 2, 2}}, SchedPolicyKind::RoundRobin);
+  // B, another stream, at once: first the SM that holds nothing, then
+  // spread over the SMs as each holds one CTA, so its second CTA shares
+  // SM 0 with A, and its third takes SM 1's second slot.
+  KernelSchedule b = sched.schedule(launch(2, 1, {2, 2, 2}), SchedPolicyKind::RoundRobin);
   EXPECT_EQ(b.launch, 0u);
-  EXPECT_EQ(b.sm, (U32{1, 1, 1}));
-  EXPECT_EQ(b.start, (U64{0, 2, 4}));
-  // C, another stream: SM 1 drains of B at 6, SM 0 of A at 10.
-  KernelSchedule c = sched.schedule({3, 2, 2, 1, {1, 1}}, SchedPolicyKind::RoundRobin);
-  EXPECT_EQ(c.sm, (U32{1, 1}));
-  EXPECT_EQ(c.start, (U64{6, 7}));
+  EXPECT_EQ(b.sm, (U32{1, 0, 1}));
+  EXPECT_EQ(b.start, (U64{0, 0, 0}));
+  // C, a third stream: both SMs are full until B's CTAs end at 2; then
+  // SM 1 (empty) before SM 0 (A stays), and SM 0's free slot.
+  KernelSchedule c = sched.schedule(launch(3, 2, {1, 1, 1}), SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(c.sm, (U32{1, 0, 1}));
+  EXPECT_EQ(c.start, (U64{2, 2, 2}));
+}
+
+TEST(Schedule, EachResourceOfTheSmLimitsSharing) {
+  // 4 slots and 8 warps: A's CTA of 6 warps leaves room for B's CTA of 4
+  // warps only once it ends, although slots are free beside it.
+  CtaScheduler sched(1, SharingOptions{.sm_capacity = SmLoad{.ctas = 4, .warps = 8}});
+  sched.schedule(KernelLaunch{1, 0, 1, 1, {10}, SmLoad{.ctas = 1, .warps = 6}}, SchedPolicyKind::RoundRobin);
+  KernelSchedule b =
+      sched.schedule(KernelLaunch{2, 1, 2, 2, {3, 3}, SmLoad{.ctas = 1, .warps = 2}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(b.start, (U64{0, 3}));  // 6 + 2 warps fit, a second 2 does not
+  KernelSchedule c =
+      sched.schedule(KernelLaunch{3, 2, 1, 1, {1}, SmLoad{.ctas = 1, .warps = 4}}, SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(c.start, (U64{10}));
+}
+
+TEST(Schedule, SerialKernelsRunOneAtATimeWhateverTheStream) {
+  CtaScheduler sched(2, two_slots(true));
+  sched.schedule(launch(1, 0, {10}), SchedPolicyKind::RoundRobin);
+  KernelSchedule b = sched.schedule(launch(2, 1, {2, 2, 2}), SchedPolicyKind::RoundRobin);
+  EXPECT_EQ(b.launch, 10u);
+  // A kernel alone: the placement of model_schedule, from SM 0.
+  EXPECT_EQ(b.sm, (U32{0, 1, 0}));
+  EXPECT_EQ(b.start, (U64{0, 0, 0}));
+  EXPECT_EQ(sched.schedule(launch(3, 2, {1}), SchedPolicyKind::RoundRobin).launch, 12u);
+}
+
+TEST(Schedule, AKernelAloneIsPlacedAsWithoutSharing) {
+  // The same placement with the SM's resources or without: its own
+  // occupancy is what limits a kernel alone.
+  const U64 cycles{10, 1, 3, 1, 1, 7, 1, 1, 2};
+  for (auto policy : {SchedPolicyKind::RoundRobin, SchedPolicyKind::Greedy, SchedPolicyKind::Wave}) {
+    CtaScheduler sched(2, two_slots());
+    KernelSchedule shared = sched.schedule(launch(1, 0, cycles), policy);
+    EXPECT_EQ(shared, model_schedule(tiny_gpu(2), 1, 9, 2, policy, cycles)) << policy_name(policy);
+  }
 }
 
 TEST(Schedule, LaunchLatencyAndConcurrentKernelLimit) {

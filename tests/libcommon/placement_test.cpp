@@ -90,3 +90,27 @@ TEST(Placement, NoCtaFitsIsOneMessageAtTheKernelRecord) {
     }
   }
 }
+
+TEST(Placement, OccupancyFitsTheSmCapacityThatKernelsShare) {
+  // A kernel alone is limited by its occupancy, never by the SM capacity
+  // that CTAs of several kernels share: `occupancy` CTAs stay within it.
+  GpuConfig gpu = test::volta_like_gpu("two", 2);
+  gpu.reg_alloc_unit = 256;
+  gpu.smem_alloc_unit = 128;
+  gpu.smem_reserved_per_cta = 1024;
+  gpu.smem_carveouts_kb = {0, 8, 16, 32, 64, 96};
+  gpu.warp_size = 32;
+  gpu.max_threads_per_cta = 1024;
+  gpu.max_regs_per_thread = 255;
+  for (const CtaResources& cta : {CtaResources{256, 32, 0}, CtaResources{96, 40, 5000}, CtaResources{1024, 64, 0},
+                                  CtaResources{32, 255, 48 * 1024}, CtaResources{64, 0, 0}}) {
+    const unsigned n = occupancy(gpu, cta).ctas_per_sm;
+    ASSERT_GT(n, 0u);
+    EXPECT_TRUE(within(cta_load(gpu, cta).times(n), sm_capacity(gpu))) << cta.threads << " threads";
+    // and the SM holds no more of them than that.
+    EXPECT_FALSE(within(cta_load(gpu, cta).times(32 + 1), sm_capacity(gpu)));
+  }
+  // Registers round up per warp; shared memory adds the reservation and
+  // rounds up to the allocation unit.
+  EXPECT_EQ(cta_load(gpu, CtaResources{96, 40, 5000}), (SmLoad{1, 3, 3 * 1280, 6144}));
+}

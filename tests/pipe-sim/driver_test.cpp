@@ -150,6 +150,33 @@ TEST(Driver, SmallKernelsOfTwoStreamsRunSideBySide) {
   EXPECT_NEAR(double(p.makespan()), one, 0.02 * one);
 }
 
+TEST(Driver, KernelsOfTwoStreamsShareSmsTheyLeaveMostlyFree) {
+  // Four CTAs, one per SM, each leaving room for another: the second
+  // kernel's CTAs run beside the first kernel's on the same four SMs, and
+  // the two end near the time one takes alone, not twice it.
+  Pair p(4, 1, options(1));
+  ASSERT_EQ(p.both[0].stats.per_sm.size(), 4u);
+  ASSERT_EQ(p.both[1].stats.per_sm.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(p.both[1].stats.per_sm[i].sm, p.both[0].stats.per_sm[i].sm);
+  EXPECT_EQ(p.both[1].stats.start_cycle, 0u);
+  const double one = double(p.alone[0].stats.cycles);
+  EXPECT_LT(double(p.makespan()), 1.25 * one);
+}
+
+TEST(Driver, SerialKernelsRunOneAtATimeWhateverTheStream) {
+  // Accel-Sim's default: the second stream's kernel waits for the first,
+  // then runs as it would alone.
+  RunOptions o = options(1);
+  o.serial_kernels = true;
+  for (uint32_t ctas : {4u, 24u}) {
+    Pair p(ctas, 1, o);
+    EXPECT_EQ(p.both[1].stats.start_cycle, p.both[0].stats.cycles);
+    EXPECT_EQ(p.both[1].stats.cycles, p.alone[0].stats.cycles);
+    EXPECT_EQ(p.both[1].stats.per_sm.size(), p.alone[0].stats.per_sm.size());
+    EXPECT_EQ(p.both[1].stats.stream_id, 1u);
+  }
+}
+
 TEST(Driver, KernelsOfOneStreamRunAloneOneAfterTheOther) {
   Pair p(4, 0, options(1));
   EXPECT_EQ(p.both[1].stats.start_cycle, p.both[0].stats.cycles);

@@ -51,7 +51,9 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
 
   // Each member is a stream of its own: its kernels are placed on an idle
   // GPU, as rd-cache and pipe-sim do.
-  void member_begins(const stream::Header&, size_t) override { placement.emplace(gpu, options.policy); }
+  void member_begins(const stream::Header&, size_t) override {
+    placement.emplace(gpu, options.policy, options.serial_kernels);
+  }
 
   void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
     const uint64_t volume = k.info().grid.volume();

@@ -21,6 +21,7 @@ namespace sasskit::ctasample {
 struct Options {
   SampleOptions sample;
   SchedPolicyKind policy = SchedPolicyKind::RoundRobin;
+  bool serial_kernels = false;     // one kernel at a time on the GPU (pipe-sim --serial-kernels)
   const CtaLog* replay = nullptr;  // replay this log instead of modeling
   bool accept_other_gpu = false;   // records of upstream stages made for another GPU model
 };

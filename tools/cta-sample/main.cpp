@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
       ->capture_default_str()
       ->excludes(replay);
+  app.add_flag("--serial-kernels", opt.serial_kernels,
+               "Place one kernel at a time on the GPU, whatever its stream, as Accel-Sim does by default "
+               "(without it kernels of different streams share SMs, as on the GPU)")
+      ->excludes(replay);
   app.add_option("--keep", opt.keep,
                  "sampled: only the chosen SM's CTAs; all: every CTA (schedule only)")
       ->check(CLI::IsMember({"sampled", "all"}))

@@ -14,6 +14,7 @@ struct RunOptions {
   std::string output = "-";
   std::string replay;               // CTA -> SM log; empty = model the schedule
   std::string policy = "round-robin";
+  bool serial_kernels = false;
   std::string keep = "sampled";     // or "all"
   std::optional<unsigned> sm;
   unsigned top = 1;

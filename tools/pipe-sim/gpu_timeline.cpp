@@ -54,6 +54,7 @@ Pkp kernel_pkp(const KernelPlan& p) {
 struct Task {
   size_t kernel = 0;
   std::unique_ptr<SmSim> sim;
+  SmLoad load;              // of the SM, held from its start to its end
   uint64_t start = kNever;  // on the timeline, once known
   bool shared = false;      // has had its bandwidth share
   bool done = false;
@@ -79,9 +80,14 @@ struct KernelState {
 // The segments one physical SM runs, in kernel launch order.
 struct Lane {
   std::vector<size_t> tasks;
-  size_t next = 0;    // the first one not done
-  uint64_t free = 0;  // when the segments before `next` have ended
+  size_t next = 0;  // the first one not started in order
 };
+
+// What a kernel's segment holds of its SM: the CTAs its occupancy lets run
+// there at once.
+SmLoad segment_load(const KernelPlan& p, const SmWork& work) {
+  return p.cta_load.times(std::min<uint64_t>(work.ctas.size(), p.sim.ctas_per_sm));
+}
 
 class GpuTimeline {
  public:
@@ -92,6 +98,7 @@ class GpuTimeline {
     const GpuConfig& gpu = plans.front().sim.gpu;
     latency_ = gpu.kernel_launch_latency;
     max_kernels_ = gpu.max_concurrent_kernels;
+    capacity_ = sm_capacity(gpu);
     std::map<uint64_t, size_t> last_of_stream;
     for (size_t k = 0; k < plans.size(); ++k) {
       const KernelPlan& p = plans[k];
@@ -101,7 +108,7 @@ class GpuTimeline {
       for (const SmWork& work : p.sms) {
         ks.tasks.push_back(tasks_.size());
         lanes_[work.sm].tasks.push_back(tasks_.size());
-        tasks_.push_back(Task{k, std::make_unique<SmSim>(p.sim, p.program, work)});
+        tasks_.push_back(Task{k, std::make_unique<SmSim>(p.sim, p.program, work), segment_load(p, work)});
       }
       ks.left = ks.tasks.size();
       kernels_.push_back(std::move(ks));
@@ -170,24 +177,51 @@ class GpuTimeline {
     return concurrent_kernel_slot(ready, max_kernels_, std::move(ends), pending);
   }
 
-  // Starts the lane's next segment once the one before has ended and its
-  // kernel has launched.
+  // Starts the lane's segments in order, each once its kernel has launched
+  // and the SM has room for it (PKP may have given a stopped kernel's
+  // segments their start already).
   bool advance(Lane& lane) {
     bool changed = false;
     for (; lane.next < lane.tasks.size(); ++lane.next) {
       Task& t = tasks_[lane.tasks[lane.next]];
-      if (t.start == kNever) {
-        KernelState& ks = kernels_[t.kernel];
-        if (!ks.launched()) break;
-        t.start = std::max(lane.free, ks.launch);
-        ks.origin = std::min(ks.origin, t.start);
-        active_.push_back(lane.tasks[lane.next]);
-        changed = true;
-      }
-      if (!t.done) break;
-      lane.free = std::max(lane.free, t.end);
+      if (t.start != kNever) continue;
+      KernelState& ks = kernels_[t.kernel];
+      if (!ks.launched()) break;
+      const std::optional<uint64_t> start = room_at(lane, t.load, ks.launch);
+      if (!start) break;
+      t.start = *start;
+      ks.origin = std::min(ks.origin, t.start);
+      active_.push_back(lane.tasks[lane.next]);
+      changed = true;
     }
     return changed;
+  }
+
+  // The first cycle from `from` on at which the SM holds `need` beside the
+  // lane's started segments that still run then (an idle SM holds any
+  // segment); nothing while that waits for a segment whose end is not known.
+  std::optional<uint64_t> room_at(const Lane& lane, const SmLoad& need, uint64_t from) const {
+    std::vector<std::pair<uint64_t, SmLoad>> ending;  // done segments that end after `from`
+    SmLoad held;
+    size_t holders = 0;
+    for (size_t i : lane.tasks) {
+      const Task& t = tasks_[i];
+      if (t.start == kNever || (t.done && t.end <= from)) continue;
+      held += t.load;
+      ++holders;
+      if (t.done) ending.emplace_back(t.end, t.load);
+    }
+    std::ranges::sort(ending, {}, [](const auto& e) { return e.first; });
+    uint64_t at = from;
+    for (auto it = ending.begin();; ++it) {
+      SmLoad with = held;
+      with += need;
+      if (holders == 0 || within(with, capacity_)) return at;
+      if (it == ending.end()) return std::nullopt;
+      at = it->first;
+      held -= it->second;
+      --holders;
+    }
   }
 
   // The first window or PKP step of a kernel from cycle `from` on.
@@ -303,7 +337,7 @@ class GpuTimeline {
     }
     for (Task& t : tasks_) {
       SmResult r = t.sim->finish();
-      const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for the SM to drain
+      const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for room on the SM
       r.cycles += offset;
       r.projected_cycles += offset;
       for (StallTraceRow& row : r.trace) row.cycle += offset;
@@ -318,6 +352,7 @@ class GpuTimeline {
   uint64_t step_;
   uint64_t latency_ = 0;
   unsigned max_kernels_ = 0;
+  SmLoad capacity_;  // of one SM
   std::vector<Task> tasks_;
   std::vector<KernelState> kernels_;
   std::map<uint32_t, Lane> lanes_;  // by SM number

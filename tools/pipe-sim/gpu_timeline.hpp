@@ -1,11 +1,18 @@
-// The kernels of a batch on one GPU: each physical SM runs a sequence of
-// segments (a kernel and its CTAs placed on that SM), one kernel at a time,
-// as in Accel-Sim with -gpgpu_concurrent_kernel_sm off. A kernel launches
-// kernel-launch-latency after the previous kernel of its stream has ended,
+// The kernels of a batch on one GPU: each physical SM runs segments (a
+// kernel and its CTAs placed on that SM) in kernel launch order. A kernel
+// launches kernel-launch-latency after the previous kernel of its stream
+// has ended (with --serial-kernels, the previous kernel of any stream),
 // never before the kernel launched before it, and only while fewer than
-// max-concurrent-kernels run; a segment starts when its kernel has launched
-// and the SM's previous segment has ended. Every running SM of any kernel
-// shares the interconnect and DRAM bandwidth.
+// max-concurrent-kernels run. A segment holds, from its start to its end,
+// the SM's resources (CTA slots, warps, registers, shared memory) of as many
+// of its CTAs as its kernel's occupancy lets run at once; it starts when its
+// kernel has launched, the SM's earlier segments have started, and the SM
+// holds it beside the segments still running there, so kernels of different
+// streams share SMs as on the silicon (Accel-Sim's
+// -gpgpu_concurrent_kernel_sm 1). Each segment is simulated by its own
+// SmSim: co-resident kernels share the SM's resources, not its pipeline
+// cycle by cycle. Every running segment of any kernel shares the
+// interconnect and DRAM bandwidth as one SM.
 #pragma once
 
 #include <map>
@@ -13,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "libcommon/sm_load.hpp"
 #include "sm.hpp"
 
 namespace sasskit::pipesim {
@@ -23,7 +31,8 @@ struct KernelPlan {
   KernelProgram program;
   SimOptions sim;
   std::vector<SmWork> sms;  // ascending SM number, only SMs with CTAs
-  uint64_t stream_id = 0;
+  SmLoad cta_load;          // what one of its CTAs holds of an SM (libcommon cta_load())
+  uint64_t stream_id = 0;   // the stream its launch waits on (launch_stream())
   std::string schedule;
   // SMs of the grid that the stream left out: each counts as running while
   // the lead simulated SM (sms[lead]) has simulated less than this share of
@@ -34,7 +43,7 @@ struct KernelPlan {
 
 // What the batch finds on the GPU timeline.
 struct TimelineStart {
-  std::map<uint64_t, uint64_t> stream_end;  // per CUDA stream: when its last kernel ended
+  std::map<uint64_t, uint64_t> stream_end;  // per launch_stream(): when its last kernel ended
   // No kernel of the batch launches before: earlier batches have ended
   // (a batch boundary is a device-wide synchronisation).
   uint64_t floor = 0;

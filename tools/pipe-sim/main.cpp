@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   app.add_option("--sched-policy", policy, "CTA placement without a sched record: round-robin, greedy, wave")
       ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
       ->capture_default_str();
+  app.add_flag("--serial-kernels", opt.serial_kernels,
+               "Run one kernel at a time on the GPU, whatever its stream, as Accel-Sim does by default "
+               "(without it kernels of different streams share SMs, as on the GPU)");
   app.add_option("--l1-hit-rate", opt.memory.l1_hit, "L1 hit rate of memory PCs without a cache record")
       ->check(sasskit::number_in(0.0, 1.0))
       ->capture_default_str();

@@ -48,9 +48,10 @@ std::vector<PlacedCta> stream_ctas(const KernelInput& k, const KernelProgram& pr
 
 // The kernel's placement (libcommon/placement.hpp). One Placement plans the
 // batch's kernels jointly, in launch order: a kernel of another stream takes
-// the SMs that the kernels launched before it leave free or drain first
-// (run_on_gpu's model, with predicted CTA times and launches). A sched
-// record covers the whole grid, indexed by linear CTA index.
+// the room on the SMs that the kernels launched before it leave, first on
+// the SMs they use least (run_on_gpu's model, with predicted CTA times and
+// launches). A sched record covers the whole grid, indexed by linear CTA
+// index.
 KernelSchedule place_kernel(const KernelInput& k, const KernelToPlace& to_place, Placement& placement,
                             std::vector<PlacedCta>& ctas) {
   std::vector<uint64_t> cycles;
@@ -106,9 +107,10 @@ void plan_absent_sms(const KernelInput& k, const std::set<uint32_t>& busy_sms, K
 KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t code_base, const RunOptions& opt,
                        const ClassifierFor& classify, Placement& placement) {
   KernelPlan p;
-  p.stream_id = k.info.stream_id;
+  p.stream_id = launch_stream(gpu_sharing(opt.sim.gpu, opt.serial_kernels), k.info.stream_id);
   p.sim = opt.sim;
   const KernelToPlace to_place = stream::kernel_to_place(k.info, k.where);
+  p.cta_load = cta_load(opt.sim.gpu, to_place.cta);
   p.sim.ctas_per_sm = resident_ctas(opt.sim.gpu, to_place);
   const uint64_t wave = uint64_t(p.sim.ctas_per_sm) * opt.sim.gpu.num_sms;
   p.sim.pkp.grid_below_wave = k.info.grid.volume() < wave;
@@ -149,7 +151,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
 std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions& opt,
                                             const ClassifierFor& classify, RunState& state) {
   std::vector<KernelPlan> plans;
-  Placement placement(opt.sim.gpu, opt.policy);
+  Placement placement(opt.sim.gpu, opt.policy, opt.serial_kernels);
   unsigned line = std::max(1u, opt.sim.gpu.l1i.line_bytes);
   for (const KernelInput& k : w.kernels) {
     plans.push_back(plan_kernel(k, w.spill.get(), state.code_base, opt, classify, placement));
@@ -171,7 +173,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
     merge_sm_results(plans[k].program, results[k].sms, s);
     s.projection.error_frac = runs[k].projection_error;
     s.start_cycle = runs[k].launch;
-    state.stream_end[info.stream_id] = s.start_cycle + s.cycles;
+    state.stream_end[plans[k].stream_id] = s.start_cycle + s.cycles;
     state.previous_start = s.start_cycle;
     if (!opt.sim.trace_stalls) results[k].sms.clear();
   }

@@ -19,6 +19,7 @@ struct RunOptions {
   SimOptions sim;                 // gpu, PKP and tracing; ctas_per_sm is set per kernel
   MemoryDefaults memory;
   SchedPolicyKind policy = SchedPolicyKind::RoundRobin;
+  bool serial_kernels = false;    // one kernel at a time on the GPU (Accel-Sim's default)
   unsigned threads = 1;
 };
 
@@ -31,7 +32,7 @@ struct KernelResult {
 // kernel's code goes, and the GPU timeline.
 struct RunState {
   uint64_t code_base = 0;
-  std::map<uint64_t, uint64_t> stream_end;  // per CUDA stream: when its last kernel ends
+  std::map<uint64_t, uint64_t> stream_end;  // per launch_stream(): when its last kernel ends
   uint64_t previous_start = 0;              // of the kernel launched last
 };
 
