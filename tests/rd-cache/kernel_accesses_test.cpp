@@ -129,7 +129,7 @@ TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
   listed.mask = {1};
   listed.addr_mode = {0};
   listed.addrs = {0x40};
-  EXPECT_FALSE(count_payload(k, stream::encode_warps({w, listed}, other), "w", units, counted));
+  EXPECT_FALSE(count_payload(k, stream::encode_warps({listed}, other), "w", units, counted));
 
   EXPECT_EQ(k.lane_addresses, before.lane_addresses);
   for (size_t c = 0; c < kCategories; ++c) EXPECT_EQ(k.uncached[c].requests, before.uncached[c].requests);
