@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "columns.hpp"
 #include "formats/csv.hpp"
 #include "metrics.hpp"
@@ -21,6 +23,14 @@ struct RowKey {
   std::optional<double> weight, sample_scale, error_bound;
 };
 
+// The application row's shards: the most of any of its kernels, so that the
+// column holds integers on every row (a blank would make pandas read floats).
+uint32_t most_shards(const Report& rep) {
+  uint32_t most = 1;
+  for (const KernelReport& k : rep.kernels) most = std::max(most, k.shards);
+  return most;
+}
+
 }  // namespace
 
 void write_csv(std::ostream& out, const std::vector<Report>& runs) {
@@ -40,7 +50,7 @@ void write_csv(std::ostream& out, const std::vector<Report>& runs) {
     };
     for (const KernelReport& k : rep.kernels)
       row({"kernel", k.id, k.name, k.shards, k.weight, k.sample_scale, std::nullopt}, k.m);
-    row({"application", std::nullopt, application_name(rep.projected), std::nullopt, std::nullopt, std::nullopt,
+    row({"application", std::nullopt, application_name(rep.projected), most_shards(rep), std::nullopt, std::nullopt,
          rep.plan_error_bound},
         rep.totals);
   }
