@@ -8,9 +8,14 @@
 #   bash bench/sampling/run.sh BINDIR [CONFIG]
 #
 # A generated five-kernel application (vecadd, gemm, stencil, reduce,
-# gather; 256k elements) on CONFIG (default qv100), and cta-sample's
-# test stream with one CTA of 50x the work (tests/cta-sample/tiny.cfg).
-# Files go to $WORK (default /work/tmp/bench-sampling), deleted at the end.
+# gather; 256k elements) and a vecadd whose every 8th CTA does 4x the work
+# (--imbalance 4) on CONFIG (default qv100); then CTA-sets of unequal work
+# on the 4-SM test GPU (tests/cta-sample/tiny.cfg): cta-sample's test
+# stream with one CTA of 50x the work, CTAs of two sizes alternating, one
+# long CTA in eight over several rounds of an SM, and a long CTA every
+# fourth (the round-robin places them all on one SM).
+# About 1 minute of CPU. Files go to $WORK (default
+# /work/tmp/bench-sampling), deleted at the end.
 set -euo pipefail
 bin=$(cd "${1:?usage: run.sh BINDIR [CONFIG]}" && pwd)
 config=${2:-qv100}
@@ -49,3 +54,15 @@ compare() {
 compare "$config" "$config" app.stream
 "$bin/ctasample-mkstream" id=1,grid=8,block=64,work=10:10:10:10:10:500:10:10 id=2,grid=4,block=1024,stream=1 > skew.stream
 compare skewed "$src/tests/cta-sample/tiny.cfg" skew.stream
+"$bin/sasskit-gen" -q --kernel vecadd --size 256k --imbalance 4 -o imbalanced
+"$bin/trace-unpack" imbalanced -o imbalanced.stream
+compare imbalance "$config" imbalanced.stream
+tiny() {
+  local label=$1
+  shift
+  "$bin/ctasample-mkstream" "$@" > "$label.stream"
+  compare "$label" "$src/tests/cta-sample/tiny.cfg" "$label.stream"
+}
+tiny alternate id=1,grid=32,block=256,work=10:30
+tiny rounds id=1,grid=64,block=512,work=10:10:10:10:10:10:10:80
+tiny fourth id=1,grid=16,block=1024,work=200:200:200:800

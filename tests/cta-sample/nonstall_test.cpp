@@ -57,12 +57,13 @@ TEST(Sampler, PicksTheSmWithTheLongestCtaSetAndCountsInstructions) {
   KernelSchedule s;
   s.kernel_id = 3;
   s.sm = {0, 1, 0, 1};
+  s.start = {0, 0, 0, 0};
   std::vector<UnitCounts> per_cta{counts({{UnitClass::Sp, 40}}), counts({{UnitClass::Sp, 400}}),
                                   counts({{UnitClass::Sp, 40}}), counts({{UnitClass::Sp, 4}})};
   const auto predicted = predict_per_sm(m, s, per_cta, 2);
   EXPECT_DOUBLE_EQ(predicted[0], 80.0 / 4 + 3);
   EXPECT_DOUBLE_EQ(predicted[1], 404.0 / 4 + 3);
-  KernelSample sample = choose_sample(s, per_cta, predicted, SampleOptions{});
+  KernelSample sample = choose_sample(s, per_cta, predicted, SampleOptions{}, 2);
   EXPECT_EQ(sample.selection, "max");
   EXPECT_EQ(sample.sms, (std::vector<uint32_t>{1}));
   EXPECT_EQ(sample.ctas, (std::vector<uint32_t>{1, 3}));
@@ -70,10 +71,10 @@ TEST(Sampler, PicksTheSmWithTheLongestCtaSetAndCountsInstructions) {
   EXPECT_EQ(sample.sample_insts, 404u);
   EXPECT_EQ(sample.kernel_ctas, 4u);
 
-  sample = choose_sample(s, per_cta, predicted, SampleOptions{false, 0u, 1});
+  sample = choose_sample(s, per_cta, predicted, SampleOptions{false, 0u, 1}, 2);
   EXPECT_EQ(sample.selection, "sm");
   EXPECT_EQ(sample.ctas, (std::vector<uint32_t>{0, 2}));
-  sample = choose_sample(s, per_cta, predicted, SampleOptions{false, std::nullopt, 5});
+  sample = choose_sample(s, per_cta, predicted, SampleOptions{false, std::nullopt, 5}, 2);
   EXPECT_EQ(sample.selection, "top");
   EXPECT_EQ(sample.sms, (std::vector<uint32_t>{1, 0}));  // only SMs with CTAs, longest first
   EXPECT_EQ(sample.sample_insts, sample.kernel_insts);

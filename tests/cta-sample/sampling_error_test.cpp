@@ -18,6 +18,16 @@ UnitCounts sp(uint64_t n) {
   return c;
 }
 
+// SM 0 runs CTAs of 40 and 160 SP instructions, SM 1 one of 40. SP has
+// N = 4 units of latency 4 (tiny4, IRate 4), so a set of n SP instructions
+// takes n/4 + 3: SM 0 predicts 53 for 200, SM 1 13 for 40.
+KernelSchedule two_sms_three_ctas() {
+  KernelSchedule sched;
+  sched.sm = {0, 1, 0};
+  sched.start = {0, 0, 0};
+  return sched;
+}
+
 }  // namespace
 
 // SM 0: 53 predicted cycles for 50 instructions, SM 1: 13 for 10; keeping
@@ -41,24 +51,48 @@ TEST(SamplingError, UnknownWithoutInstructions) {
   EXPECT_FALSE(sampling_error({5}, {10}, {}).has_value());
 }
 
-// The same numbers through choose_sample on a model: SP has N = 4 units of
-// latency 4 (tiny4, IRate 4), so a set of n SP instructions takes n/4 + 3.
-// CTAs of 40, 40 and 160 on SMs 0, 1, 0: SM 0 predicts 53 for 200, SM 1 13
-// for 40.
-TEST(SamplingError, ChooseSampleStatesItForTheLongestSm) {
+TEST(SamplingError, SmMakespansRunEachCtaOnTheSlotThatFreesFirst) {
+  KernelSchedule sched;
+  sched.sm = {0, 0, 0, 1, 0};
+  sched.start = {0, 0, 5, 0, 1};  // SM 0 starts CTAs 0, 1, 4, 2 in that order
+  // Two slots: CTAs 0 (3) and 1 (10) start at once; 4 (2) takes 0's slot at
+  // 3 and ends at 5; 2 (4) takes that slot at 5 and ends at 9; CTA 1 last.
+  EXPECT_EQ(sm_makespans(sched, {3, 10, 4, 7, 2}, 2, 3), (std::vector<double>{10, 7, 0}));
+  // One slot: one after another.
+  EXPECT_EQ(sm_makespans(sched, {3, 10, 4, 7, 2}, 1, 2), (std::vector<double>{19, 7}));
+}
+
+// The three limits on the SMs above, one slot each. Throughput: (53/200) /
+// (66/240) - 1 = -3.6%. CTAs bound by their own latency: SM 0 takes 200
+// (40 then 160), SM 1 40, the same time per instruction: 0. CTAs of a fixed
+// cost: SM 0 takes 2 units for 200 instructions, SM 1 1 for 40: (2/200) /
+// (3/240) - 1 = -20%, the furthest from 0.
+TEST(SamplingError, EstimateIsTheLimitFurthestFromZero) {
   const GpuConfig gpu = tiny_gpu(2);
   const NonStallModel model(gpu);
-  KernelSchedule sched;
-  sched.sm = {0, 1, 0};
-  sched.start = {0, 0, 0};
+  const KernelSchedule sched = two_sms_three_ctas();
   const std::vector<UnitCounts> counts{sp(40), sp(40), sp(160)};
   const auto predicted = predict_per_sm(model, sched, counts, gpu.num_sms);
   ASSERT_EQ(predicted, (std::vector<double>{53, 13}));
-  const KernelSample s = choose_sample(sched, counts, predicted, SampleOptions{});
+  const KernelSample s = choose_sample(sched, counts, predicted, SampleOptions{}, 1);
   EXPECT_EQ(s.sms, std::vector<uint32_t>{0});
   EXPECT_EQ(s.sm_insts, (std::vector<uint64_t>{200, 40}));
   ASSERT_TRUE(s.sampling_error.has_value());
-  EXPECT_DOUBLE_EQ(*s.sampling_error, (53.0 / 200) / (66.0 / 240) - 1);
+  EXPECT_DOUBLE_EQ(*s.sampling_error, (2.0 / 200) / (3.0 / 240) - 1);
+  // Two slots: SM 0 runs both CTAs at once. Its own latency: 160 for 200,
+  // (160/200) / (200/240) - 1 = -4%; a fixed cost: 1 unit each, (1/200) /
+  // (2/240) - 1 = -40%.
+  const KernelSample both = choose_sample(sched, counts, predicted, SampleOptions{}, 2);
+  EXPECT_DOUBLE_EQ(*both.sampling_error, (1.0 / 200) / (2.0 / 240) - 1);
+}
+
+// Where every CTA-set is alike under all three limits, nothing is left out.
+TEST(SamplingError, EstimateIsZeroWhenEverySmRunsTheSameCtas) {
+  KernelSchedule sched;
+  sched.sm = {0, 1, 0, 1};
+  sched.start = {0, 0, 1, 1};
+  const std::vector<UnitCounts> counts{sp(40), sp(40), sp(40), sp(40)};
+  EXPECT_DOUBLE_EQ(*sampling_error_estimate(sched, counts, {23, 23}, {80, 80}, {0}, 1), 0);
 }
 
 // 100 sampled cycles 25% too high (really 80) beside 100 exact ones:

@@ -121,7 +121,7 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
     const auto predicted = predict_per_sm(model, sched, counts, gpu.num_sms);
     std::optional<KernelSample> sample;
     if (!options.sample.keep_all) {
-      sample = choose_sample(sched, counts, predicted, options.sample);
+      sample = choose_sample(sched, counts, predicted, options.sample, open.ctas_per_sm);
       sample->gpu = gpu.name;
     }
     kept.assign(open.num_ctas, !sample);

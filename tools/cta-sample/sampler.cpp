@@ -1,6 +1,8 @@
 #include "sampler.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <numeric>
 
 namespace sasskit::ctasample {
@@ -12,6 +14,40 @@ std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSched
   std::vector<double> cycles(num_sms);
   for (unsigned sm = 0; sm < num_sms; ++sm) cycles[sm] = model.cycles(per_sm[sm]);
   return cycles;
+}
+
+std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vector<double>& cta_time,
+                                 unsigned slots, unsigned num_sms) {
+  std::vector<uint32_t> order(schedule.sm.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return schedule.start[a] < schedule.start[b]; });
+  // Per SM, when each slot frees (earliest first; a min-heap).
+  std::vector<std::vector<double>> free(num_sms, std::vector<double>(std::max(1u, slots), 0.0));
+  std::vector<double> end(num_sms, 0.0);
+  for (uint32_t cta : order) {
+    std::vector<double>& slot = free[schedule.sm[cta]];
+    std::pop_heap(slot.begin(), slot.end(), std::greater<>());
+    slot.back() += cta_time[cta];
+    end[schedule.sm[cta]] = std::max(end[schedule.sm[cta]], slot.back());
+    std::push_heap(slot.begin(), slot.end(), std::greater<>());
+  }
+  return end;
+}
+
+std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
+                                              const std::vector<double>& predicted, const std::vector<uint64_t>& sm_insts,
+                                              const std::vector<uint32_t>& kept_sms, unsigned slots) {
+  std::vector<double> insts, fixed(cta_counts.size(), 1.0);
+  for (const UnitCounts& c : cta_counts) insts.push_back(double(total(c)));
+  const auto num_sms = static_cast<unsigned>(predicted.size());
+  std::optional<double> furthest;
+  for (const std::vector<double>& times : {predicted, sm_makespans(schedule, insts, slots, num_sms),
+                                           sm_makespans(schedule, fixed, slots, num_sms)}) {
+    const std::optional<double> e = sampling_error(times, sm_insts, kept_sms);
+    if (!e) return std::nullopt;
+    if (!furthest || std::fabs(*e) > std::fabs(*furthest)) furthest = e;
+  }
+  return furthest;
 }
 
 namespace {
@@ -30,7 +66,7 @@ std::vector<uint32_t> longest_sms(const std::vector<double>& predicted,
 }  // namespace
 
 KernelSample choose_sample(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
-                           const std::vector<double>& predicted, const SampleOptions& options) {
+                           const std::vector<double>& predicted, const SampleOptions& options, unsigned slots) {
   KernelSample s;
   s.kernel_id = schedule.kernel_id;
   s.predicted_cycles = predicted;
@@ -56,7 +92,7 @@ KernelSample choose_sample(const KernelSchedule& schedule, const std::vector<Uni
       s.sample_insts += insts;
     }
   }
-  s.sampling_error = sampling_error(s.predicted_cycles, s.sm_insts, s.sms);
+  s.sampling_error = sampling_error_estimate(schedule, cta_counts, predicted, s.sm_insts, s.sms, slots);
   return s;
 }
 

@@ -22,11 +22,27 @@ struct SampleOptions {
 std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSchedule& schedule,
                                    const std::vector<UnitCounts>& cta_counts, unsigned num_sms);
 
+// Each SM's time when its CTAs run `slots` at a time, each for its own
+// `cta_time` whatever the others do: the CTAs in order of their start, each
+// on the slot that frees first; the SM's time is when its last one ends.
+std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vector<double>& cta_time,
+                                 unsigned slots, unsigned num_sms);
+
+// The sampling error estimate (cta-sample(1), SAMPLING ERROR): the error of
+// the sample's instruction scaling (formats/sample_record.hpp's
+// sampling_error) under each of three limits of an SM's time, its
+// throughput (`predicted`, HyFiSS Eq. 2), CTAs bound by their own latency
+// (each takes time in proportion to its instructions) and CTAs bound by a
+// fixed cost (each takes the same time); the one furthest from 0.
+std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
+                                              const std::vector<double>& predicted, const std::vector<uint64_t>& sm_insts,
+                                              const std::vector<uint32_t>& kept_sms, unsigned slots);
+
 // The sample of one kernel: the chosen SMs (longest first; ties to the lower
 // SM id; SMs without CTAs are never chosen unless forced), their CTAs, and
 // the instruction counts of the kernel, of each SM and of the sample, and
-// the sampling error estimate (formats/sample_record.hpp).
+// the sampling error estimate for SMs holding `slots` CTAs at once.
 KernelSample choose_sample(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
-                           const std::vector<double>& predicted, const SampleOptions& options);
+                           const std::vector<double>& predicted, const SampleOptions& options, unsigned slots);
 
 }  // namespace sasskit::ctasample
