@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "columns.hpp"
 #include "libcommon/diag.hpp"
@@ -88,8 +89,9 @@ void write_text(std::ostream& out, const Report& rep) {
       << printable(rep.source) << '\n';
   if (rep.projected) out << "Totals are projected: " << projection_note(rep) << ".\n";
   if (rep.totals.sampling_error)
-    out << "CTA sampling: the projected scheduler cycles (and CPI) are off by an estimated "
-        << signed_percent(*rep.totals.sampling_error) << ".\n";
+    out << "CTA sampling: the projected scheduler cycles (and CPI) are off by up to an estimated \u00b1"
+        << percent(std::abs(*rep.totals.sampling_error)) << " (cta-sample's widest limit, "
+        << signed_percent(*rep.totals.sampling_error) << "; a range, not a correction).\n";
   if (rep.totals.projection_error)
     out << "PKP: the projected cycles are off by an estimated \u00b1" << percent(*rep.totals.projection_error)
         << " (an estimate, not a bound).\n";
