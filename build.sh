@@ -7,7 +7,7 @@
 #                      run every test with ctest, the whole suite
 #                      again under ASan+UBSan (build-asan/, without the tests
 #                      labelled slow), and a 10 s smoke run of every fuzz
-#                      target (build-fuzz/, needs clang)
+#                      target (built in build-asan/ too; needs clang)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -44,44 +44,52 @@ passed_failed() {
 }
 
 # The suite again, built with AddressSanitizer and UBSan; any report fails.
-# -O1: instrumented code compiles about 3 times faster than at -O3 and still
-# inlines enough for the suite to run quickly. Tests labelled slow (the
-# workflow kit under make and Slurm, the install check, the conservation
-# script's forty pipelines: a third of this leg's time) are left out: they
-# run tools on the code paths the other tests drive, and the release leg
-# runs them.
+# One build (build-asan/) serves this leg and the fuzz smoke leg: with clang,
+# the libraries the fuzz targets drive also carry libFuzzer's coverage and the
+# targets are built beside the tests (CMakeLists.txt, SASSKIT_FUZZ); without
+# clang (none installable) gcc builds the suite alone and the fuzz leg says it
+# was skipped. -O1: instrumented code compiles about 3 times faster than at
+# -O3 and still inlines enough for the suite to run quickly. Tests labelled
+# slow (the workflow kit under make and Slurm, the install check, the
+# conservation script's forty pipelines: a third of this leg's time) are left
+# out: they run tools on the code paths the other tests drive, and the
+# release leg runs them.
 sanitizer_leg() {
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
-    -DSASSKIT_SANITIZE=ON -DSASSKIT_BENCH=OFF >/dev/null  # no benchmark drivers: no test runs them
+  command -v clang++ >/dev/null || deps clang || true
+  local fuzz=OFF
+  if command -v clang++ >/dev/null; then
+    export CC=clang CXX=clang++
+    fuzz=ON
+  fi
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only -DNDEBUG" \
+    -DSASSKIT_SANITIZE=ON -DSASSKIT_FUZZ="$fuzz" -DSASSKIT_BENCH=OFF >/dev/null  # no benchmark drivers: no test runs them
   cmake --build build-asan -j"$(nproc)" || { echo "build.sh: the ASan+UBSan build FAILED"; return 1; }
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 1200 -LE slow
 }
 
-# Every libFuzzer target for FUZZ_SECONDS (10) from its seed corpus; a crash,
-# leak, timeout or out-of-memory fails. Skipped, saying so, without clang.
+# Every libFuzzer target of the sanitizer leg's build for FUZZ_SECONDS (10)
+# from its seed corpus; a crash, leak, timeout or out-of-memory fails.
+# Skipped, saying so, without clang.
 fuzz_leg() {
-  command -v clang++ >/dev/null || deps clang || true
   if ! command -v clang++ >/dev/null; then
     echo "build.sh: fuzz smoke leg SKIPPED: clang++ is not installed and could not be installed"
     return 0
   fi
-  # kernel-select joins the libraries: profile_fuzz drives its profile import.
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DSASSKIT_FUZZ=ON \
-    -DSASSKIT_ONLY=kernel-select -DSASSKIT_BENCH=OFF >/dev/null
-  cmake --build build-fuzz -j"$(nproc)" || { echo "build.sh: the fuzz build FAILED"; return 1; }
   local ok=0 bad=0 target name work
-  for target in build-fuzz/bin/*_fuzz; do
+  for target in build-asan/bin/*_fuzz; do
+    if [ ! -x "$target" ]; then
+      echo "build.sh: no fuzz targets in build-asan/bin: the ASan+UBSan build failed"; bad=1; break
+    fi
     name=$(basename "$target" _fuzz)
     work=$(mktemp -d)
     if "$target" -max_total_time="${FUZZ_SECONDS:-10}" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
-         -artifact_prefix="build-fuzz/$name-" "$work" "tests/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1; then
+         -artifact_prefix="build-asan/$name-" "$work" "tests/fuzz/corpus/$name" >"build-asan/$name.log" 2>&1; then
       ok=$((ok + 1))
-      echo "fuzz $name: ok, $(sed -n 's/.*stat::number_of_executed_units: *//p' "build-fuzz/$name.log") runs"
+      echo "fuzz $name: ok, $(sed -n 's/.*stat::number_of_executed_units: *//p' "build-asan/$name.log") runs"
     else
       bad=$((bad + 1))
-      echo "fuzz $name: FAILED, see build-fuzz/$name.log"; tail -n 30 "build-fuzz/$name.log"
+      echo "fuzz $name: FAILED, see build-asan/$name.log"; tail -n 30 "build-asan/$name.log"
     fi
     rm -rf "$work"
   done
