@@ -61,7 +61,7 @@ CtaTrace cta(uint32_t kernel_id, uint32_t x) {
   return c;
 }
 
-Capture run(const std::function<void(stream::Writer&)>& body) {
+Capture run(const std::function<void(stream::Writer&)>& body, const Options& options = {}) {
   std::ostringstream bytes;
   stream::Writer w(bytes, "test", stream::Header{}, stream::Stage{"test", "0", {}});
   body(w);
@@ -69,7 +69,7 @@ Capture run(const std::function<void(stream::Writer&)>& body) {
   std::istringstream in(bytes.str());
   stream::Reader reader(in, "test");
   Capture capture;
-  run_filter(reader, capture, gpu_model(), Options{});
+  run_filter(reader, capture, gpu_model(), options);
   return capture;
 }
 
@@ -129,4 +129,45 @@ TEST(Filter, CacheRecordPrecedesItsKernelsCtasAndTheNextCopy) {
 
 TEST(Filter, CtaBeforeItsKernelIsBadInput) {
   EXPECT_THROW(run([](stream::Writer& w) { w.write(cta(1, 0)); }), Error);
+}
+
+namespace {
+// Kernels 1 and 2 on streams 0 and 1, 8 CTAs each (one per SM), CTA x of
+// each loading line x: kernel 2's CTAs share the SMs with kernel 1's.
+void two_streams(stream::Writer& w) {
+  for (uint32_t id : {1u, 2u}) {
+    KernelInfo k = kernel(id, 8);
+    k.stream_id = id - 1;
+    w.write(k);
+    StaticInst ld;
+    ld.pc = 0x40;
+    ld.opcode = "LDG.E.SYS";
+    ld.mem_width = 4;
+    w.write(InstTable{id, 0, {ld}});
+    for (uint32_t x = 0; x < 8; ++x) w.write(cta(id, x));
+  }
+}
+}  // namespace
+
+TEST(Filter, KernelsSharingSmsShareTheirL1sAndKeepTheirRecordsInOrder) {
+  const Capture c = run(two_streams);
+  std::vector<std::string> expected;
+  for (int k = 0; k < 2; ++k) {
+    for (const char* t : {"kernel", "insts", "cache"}) expected.push_back(t);
+    expected.insert(expected.end(), 8, "cta");
+  }
+  expected.push_back("finish");
+  EXPECT_EQ(c.types, expected);
+  ASSERT_EQ(c.models.size(), 2u);
+  EXPECT_EQ(c.models[0].sm, c.models[1].sm);  // CTA x of each on SM x
+  EXPECT_EQ(c.models[0].l1_hits, 0u);
+  EXPECT_EQ(c.models[1].l1_hits, 8u * 4);  // kernel 1's CTA loaded the line just before
+  // One kernel at a time: each finds its L1 empty.
+  Options serial;
+  serial.serial_kernels = true;
+  const Capture s = run(two_streams, serial);
+  EXPECT_EQ(s.types, expected);
+  ASSERT_EQ(s.models.size(), 2u);
+  EXPECT_EQ(s.models[1].l1_hits, 0u);
+  EXPECT_EQ(s.models[1].l2_hits, 8u * 4);
 }
