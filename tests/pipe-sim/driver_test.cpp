@@ -215,6 +215,34 @@ TEST(Driver, PkpStoppedKernelFreesItsSmsAtItsProjectedEnd) {
   EXPECT_NEAR(double(p.makespan()), double(f.makespan()), 0.1 * double(f.makespan()));
 }
 
+TEST(Driver, PkpStoppedKernelHoldsOnlyItsOwnCtaSlots) {
+  // Kernel 1 (stream 0): 384 CTAs whose shared memory lets one run per SM,
+  // holding 4 of the SM's 8 warps; PKP stops it. Kernels 2 and 3 (stream 1,
+  // one after the other, a launch latency apart): one CTA of 4 warps, which
+  // fits beside kernel 1's. Kernel 3 launches after kernel 1 was stopped
+  // and before its projected end: the stopped kernel holds its own slots
+  // until then, not the SM, so kernel 3 runs beside it at once, as kernel 2
+  // did beside it running, instead of waiting for its end.
+  RunOptions o = options(1);
+  o.sim.pkp.enabled = true;
+  o.sim.pkp.window = 300;
+  o.sim.gpu.kernel_launch_latency = 200000;
+  Workload w = make_workload(3, 384, 1);
+  w.kernels[0].info.shmem = 64 * 1024;
+  for (size_t k : {1, 2}) {
+    w.kernels[k].info.stream_id = 1;
+    w.kernels[k].info.grid.x = 1;
+    w.kernels[k].ctas.resize(1);
+  }
+  const auto r = run(w, o);
+  const KernelStats &k1 = r[0].stats, &k2 = r[1].stats, &k3 = r[2].stats;
+  ASSERT_TRUE(k1.projection.applied);
+  EXPECT_LT(k1.start_cycle + k1.projection.simulated_cycles, k3.start_cycle);  // stopped before kernel 3
+  EXPECT_LT(k3.start_cycle + k3.cycles, k1.start_cycle + k1.cycles);           // which ended before its end
+  EXPECT_EQ(k2.start_cycle, k1.start_cycle);
+  EXPECT_NEAR(double(k3.cycles), double(k2.cycles), 0.05 * double(k2.cycles));
+}
+
 TEST(Driver, KernelLaunchLatencySeparatesKernelsOfAStream) {
   RunOptions o = options(1);
   o.sim.gpu.kernel_launch_latency = 300;
