@@ -154,9 +154,9 @@ TEST(HeldKernel, KernelsKeptHeldGoOutInOrderWithTheirResultsAheadOfTheirCtas) {
     w.write(kernel(1));
     w.write(table(1));
     w.write(cta(1, 1));
-    w.write(cta(1, 0));
     w.write(kernel(2));  // waits behind kernel 1, its first CTA too
     w.write(table(2));
+    w.write(cta(2, 1));
     w.write(cta(2, 0));
     w.write(Memcpy{0x200, 8});  // waits behind kernel 2
     w.write(kernel(3));
@@ -168,6 +168,6 @@ TEST(HeldKernel, KernelsKeptHeldGoOutInOrderWithTheirResultsAheadOfTheirCtas) {
   Reader reader(in, "s");
   ResultsLater filter(sink);
   read_kernels(reader, filter);
-  EXPECT_EQ(sink.out, (std::vector<std::string>{"kernel", "insts", "result1", "cta1", "cta0", "kernel", "insts",
-                                                "result2", "cta0", "memcpy", "kernel", "insts", "result3", "cta1"}));
+  EXPECT_EQ(sink.out, (std::vector<std::string>{"kernel", "insts", "result1", "cta1", "kernel", "insts", "result2",
+                                                "cta1", "cta0", "memcpy", "kernel", "insts", "result3", "cta1"}));
 }

@@ -256,21 +256,22 @@ TEST(CacheModel, CountsRequestsSectorsAndReuseOfOneWarp) {
 
 namespace {
 // Kernel `id` of one warp: instruction `op` (4 bytes a lane, so a line per
-// access) at lines first, first + 1, ..., first + lines - 1.
+// access) at lines first, first + 1, ..., first + lines - 1, `passes` times.
 KernelAccesses one_line_per_access(uint32_t id, const std::string& op, uint64_t first, uint64_t lines,
-                                   const GpuConfig& gpu) {
+                                   const GpuConfig& gpu, int passes = 1) {
   KernelAccesses k(kernel_info(id, 1), gpu);
   add_insts(k, {inst(0x40, op, 4)});
   CtaTrace cta;
   cta.kernel_id = id;
   cta.cta = {0, 0, 0};
   WarpTrace w;
-  for (uint64_t l = first; l < first + lines; ++l) {
-    w.inst.push_back(0);
-    w.mask.push_back(0xffffffff);
-    w.addr_mode.push_back(1);
-    for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x100000 + 128 * l + 4 * lane);
-  }
+  for (int pass = 0; pass < passes; ++pass)
+    for (uint64_t l = first; l < first + lines; ++l) {
+      w.inst.push_back(0);
+      w.mask.push_back(0xffffffff);
+      w.addr_mode.push_back(1);
+      for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x100000 + 128 * l + 4 * lane);
+    }
   cta.warps = {w};
   add_cta(k, cta, "lines");
   return k;
@@ -394,22 +395,7 @@ namespace {
 // Kernel `id` of one CTA of one warp that loads lines first .. first + lines
 // - 1 (a line per access), then the same lines again.
 KernelAccesses lines_twice(uint32_t id, uint64_t first, uint64_t lines, const GpuConfig& gpu) {
-  KernelAccesses k(kernel_info(id, 1), gpu);
-  add_insts(k, {inst(0x40, "LDG.E", 4)});
-  CtaTrace cta;
-  cta.kernel_id = id;
-  cta.cta = {0, 0, 0};
-  WarpTrace w;
-  for (int pass = 0; pass < 2; ++pass)
-    for (uint64_t l = first; l < first + lines; ++l) {
-      w.inst.push_back(0);
-      w.mask.push_back(0xffffffff);
-      w.addr_mode.push_back(1);
-      for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x100000 + 128 * l + 4 * lane);
-    }
-  cta.warps = {w};
-  add_cta(k, cta, "lines twice");
-  return k;
+  return one_line_per_access(id, "LDG.E", first, lines, gpu, 2);
 }
 
 // Its one CTA on SM 0, launched at `launch`, 100 cycles long.
