@@ -73,8 +73,10 @@ Capture run(const std::function<void(stream::Writer&)>& body, const Options& opt
   return capture;
 }
 
-void kernel_records(stream::Writer& w, uint32_t id, uint32_t ctas) {
-  w.write(kernel(id, ctas));
+void kernel_records(stream::Writer& w, uint32_t id, uint32_t ctas, uint64_t stream_id = 0) {
+  KernelInfo k = kernel(id, ctas);
+  k.stream_id = stream_id;
+  w.write(k);
   StaticInst ld;
   ld.pc = 0x40;
   ld.opcode = "LDG.E.SYS";
@@ -132,32 +134,35 @@ TEST(Filter, CtaBeforeItsKernelIsBadInput) {
 }
 
 namespace {
-// Kernels 1 and 2 on streams 0 and 1, 8 CTAs each (one per SM), CTA x of
-// each loading line x: kernel 2's CTAs share the SMs with kernel 1's.
+// Kernel `id` on stream `stream_id`, 8 CTAs (one per SM), CTA x loading
+// line x.
+void eight_ctas(stream::Writer& w, uint32_t id, uint64_t stream_id) {
+  kernel_records(w, id, 8, stream_id);
+  for (uint32_t x = 0; x < 8; ++x) w.write(cta(id, x));
+}
+
+// Kernels 1 and 2 on streams 0 and 1: kernel 2's CTAs share the SMs with
+// kernel 1's.
 void two_streams(stream::Writer& w) {
-  for (uint32_t id : {1u, 2u}) {
-    KernelInfo k = kernel(id, 8);
-    k.stream_id = id - 1;
-    w.write(k);
-    StaticInst ld;
-    ld.pc = 0x40;
-    ld.opcode = "LDG.E.SYS";
-    ld.mem_width = 4;
-    w.write(InstTable{id, 0, {ld}});
-    for (uint32_t x = 0; x < 8; ++x) w.write(cta(id, x));
+  eight_ctas(w, 1, 0);
+  eight_ctas(w, 2, 1);
+}
+
+// The record types `kernels` kernels of eight_ctas give, then "finish".
+std::vector<std::string> types_of(int kernels) {
+  std::vector<std::string> types;
+  for (int k = 0; k < kernels; ++k) {
+    for (const char* t : {"kernel", "insts", "cache"}) types.push_back(t);
+    types.insert(types.end(), 8, "cta");
   }
+  types.push_back("finish");
+  return types;
 }
 }  // namespace
 
 TEST(Filter, KernelsSharingSmsShareTheirL1sAndKeepTheirRecordsInOrder) {
   const Capture c = run(two_streams);
-  std::vector<std::string> expected;
-  for (int k = 0; k < 2; ++k) {
-    for (const char* t : {"kernel", "insts", "cache"}) expected.push_back(t);
-    expected.insert(expected.end(), 8, "cta");
-  }
-  expected.push_back("finish");
-  EXPECT_EQ(c.types, expected);
+  EXPECT_EQ(c.types, types_of(2));
   ASSERT_EQ(c.models.size(), 2u);
   EXPECT_EQ(c.models[0].sm, c.models[1].sm);  // CTA x of each on SM x
   EXPECT_EQ(c.models[0].l1_hits, 0u);
@@ -166,8 +171,23 @@ TEST(Filter, KernelsSharingSmsShareTheirL1sAndKeepTheirRecordsInOrder) {
   Options serial;
   serial.serial_kernels = true;
   const Capture s = run(two_streams, serial);
-  EXPECT_EQ(s.types, expected);
+  EXPECT_EQ(s.types, types_of(2));
   ASSERT_EQ(s.models.size(), 2u);
   EXPECT_EQ(s.models[1].l1_hits, 0u);
   EXPECT_EQ(s.models[1].l2_hits, 8u * 4);
+}
+
+TEST(Filter, AtMost32KernelsAreModeledTogether) {
+  // 40 kernels, each on a stream of its own: all launch at once and share
+  // the SMs. The set is cut after 32, and every kernel keeps its records in
+  // order with its cache record ahead of its CTAs. The last 8 start on an
+  // empty L1: some of their loads miss, where one set would hit in all.
+  const Capture c = run([](stream::Writer& w) {
+    for (uint32_t id = 1; id <= 40; ++id) eight_ctas(w, id, id - 1);
+  });
+  EXPECT_EQ(c.types, types_of(40));
+  ASSERT_EQ(c.models.size(), 40u);
+  uint64_t last_hits = 0;
+  for (size_t k = 32; k < 40; ++k) last_hits += c.models[k].l1_hits;
+  EXPECT_LT(last_hits, 8u * 8 * 4);
 }

@@ -177,9 +177,16 @@ class Filter : public stream::HeldKernelFilter {
       const uint64_t start = linear < k->schedule.start.size() ? k->schedule.start[linear] : 0;
       k->end = std::max(k->end, k->schedule.launch + start + std::max<uint64_t>(1, k->cta_cycles[linear]));
     }
-    if (!shares_sms(*k)) model_held(true);
+    if (!shares_sms(*k) || sharing_.size() == kMostSharing) model_held(true);
     sharing_.push_back(std::move(k));
   }
+
+  // At most this many kernels are modeled together, whatever the placement:
+  // kernels of two streams launched back to back overlap all the way, and
+  // the set would hold the application (its records, its spill files, and
+  // a resident group per kernel and SM). The kernel after is modeled with
+  // those that come after it, on an empty L1.
+  static constexpr size_t kMostSharing = 32;
 
   // Whether the kernel runs beside one held, as placed: a kernel of another
   // stream still runs at its launch. Kernels of one stream never do, nor
