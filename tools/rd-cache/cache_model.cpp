@@ -183,9 +183,10 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
   LevelStacks& l1 = pass.l1;
   std::vector<LineAccess> lines;
   while (pass.l2.size() < kL2Chunk && !pass.done()) {
-    const size_t k = pass.next_lane();
+    const bool alone = pass.lanes.size() == 1;  // one kernel: no times to merge by
+    const size_t k = alone ? 0 : pass.next_lane();
     Lane& lane = pass.lanes[k];
-    lane.last_time = lane.next_time();
+    if (!alone) lane.last_time = lane.next_time();
     if (lane.next_ref == lane.refs.size()) {
       const std::vector<uint32_t>& ids = lane.groups[lane.next_group].ctas;
       lane.group.resize(ids.size());  // the previous group's buffers are reused
