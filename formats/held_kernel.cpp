@@ -1,5 +1,7 @@
 #include "formats/held_kernel.hpp"
 
+#include "libcommon/diag.hpp"
+
 namespace sasskit::stream {
 namespace {
 
@@ -8,18 +10,25 @@ constexpr int64_t kNotCta = -1;  // the tag of a held record that is no cta reco
 }  // namespace
 
 HeldKernelFilter::HeldKernelFilter(RecordSink& sink, bool reads_ctas_back)
-    : sink_(sink) {
-  if (reads_ctas_back || sink.keeps_records()) held_.emplace();
-}
+    : sink_(sink), holds_(reads_ctas_back || sink.keeps_records()) {}
+
+HeldKernelFilter::~HeldKernelFilter() = default;
 
 void HeldKernelFilter::begin_member(const Header& header, size_t member) {
   sink_.member(header, member);
   member_begins(header, member);
 }
 
+void HeldKernelFilter::end_member(size_t member) {
+  member_ends(member);
+  release_held(false);
+}
+
 void HeldKernelFilter::begin_kernel(const Kernel& k, const Record& r) {
   kernel_begins(k, r);
-  sink_.record(r);
+  kernel_open_held_ = false;
+  if (!held_.empty()) hold_kernel();  // it waits behind the kernels kept held
+  pass_or_hold(r);
 }
 
 void HeldKernelFilter::insts(const Kernel& k, const InstTable& slice, const Record& r) {
@@ -28,7 +37,13 @@ void HeldKernelFilter::insts(const Kernel& k, const InstTable& slice, const Reco
 }
 
 void HeldKernelFilter::cta(const Kernel& k, const CtaRecord& cta) {
-  const size_t held = held_ ? held_->append(cta.record().bytes(), static_cast<int64_t>(cta.index())) : 0;
+  size_t held = 0;
+  if (holds_) {
+    Held& h = kernel_open_held_ ? held_.back() : hold_kernel();
+    if (!h.first_cta) h.first_cta = h.file->size();
+    held = h.first + h.file->append(cta.record().bytes(), static_cast<int64_t>(cta.index()));
+    next_held_ = held + 1;
+  }
   cta_read(k, cta, held);
 }
 
@@ -37,27 +52,62 @@ void HeldKernelFilter::attached(const Kernel& k, const Record& r) {
 }
 
 void HeldKernelFilter::end_kernel(const Kernel& k) {
-  if (held_) held_->flush();
+  if (kernel_open_held_) held_.back().file->flush();
   kernel_ends(k);
-  if (!held_) return;
-  held_->replay([&](const std::string& bytes, int64_t tag) {
-    if (tag == kNotCta || keeps_cta(static_cast<uint64_t>(tag))) sink_.record(Record(bytes, "spilled record"));
-  });
+  kernel_open_held_ = false;
+  if (releases_at_end(k)) release_held(false);
 }
 
 void HeldKernelFilter::memcpy(const Record& r) {
   memcpy_read(r);
-  sink_.record(r);
+  pass_or_hold(r);
 }
 
-void HeldKernelFilter::other(const Record& r) { sink_.record(r); }
+void HeldKernelFilter::other(const Record& r) { pass_or_hold(r); }
 
-// From the kernel's first held cta record on, its records wait behind it.
+void HeldKernelFilter::read_held(size_t held, std::string& bytes) const {
+  for (const Held& h : held_)
+    if (held >= h.first && held - h.first < h.file->size()) return h.file->read(held - h.first, bytes);
+  throw Error(ExitCode::Internal, "held records", "record " + std::to_string(held) + " is not held");
+}
+
+void HeldKernelFilter::release_held(bool keep_last) {
+  const size_t keep = keep_last && kernel_open_held_ ? 1 : 0;
+  while (held_.size() > keep) {
+    release(held_.front());
+    spare_.push_back(std::move(held_.front().file));
+    held_.pop_front();
+  }
+}
+
+// The open kernel's records are held from here on, in a file of its own.
+HeldKernelFilter::Held& HeldKernelFilter::hold_kernel() {
+  std::unique_ptr<SpillFile> file;
+  if (spare_.empty()) {
+    file = std::make_unique<SpillFile>();
+  } else {
+    file = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  held_.push_back(Held{std::move(file), next_held_, std::nullopt});
+  kernel_open_held_ = true;
+  return held_.back();
+}
+
+void HeldKernelFilter::release(Held& held) {
+  size_t i = 0;
+  held.file->replay([&](const std::string& bytes, int64_t tag) {
+    if (held.first_cta == i++) results_due();
+    if (tag == kNotCta || keeps_cta(static_cast<uint64_t>(tag))) sink_.record(Record(bytes, "spilled record"));
+  });
+}
+
+// From the kernel's first held cta record on, its records wait behind it,
+// and so does every record after a kernel kept held.
 void HeldKernelFilter::pass_or_hold(const Record& r) {
-  if (held_ && held_->size() > 0)
-    held_->append(r.bytes(), kNotCta);
-  else
-    sink_.record(r);
+  if (held_.empty()) return sink_.record(r);
+  Held& h = held_.back();
+  next_held_ = h.first + h.file->append(r.bytes(), kNotCta) + 1;
 }
 
 }  // namespace sasskit::stream

@@ -6,10 +6,20 @@
 // so memory holds none of its CTAs. When the kernel's records end, the
 // tool writes its own records (kernel_ends) and the held ones follow.
 // Records about no kernel pass at once. A tool overrides the hooks it needs.
+//
+// A tool whose records about a kernel depend on later kernels (rd-cache:
+// kernels that share SMs with it) keeps a kernel's records held past its
+// end (releases_at_end). Every record read after them then waits behind
+// them, each kernel's in a spill file of its own, until the tool releases
+// them (release_held); its records for each released kernel go where that
+// kernel's first cta record was held (results_due).
 #pragma once
 
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "formats/kernel_stream.hpp"
 #include "formats/sink.hpp"
@@ -19,7 +29,9 @@ namespace sasskit::stream {
 
 class HeldKernelFilter : public KernelHandler {
  public:
+  ~HeldKernelFilter() override;
   void begin_member(const Header& header, size_t member) final;
+  void end_member(size_t member) final;
   void begin_kernel(const Kernel& k, const Record& r) final;
   void insts(const Kernel& k, const InstTable& slice, const Record& r) final;
   void cta(const Kernel& k, const CtaRecord& cta) final;
@@ -28,8 +40,9 @@ class HeldKernelFilter : public KernelHandler {
   void memcpy(const Record& r) final;
   void other(const Record& r) final;
 
-  // A held CTA's record, from kernel_ends() on (any order, several threads).
-  void read_held(size_t held, std::string& bytes) const { held_->read(held, bytes); }
+  // A held CTA's record, from kernel_ends() on, until it is released (any
+  // order, several threads).
+  void read_held(size_t held, std::string& bytes) const;
 
  protected:
   // `reads_ctas_back`: the tool reads held CTAs back (read_held) whatever
@@ -46,17 +59,43 @@ class HeldKernelFilter : public KernelHandler {
   virtual bool keeps_attached(const Kernel&, const Record&) { return true; }
   virtual void memcpy_read(const Record&) {}
   // The kernel's records are complete: write what goes ahead of its held
-  // records to the sink.
+  // records to the sink (or, for a kernel kept held, in results_due).
   virtual void kernel_ends(const Kernel&) = 0;
+  // The member's records are complete; everything still held is released
+  // right after.
+  virtual void member_ends(size_t /*member*/) {}
   // Whether the held record of the CTA at grid index `linear` follows
   // (cta-sample keeps the sampled SMs' CTAs only).
   virtual bool keeps_cta(uint64_t /*linear*/) const { return true; }
 
+  // Whether the kernel's held records (and those of the kernels kept held
+  // before it) go out at its end, right after kernel_ends (the default).
+  virtual bool releases_at_end(const Kernel&) { return true; }
+  // Writes out, in order, the records held for every kernel kept held, or
+  // for all but the last one (`keep_last`, called from kernel_ends: the
+  // kernel ending), with the records read between them. Where a kernel's
+  // first cta record was held, results_due() writes the tool's records
+  // about it first.
+  void release_held(bool keep_last);
+  virtual void results_due() {}
+
  private:
+  // The records held for one kernel, from its first held record on.
+  struct Held {
+    std::unique_ptr<SpillFile> file;
+    size_t first = 0;  // read_held's number of its first record
+    std::optional<size_t> first_cta;  // where in `file` its first cta record is
+  };
   void pass_or_hold(const Record& r);
+  Held& hold_kernel();
+  void release(Held& held);
 
   RecordSink& sink_;
-  std::optional<SpillFile> held_;  // none when nothing needs the CTAs
+  bool holds_ = false;  // false when nothing needs the CTAs
+  std::deque<Held> held_;  // oldest first; the last one takes the records read now
+  bool kernel_open_held_ = false;  // the open kernel has its own entry in held_
+  size_t next_held_ = 0;  // read_held's number for the next record held
+  std::vector<std::unique_ptr<SpillFile>> spare_;  // files released, to reuse
 };
 
 }  // namespace sasskit::stream

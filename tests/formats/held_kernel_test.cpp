@@ -123,3 +123,51 @@ TEST(HeldKernel, ATruncatedStreamWritesNoneOfTheHeldKernel) {
   EXPECT_THROW(filtered(cut, std::nullopt, &sink), Error);
   EXPECT_EQ(sink.out, (std::vector<std::string>{"kernel", "insts"}));
 }
+
+namespace {
+
+// Keeps every kernel held past its end until the next kernel ends, then
+// writes the ones before it, each one's result where its CTAs begin (as
+// rd-cache does for kernels that share SMs).
+class ResultsLater : public HeldKernelFilter {
+ public:
+  explicit ResultsLater(LogSink& sink) : HeldKernelFilter(sink, false), sink_(sink) {}
+
+ private:
+  void kernel_ends(const Kernel& k) override {
+    release_held(true);
+    waiting_.push_back(k.id());
+  }
+  bool releases_at_end(const Kernel&) override { return false; }
+  void results_due() override {
+    sink_.result(waiting_.front());
+    waiting_.erase(waiting_.begin());
+  }
+  LogSink& sink_;
+  std::vector<uint32_t> waiting_;
+};
+
+}  // namespace
+
+TEST(HeldKernel, KernelsKeptHeldGoOutInOrderWithTheirResultsAheadOfTheirCtas) {
+  const std::string bytes = stream_of([](Writer& w) {
+    w.write(kernel(1));
+    w.write(table(1));
+    w.write(cta(1, 1));
+    w.write(kernel(2));  // waits behind kernel 1, its first CTA too
+    w.write(table(2));
+    w.write(cta(2, 1));
+    w.write(cta(2, 0));
+    w.write(Memcpy{0x200, 8});  // waits behind kernel 2
+    w.write(kernel(3));
+    w.write(table(3));
+    w.write(cta(3, 1));
+  });
+  LogSink sink;
+  std::istringstream in(bytes);
+  Reader reader(in, "s");
+  ResultsLater filter(sink);
+  read_kernels(reader, filter);
+  EXPECT_EQ(sink.out, (std::vector<std::string>{"kernel", "insts", "result1", "cta1", "kernel", "insts", "result2",
+                                                "cta1", "cta0", "memcpy", "kernel", "insts", "result3", "cta1"}));
+}

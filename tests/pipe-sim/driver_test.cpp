@@ -17,8 +17,9 @@ using namespace sasskit::pipesim::test;
 namespace {
 
 // Kernels of `ctas` CTAs x 4 warps: a loop of loads and dependent math,
-// with CTA-dependent trip counts so SMs differ.
-Workload make_workload(uint32_t kernels, uint32_t ctas, uint64_t stream_of_second = 0) {
+// with CTA-dependent trip counts so SMs differ; kernel 2's trips times
+// `second_trips`.
+Workload make_workload(uint32_t kernels, uint32_t ctas, uint64_t stream_of_second = 0, uint32_t second_trips = 1) {
   TableBuilder t;
   uint32_t ld = t.add("LDG.E", {4}, {2}, 4);
   uint32_t fma = t.add("FFMA", {6}, {4, 6, 7});
@@ -35,7 +36,8 @@ Workload make_workload(uint32_t kernels, uint32_t ctas, uint64_t stream_of_secon
       std::vector<WarpTrace> warps;
       for (uint32_t wi = 0; wi < 4; ++wi) {
         std::vector<uint32_t> seq;
-        for (uint32_t i = 0; i < 5 + (c * 7 + wi) % 11; ++i) seq.insert(seq.end(), {ld, fma, add, fma});
+        const uint32_t trips = (5 + (c * 7 + wi) % 11) * (k == 2 ? second_trips : 1);
+        for (uint32_t i = 0; i < trips; ++i) seq.insert(seq.end(), {ld, fma, add, fma});
         seq.insert(seq.end(), {bar, exit});
         warps.push_back(make_warp(wi, t.insts, seq, [&](uint32_t lane, uint32_t i) {
           return 0x7f0000000000ull + (uint64_t(c) << 20) + 4096ull * i + 4 * lane * (1 + wi % 3);
@@ -213,6 +215,38 @@ TEST(Driver, PkpStoppedKernelFreesItsSmsAtItsProjectedEnd) {
   RunOptions full = options(1);
   Pair f(384, 1, full);
   EXPECT_NEAR(double(p.makespan()), double(f.makespan()), 0.1 * double(f.makespan()));
+}
+
+TEST(Driver, PkpStoppedKernelHoldsOnlyItsOwnCtaSlots) {
+  // Kernel 1 (stream 0): 384 CTAs whose shared memory lets one run per SM,
+  // holding 4 of the SM's 8 warps; PKP stops it. Kernels 2 and 3 (stream 1,
+  // one after the other, a launch latency apart): one CTA of 4 warps, which
+  // fits beside kernel 1's; kernel 2's runs 40 times the trips, so that
+  // kernel 3 launches (and the timeline places it) after kernel 1 was
+  // stopped, and before its projected end: the stopped kernel holds its
+  // own slots until then, not the SM, so kernel 3 runs beside it at once
+  // instead of waiting for its end.
+  RunOptions o = options(1);
+  o.sim.pkp.enabled = true;
+  o.sim.pkp.window = 300;
+  o.sim.gpu.kernel_launch_latency = 200000;
+  Workload w = make_workload(3, 384, 1, 40);
+  w.kernels[0].info.shmem = 64 * 1024;
+  for (size_t k : {1, 2}) {
+    w.kernels[k].info.stream_id = 1;
+    w.kernels[k].info.grid.x = 1;
+    w.kernels[k].ctas.resize(1);
+  }
+  const auto r = run(w, o);
+  const KernelStats &k1 = r[0].stats, &k2 = r[1].stats, &k3 = r[2].stats;
+  ASSERT_TRUE(k1.projection.applied);
+  EXPECT_EQ(k2.start_cycle, k1.start_cycle);
+  EXPECT_LT(k1.start_cycle + k1.projection.simulated_cycles, k2.start_cycle + k2.cycles);  // stopped first
+  EXPECT_LT(k3.start_cycle + k3.cycles, k1.start_cycle + k1.cycles);  // kernel 3 ended before its end
+  // Kernel 3 alone: the same cycles.
+  Workload alone = make_workload(3, 1, 1);
+  alone.kernels.erase(alone.kernels.begin(), alone.kernels.begin() + 2);
+  EXPECT_NEAR(double(k3.cycles), double(run(alone, o)[0].stats.cycles), 0.05 * double(k3.cycles));
 }
 
 TEST(Driver, KernelLaunchLatencySeparatesKernelsOfAStream) {

@@ -256,21 +256,22 @@ TEST(CacheModel, CountsRequestsSectorsAndReuseOfOneWarp) {
 
 namespace {
 // Kernel `id` of one warp: instruction `op` (4 bytes a lane, so a line per
-// access) at lines first, first + 1, ..., first + lines - 1.
+// access) at lines first, first + 1, ..., first + lines - 1, `passes` times.
 KernelAccesses one_line_per_access(uint32_t id, const std::string& op, uint64_t first, uint64_t lines,
-                                   const GpuConfig& gpu) {
+                                   const GpuConfig& gpu, int passes = 1) {
   KernelAccesses k(kernel_info(id, 1), gpu);
   add_insts(k, {inst(0x40, op, 4)});
   CtaTrace cta;
   cta.kernel_id = id;
   cta.cta = {0, 0, 0};
   WarpTrace w;
-  for (uint64_t l = first; l < first + lines; ++l) {
-    w.inst.push_back(0);
-    w.mask.push_back(0xffffffff);
-    w.addr_mode.push_back(1);
-    for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x100000 + 128 * l + 4 * lane);
-  }
+  for (int pass = 0; pass < passes; ++pass)
+    for (uint64_t l = first; l < first + lines; ++l) {
+      w.inst.push_back(0);
+      w.mask.push_back(0xffffffff);
+      w.addr_mode.push_back(1);
+      for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x100000 + 128 * l + 4 * lane);
+    }
   cta.warps = {w};
   add_cta(k, cta, "lines");
   return k;
@@ -387,4 +388,82 @@ TEST(CacheModel, MatchesExactLruOnRealTraces) {
     ASSERT_GT(k.lane_addresses, 0u);
     expect_model_matches_reference(k, gpu);
   }
+}
+
+namespace {
+
+// Kernel `id` of one CTA of one warp that loads lines first .. first + lines
+// - 1 (a line per access), then the same lines again.
+KernelAccesses lines_twice(uint32_t id, uint64_t first, uint64_t lines, const GpuConfig& gpu) {
+  return one_line_per_access(id, "LDG.E", first, lines, gpu, 2);
+}
+
+// Its one CTA on SM 0, launched at `launch`, 100 cycles long.
+KernelSchedule on_sm0(uint64_t launch) {
+  KernelSchedule s;
+  s.sm = {0};
+  s.start = {0};
+  s.launch = launch;
+  return s;
+}
+
+// L1 hit rates of kernels a and b, each alone, then run together with a
+// launched at 0 and b at `b_launch`, each CTA 100 cycles long.
+struct AloneAndTogether {
+  double a_alone, b_alone, a_together, b_together;
+};
+AloneAndTogether l1_hit_rates(const KernelAccesses& a, const KernelAccesses& b, uint64_t b_launch) {
+  const GpuConfig gpu = small_gpu();  // L1: 8 sets of 4 lines
+  const KernelSchedule sa = on_sm0(0), sb = on_sm0(b_launch);
+  const std::vector<uint64_t> cycles = {100};
+  AloneAndTogether r{};
+  r.a_alone = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(a, sa, 1).counts.l1.rate();
+  r.b_alone = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(b, sb, 1).counts.l1.rate();
+  const HeldCtas ca(a), cb(b);
+  const std::vector<KernelRun> runs = {KernelRun{a, ca, sa, 1, cycles}, KernelRun{b, cb, sb, 1, cycles}};
+  const std::vector<KernelResult> together = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(runs);
+  r.a_together = together[0].counts.l1.rate();
+  r.b_together = together[1].counts.l1.rate();
+  return r;
+}
+
+}  // namespace
+
+TEST(CacheModel, CoResidentKernelsThatStreamThroughMoreThanL1TogetherHitLess) {
+  // 24 lines each (3 a set) fit L1 alone: the second pass hits. Together,
+  // interleaved, 6 lines a set: each evicts the other's before its reuse.
+  const GpuConfig gpu = small_gpu();
+  const KernelAccesses a = lines_twice(1, 0, 24, gpu), b = lines_twice(2, 1000, 24, gpu);
+  const AloneAndTogether r = l1_hit_rates(a, b, 0);
+  EXPECT_DOUBLE_EQ(r.a_alone, 0.5);
+  EXPECT_DOUBLE_EQ(r.b_alone, 0.5);
+  EXPECT_LT(r.a_together, r.a_alone);
+  EXPECT_LT(r.b_together, r.b_alone);
+  // b launched after a's CTA has ended finds L1 as a left it, but runs alone.
+  const AloneAndTogether after = l1_hit_rates(a, b, 100);
+  EXPECT_DOUBLE_EQ(after.a_together, 0.5);
+  EXPECT_DOUBLE_EQ(after.b_together, 0.5);
+}
+
+TEST(CacheModel, CoResidentKernelsSharingTheirDataHitMore) {
+  // The same 24 lines: b's first pass finds a's lines (a's second pass, b's).
+  const GpuConfig gpu = small_gpu();
+  const KernelAccesses a = lines_twice(1, 0, 24, gpu), b = lines_twice(2, 0, 24, gpu);
+  const AloneAndTogether r = l1_hit_rates(a, b, 0);
+  EXPECT_DOUBLE_EQ(r.a_alone, 0.5);
+  EXPECT_DOUBLE_EQ(r.b_together, 1.0);  // a loads each line just before b
+  EXPECT_GT(r.a_together + r.b_together, r.a_alone + r.b_alone);
+}
+
+TEST(CacheModel, OneKernelRunJointlyGivesItsResultAlone) {
+  const GpuConfig gpu = small_gpu();
+  const KernelAccesses k = generated_kernel(12, 9, gpu);
+  const KernelSchedule s = round_robin(12, gpu.num_sms);
+  const KernelResult alone = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(k, s, 2);
+  const HeldCtas ctas(k);
+  const std::vector<uint64_t> cycles(12, 7);
+  const std::vector<KernelRun> runs = {KernelRun{k, ctas, s, 2, cycles}};
+  const std::vector<KernelResult> joint = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(runs);
+  ASSERT_EQ(joint.size(), 1u);
+  EXPECT_EQ(make_record(k, joint[0], gpu), make_record(k, alone, gpu));
 }

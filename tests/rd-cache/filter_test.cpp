@@ -61,7 +61,7 @@ CtaTrace cta(uint32_t kernel_id, uint32_t x) {
   return c;
 }
 
-Capture run(const std::function<void(stream::Writer&)>& body) {
+Capture run(const std::function<void(stream::Writer&)>& body, const Options& options = {}) {
   std::ostringstream bytes;
   stream::Writer w(bytes, "test", stream::Header{}, stream::Stage{"test", "0", {}});
   body(w);
@@ -69,12 +69,14 @@ Capture run(const std::function<void(stream::Writer&)>& body) {
   std::istringstream in(bytes.str());
   stream::Reader reader(in, "test");
   Capture capture;
-  run_filter(reader, capture, gpu_model(), Options{});
+  run_filter(reader, capture, gpu_model(), options);
   return capture;
 }
 
-void kernel_records(stream::Writer& w, uint32_t id, uint32_t ctas) {
-  w.write(kernel(id, ctas));
+void kernel_records(stream::Writer& w, uint32_t id, uint32_t ctas, uint64_t stream_id = 0) {
+  KernelInfo k = kernel(id, ctas);
+  k.stream_id = stream_id;
+  w.write(k);
   StaticInst ld;
   ld.pc = 0x40;
   ld.opcode = "LDG.E.SYS";
@@ -129,4 +131,63 @@ TEST(Filter, CacheRecordPrecedesItsKernelsCtasAndTheNextCopy) {
 
 TEST(Filter, CtaBeforeItsKernelIsBadInput) {
   EXPECT_THROW(run([](stream::Writer& w) { w.write(cta(1, 0)); }), Error);
+}
+
+namespace {
+// Kernel `id` on stream `stream_id`, 8 CTAs (one per SM), CTA x loading
+// line x.
+void eight_ctas(stream::Writer& w, uint32_t id, uint64_t stream_id) {
+  kernel_records(w, id, 8, stream_id);
+  for (uint32_t x = 0; x < 8; ++x) w.write(cta(id, x));
+}
+
+// Kernels 1 and 2 on streams 0 and 1: kernel 2's CTAs share the SMs with
+// kernel 1's.
+void two_streams(stream::Writer& w) {
+  eight_ctas(w, 1, 0);
+  eight_ctas(w, 2, 1);
+}
+
+// The record types `kernels` kernels of eight_ctas give, then "finish".
+std::vector<std::string> types_of(int kernels) {
+  std::vector<std::string> types;
+  for (int k = 0; k < kernels; ++k) {
+    for (const char* t : {"kernel", "insts", "cache"}) types.push_back(t);
+    types.insert(types.end(), 8, "cta");
+  }
+  types.push_back("finish");
+  return types;
+}
+}  // namespace
+
+TEST(Filter, KernelsSharingSmsShareTheirL1sAndKeepTheirRecordsInOrder) {
+  const Capture c = run(two_streams);
+  EXPECT_EQ(c.types, types_of(2));
+  ASSERT_EQ(c.models.size(), 2u);
+  EXPECT_EQ(c.models[0].sm, c.models[1].sm);  // CTA x of each on SM x
+  EXPECT_EQ(c.models[0].l1_hits, 0u);
+  EXPECT_EQ(c.models[1].l1_hits, 8u * 4);  // kernel 1's CTA loaded the line just before
+  // One kernel at a time: each finds its L1 empty.
+  Options serial;
+  serial.serial_kernels = true;
+  const Capture s = run(two_streams, serial);
+  EXPECT_EQ(s.types, types_of(2));
+  ASSERT_EQ(s.models.size(), 2u);
+  EXPECT_EQ(s.models[1].l1_hits, 0u);
+  EXPECT_EQ(s.models[1].l2_hits, 8u * 4);
+}
+
+TEST(Filter, AtMost32KernelsAreModeledTogether) {
+  // 40 kernels, each on a stream of its own: all launch at once and share
+  // the SMs. The set is cut after 32, and every kernel keeps its records in
+  // order with its cache record ahead of its CTAs. The last 8 start on an
+  // empty L1: some of their loads miss, where one set would hit in all.
+  const Capture c = run([](stream::Writer& w) {
+    for (uint32_t id = 1; id <= 40; ++id) eight_ctas(w, id, id - 1);
+  });
+  EXPECT_EQ(c.types, types_of(40));
+  ASSERT_EQ(c.models.size(), 40u);
+  uint64_t last_hits = 0;
+  for (size_t k = 32; k < 40; ++k) last_hits += c.models[k].l1_hits;
+  EXPECT_LT(last_hits, 8u * 8 * 4);
 }

@@ -18,31 +18,61 @@ uint64_t KernelCounts::gmem_requests() const {
 
 // Sectors one SM sends to L2, in its issue order.
 struct L2Request {
+  uint32_t kernel = 0;  // of the run
   uint32_t inst = 0;
   bool lookup = true;  // L2 allocates them
   Op op = Op::Load;
   uint32_t begin = 0, end = 0;  // into SmPass::l2_sectors
 };
 
-// One SM's L1 pass, resumed for each chunk of its requests to L2.
-struct CacheModel::SmPass {
-  SmPass(const GpuConfig& gpu, const std::vector<SweepPoint>& sweep, size_t table_size,
-         std::vector<std::vector<uint32_t>> resident_groups)
-      : l1(Level::L1, gpu.l1d, sweep), groups(std::move(resident_groups)) {
+// A group of CTAs resident on an SM together, and when: from its first
+// placed start to its last placed end.
+struct ResidentGroup {
+  std::vector<uint32_t> ctas;
+  uint64_t begin = 0, end = 0;
+};
+
+// One kernel's CTAs on one SM, issued group after group.
+struct CacheModel::Lane {
+  explicit Lane(size_t table_size, std::vector<ResidentGroup> resident_groups) : groups(std::move(resident_groups)) {
     counts.inst.resize(table_size);
-    counts.sm_l1.resize(1);
   }
-  KernelCounts counts;  // traffic, l1, inst (traffic and l1), sm_l1[0]
+  KernelCounts counts;  // traffic, l1, inst (traffic and l1)
   uint64_t warp_insts = 0;
-  std::vector<L2Request> l2;         // this chunk's
-  std::vector<uint64_t> l2_sectors;  // L1-sector base addresses
-  LevelStacks l1;
-  std::vector<std::vector<uint32_t>> groups;  // CTAs resident together, in order
+  std::vector<ResidentGroup> groups;  // in order
   size_t next_group = 0;
   std::vector<CtaAccesses> group;  // the resident group
   std::vector<MemRef> refs;        // its memory instructions in issue order
   size_t next_ref = 0;
+  double last_time = 0;  // of the request issued last
   bool done() const { return next_ref == refs.size() && next_group == groups.size(); }
+  // When its next request issues, or its next group starts (to be loaded).
+  double next_time() const {
+    if (next_ref == refs.size()) return std::max(last_time, double(groups[next_group].begin));
+    const ResidentGroup& g = groups[next_group - 1];
+    const double spread = double(g.end - g.begin) * double(next_ref) / double(refs.size());
+    return std::max(last_time, double(g.begin) + spread);
+  }
+};
+
+// One SM's L1 pass over its lanes, resumed for each chunk of its requests
+// to L2.
+struct CacheModel::SmPass {
+  SmPass(const GpuConfig& gpu, const std::vector<SweepPoint>& sweep) : l1(Level::L1, gpu.l1d, sweep) {}
+  std::vector<Lane> lanes;           // per kernel of the run
+  std::vector<L2Request> l2;         // this chunk's
+  std::vector<uint64_t> l2_sectors;  // L1-sector base addresses
+  LevelStacks l1;
+  bool done() const {
+    return std::all_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.done(); });
+  }
+  // The lane whose request issues next: the earliest, the first on a tie.
+  size_t next_lane() const {
+    size_t best = lanes.size();
+    for (size_t k = 0; k < lanes.size(); ++k)
+      if (!lanes[k].done() && (best == lanes.size() || lanes[k].next_time() < lanes[best].next_time())) best = k;
+    return best;
+  }
 };
 
 CacheModel::CacheModel(const GpuConfig& gpu, std::unique_ptr<AccessOrder> order,
@@ -74,11 +104,13 @@ void CacheModel::copy_to_l2(uint64_t address, uint64_t bytes) {
 
 namespace {
 
-// Per SM, groups of CTAs resident together: the SM's CTAs in order of start
-// (then launch order), `ctas_per_sm` at a time.
-std::vector<std::vector<std::vector<uint32_t>>> resident_groups(const KernelAccesses& kernel, const CtaSource& ctas,
-                                                                const KernelSchedule& schedule,
-                                                                unsigned num_sms, unsigned ctas_per_sm) {
+// Per SM, groups of the kernel's CTAs resident together: the SM's CTAs in
+// order of start (then launch order), `ctas_per_sm` at a time, each with
+// its placed time on the GPU timeline.
+std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, unsigned num_sms) {
+  const KernelAccesses& kernel = run.kernel;
+  const CtaSource& ctas = run.ctas;
+  const KernelSchedule& schedule = run.schedule;
   std::vector<std::vector<uint32_t>> on_sm(num_sms);
   for (uint32_t c = 0; c < ctas.size(); ++c) {
     const uint32_t linear = ctas.linear(c);
@@ -95,15 +127,24 @@ std::vector<std::vector<std::vector<uint32_t>>> resident_groups(const KernelAcce
     const uint32_t linear = ctas.linear(c);
     return linear < schedule.start.size() ? schedule.start[linear] : 0;
   };
-  std::vector<std::vector<std::vector<uint32_t>>> groups(num_sms);
+  auto end = [&](uint32_t c) {
+    const uint32_t linear = ctas.linear(c);
+    return start(c) + std::max<uint64_t>(1, linear < run.cta_cycles.size() ? run.cta_cycles[linear] : 0);
+  };
+  std::vector<std::vector<ResidentGroup>> groups(num_sms);
   for (unsigned sm = 0; sm < num_sms; ++sm) {
     auto& mine = on_sm[sm];
     std::stable_sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) {
       return std::pair(start(a), ctas.linear(a)) < std::pair(start(b), ctas.linear(b));
     });
-    for (size_t i = 0; i < mine.size(); i += ctas_per_sm)
-      groups[sm].emplace_back(mine.begin() + static_cast<ptrdiff_t>(i),
-                              mine.begin() + static_cast<ptrdiff_t>(std::min(mine.size(), i + ctas_per_sm)));
+    for (size_t i = 0; i < mine.size(); i += run.ctas_per_sm) {
+      ResidentGroup g;
+      g.ctas.assign(mine.begin() + static_cast<ptrdiff_t>(i),
+                    mine.begin() + static_cast<ptrdiff_t>(std::min(mine.size(), i + run.ctas_per_sm)));
+      g.begin = schedule.launch + start(g.ctas.front());
+      for (uint32_t c : g.ctas) g.end = std::max(g.end, schedule.launch + end(c));
+      groups[sm].push_back(std::move(g));
+    }
   }
   return groups;
 }
@@ -136,47 +177,54 @@ void parallel_for(size_t n, unsigned threads, F fn) {
 
 // Runs the SM's memory instructions through its L1 until this chunk holds
 // kL2Chunk requests to L2 or the SM's CTAs are done.
-void CacheModel::advance_sm(const KernelAccesses& kernel, const CtaSource& ctas, SmPass& pass) const {
+void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) const {
   pass.l2.clear();
   pass.l2_sectors.clear();
   LevelStacks& l1 = pass.l1;
   std::vector<LineAccess> lines;
   while (pass.l2.size() < kL2Chunk && !pass.done()) {
-    if (pass.next_ref == pass.refs.size()) {
-      const std::vector<uint32_t>& ids = pass.groups[pass.next_group];
-      pass.group.resize(ids.size());  // the previous group's buffers are reused
-      for (size_t g = 0; g < ids.size(); ++g) ctas.load(ids[g], pass.group[g]);
-      ++pass.next_group;
-      pass.refs.clear();
-      pass.next_ref = 0;
-      order_->order(pass.group, pass.refs);
-      for (const CtaAccesses& c : pass.group)
-        for (const WarpAccesses& w : c.warps) pass.warp_insts += w.dyn_insts;
+    const bool alone = pass.lanes.size() == 1;  // one kernel: no times to merge by
+    const size_t k = alone ? 0 : pass.next_lane();
+    Lane& lane = pass.lanes[k];
+    if (!alone) lane.last_time = lane.next_time();
+    if (lane.next_ref == lane.refs.size()) {
+      const std::vector<uint32_t>& ids = lane.groups[lane.next_group].ctas;
+      lane.group.resize(ids.size());  // the previous group's buffers are reused
+      for (size_t g = 0; g < ids.size(); ++g) kernels[k].ctas.load(ids[g], lane.group[g]);
+      ++lane.next_group;
+      lane.refs.clear();
+      lane.next_ref = 0;
+      order_->order(lane.group, lane.refs);
+      for (const CtaAccesses& c : lane.group)
+        for (const WarpAccesses& w : c.warps) lane.warp_insts += w.dyn_insts;
       continue;
     }
-    const MemRef& ref = pass.refs[pass.next_ref++];
+    const MemRef& ref = lane.refs[lane.next_ref++];
     {
-      const WarpAccesses& w = pass.group[ref.cta].warps[ref.warp];
+      const KernelAccesses& kernel = kernels[k].kernel;
+      const WarpAccesses& w = lane.group[ref.cta].warps[ref.warp];
       const uint32_t inst = w.inst[ref.k];
       const Route& route = kernel.routes[inst];
       const std::span<const uint64_t> addrs(w.addrs.data() + w.addr_begin[ref.k],
                                             w.addr_begin[ref.k + 1] - w.addr_begin[ref.k]);
       coalesce(addrs, kernel.table[inst].mem_width, l1.shape(), lines);
-      Traffic& t = pass.counts.traffic[route.category];
-      InstCounts& ic = pass.counts.inst[inst];
+      Traffic& t = lane.counts.traffic[route.category];
+      InstCounts& ic = lane.counts.inst[inst];
       uint64_t sectors = 0;
       for (const LineAccess& l : lines) sectors += sectors_in(l.mask);
       t.requests += 1;
       t.sectors += sectors;
       ic.traffic.requests += 1;
       ic.traffic.sectors += sectors;
-      L2Request req{inst, route.l2_lookup, route.op, static_cast<uint32_t>(pass.l2_sectors.size()), 0};
+      L2Request req{static_cast<uint32_t>(k), inst, route.l2_lookup, route.op,
+                    static_cast<uint32_t>(pass.l2_sectors.size()), 0};
+      l1.measure_into(k);
       for (const LineAccess& l : lines) {
         uint32_t hits = 0;
         if (route.l1_lookup) {
           hits = l1.access(l, false).hits;  // an L1's write-backs are not modeled (requests.hpp)
           const uint64_t n = sectors_in(l.mask), h = sectors_in(hits);
-          pass.counts.l1.add(n, h);
+          lane.counts.l1.add(n, h);
           ic.l1.add(n, h);
         }
         const uint32_t to_l2 = route.l2_all ? l.mask : (route.l1_lookup ? l.mask & ~hits : 0);
@@ -189,14 +237,15 @@ void CacheModel::advance_sm(const KernelAccesses& kernel, const CtaSource& ctas,
     }
   }
   if (pass.done()) {
-    pass.counts.sm_l1[0] = pass.counts.l1;
-    pass.group = {};  // frees the last group
-    pass.refs = {};
-    pass.next_ref = 0;
+    for (Lane& lane : pass.lanes) {
+      lane.group = {};  // frees the last group
+      lane.refs = {};
+      lane.next_ref = 0;
+    }
   }
 }
 
-void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
+void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult>& results) {
   // The SMs' request streams merged round-robin: request i of SM 0, 1, ...,
   // then request i + 1; the same proxy for time as within an SM.
   const unsigned l1_sector = gpu_.l1d.sector_bytes;
@@ -207,6 +256,8 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
     for (size_t sm = 0; sm < sms.size(); ++sm) {
       if (i >= sms[sm].l2.size()) continue;
       const L2Request& req = sms[sm].l2[i];
+      KernelCounts& counts = results[req.kernel].counts;
+      l2_.measure_into(req.kernel);
       const std::span<const uint64_t> sectors(sms[sm].l2_sectors.data() + req.begin, req.end - req.begin);
       counts.l2_bound_sectors += sectors.size();
       coalesce(sectors, l1_sector, l2_.shape(), lines);
@@ -235,48 +286,71 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, KernelCounts& counts) {
   }
 }
 
-KernelResult CacheModel::run(const KernelAccesses& kernel, const CtaSource& ctas, const KernelSchedule& schedule,
-                            unsigned ctas_per_sm) {
-  if (ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
-    throw Error(ExitCode::Internal, "rd-cache", "cache model run with no resident CTA per SM");
-  auto groups = resident_groups(kernel, ctas, schedule, gpu_.num_sms, ctas_per_sm);
-  std::vector<SmPass> sms;
-  sms.reserve(groups.size());
-  for (auto& g : groups) sms.emplace_back(gpu_, sweep_, kernel.table.size(), std::move(g));
+namespace {
 
-  KernelResult result;
-  KernelCounts& counts = result.counts;
-  counts.inst.resize(kernel.table.size());
-  counts.sm_l2.resize(gpu_.num_sms);
+// A kernel's L1 counts over the SMs' lanes, and its issue cycles.
+void gather_l1(const KernelAccesses& kernel, const std::vector<KernelCounts*>& lanes,
+               const std::vector<uint64_t>& warp_insts, unsigned subcores_per_sm, KernelCounts& counts) {
+  counts.traffic = kernel.uncached;
+  for (size_t sm = 0; sm < lanes.size(); ++sm) {
+    const KernelCounts& p = *lanes[sm];
+    for (size_t c = 0; c < kCategories; ++c) {
+      counts.traffic[c].requests += p.traffic[c].requests;
+      counts.traffic[c].sectors += p.traffic[c].sectors;
+    }
+    counts.l1.merge(p.l1);
+    counts.sm_l1.push_back(p.l1);
+    for (size_t i = 0; i < counts.inst.size(); ++i) {
+      counts.inst[i].traffic.requests += p.inst[i].traffic.requests;
+      counts.inst[i].traffic.sectors += p.inst[i].traffic.sectors;
+      counts.inst[i].l1.merge(p.inst[i].l1);
+    }
+    const uint64_t subcores = std::max(1u, subcores_per_sm);
+    counts.issue_cycles = std::max(counts.issue_cycles, (warp_insts[sm] + subcores - 1) / subcores);
+  }
+}
+
+}  // namespace
+
+std::vector<KernelResult> CacheModel::run(std::span<const KernelRun> kernels) {
+  std::vector<SmPass> sms;
+  sms.reserve(gpu_.num_sms);
+  for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms.emplace_back(gpu_, sweep_);
+  std::vector<KernelResult> results(kernels.size());
+  for (const KernelRun& k : kernels) {
+    if (k.ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
+      throw Error(ExitCode::Internal, "rd-cache", "cache model run with no resident CTA per SM");
+    auto groups = resident_groups(k, gpu_.num_sms);
+    for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms[sm].lanes.emplace_back(k.kernel.table.size(), std::move(groups[sm]));
+  }
   l2_.clear_histograms();
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    results[k].counts.inst.resize(kernels[k].kernel.table.size());
+    results[k].counts.sm_l2.resize(gpu_.num_sms);
+    l2_.measure_into(k);
+  }
   for (bool more = true; more;) {
-    parallel_for(sms.size(), threads_, [&](size_t sm) { advance_sm(kernel, ctas, sms[sm]); });
-    run_l2(sms, counts);
+    parallel_for(sms.size(), threads_, [&](size_t sm) { advance_sm(kernels, sms[sm]); });
+    run_l2(sms, results);
     more = std::any_of(sms.begin(), sms.end(), [](const SmPass& p) { return !p.done(); });
   }
 
-  counts.traffic = kernel.uncached;
-  std::vector<DistanceHistogram> l1_histograms(sms[0].l1.histograms().size());
-  for (const SmPass& p : sms) {
-    for (size_t c = 0; c < kCategories; ++c) {
-      counts.traffic[c].requests += p.counts.traffic[c].requests;
-      counts.traffic[c].sectors += p.counts.traffic[c].sectors;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    std::vector<KernelCounts*> lanes;
+    std::vector<uint64_t> warp_insts;
+    std::vector<DistanceHistogram> l1_histograms(sms[0].l1.histograms().size());
+    for (SmPass& p : sms) {
+      lanes.push_back(&p.lanes[k].counts);
+      warp_insts.push_back(p.lanes[k].warp_insts);
+      p.l1.measure_into(k);  // a kernel that issued nothing on the SM has an empty set
+      const std::vector<DistanceHistogram>& sm_histograms = p.l1.histograms(k);
+      for (size_t h = 0; h < l1_histograms.size(); ++h) l1_histograms[h].merge(sm_histograms[h]);
     }
-    counts.l1.merge(p.counts.l1);
-    counts.sm_l1.push_back(p.counts.l1);
-    for (size_t i = 0; i < counts.inst.size(); ++i) {
-      counts.inst[i].traffic.requests += p.counts.inst[i].traffic.requests;
-      counts.inst[i].traffic.sectors += p.counts.inst[i].traffic.sectors;
-      counts.inst[i].l1.merge(p.counts.inst[i].l1);
-    }
-    const std::vector<DistanceHistogram> sm_histograms = p.l1.histograms();
-    for (size_t h = 0; h < l1_histograms.size(); ++h) l1_histograms[h].merge(sm_histograms[h]);
-    const uint64_t subcores = std::max(1u, gpu_.subcores_per_sm);
-    counts.issue_cycles = std::max(counts.issue_cycles, (p.warp_insts + subcores - 1) / subcores);
+    gather_l1(kernels[k].kernel, lanes, warp_insts, gpu_.subcores_per_sm, results[k].counts);
+    results[k].sweep = LevelStacks(Level::L1, gpu_.l1d, sweep_).sweep_results(l1_histograms);
+    for (const SweepResult& r : l2_.sweep_results(l2_.histograms(k))) results[k].sweep.push_back(r);
   }
-  result.sweep = LevelStacks(Level::L1, gpu_.l1d, sweep_).sweep_results(l1_histograms);
-  for (const SweepResult& r : l2_.sweep_results(l2_.histograms())) result.sweep.push_back(r);
-  return result;
+  return results;
 }
 
 }  // namespace sasskit::rdcache

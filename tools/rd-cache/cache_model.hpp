@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "access_order.hpp"
@@ -50,6 +51,19 @@ struct KernelResult {
   std::vector<SweepResult> sweep;
 };
 
+// One kernel of a run: its CTAs, and where and when each runs.
+struct KernelRun {
+  const KernelAccesses& kernel;
+  const CtaSource& ctas;
+  // `sm` and `start` (from its launch) indexed by the CTA's linear index,
+  // and its `launch` on the GPU timeline.
+  const KernelSchedule& schedule;
+  unsigned ctas_per_sm;  // CTAs of the kernel resident on one SM at once
+  // Per linear index, the CTA's predicted cycles, as placed; empty (or 0):
+  // one cycle. Only kernels that share SMs need them.
+  std::span<const uint64_t> cta_cycles;
+};
+
 class CacheModel {
  public:
   // `threads` SMs' L1 passes run in parallel; results do not depend on it.
@@ -61,15 +75,27 @@ class CacheModel {
   // the largest L2 modeled, become resident.
   void copy_to_l2(uint64_t address, uint64_t bytes);
 
-  // `schedule.sm` and `.start` are indexed by the CTA's linear index; CTAs of
-  // one SM run `ctas_per_sm` at a time in order of start. L1 starts empty
-  // (GPUs invalidate it at a kernel launch; Accel-Sim -gpgpu_flush_l1_cache
-  // 1); L2 keeps its contents from the kernels and copies before.
+  // Kernels that run at the same time, in launch order, each with results
+  // of its own. On each SM a kernel's CTAs run `ctas_per_sm` at a time in
+  // order of start, a group's memory instructions in the access order; L1
+  // starts empty (GPUs invalidate it at a kernel launch; Accel-Sim
+  // -gpgpu_flush_l1_cache 1) and sees the requests of every kernel's CTAs on
+  // the SM: each group's requests spread evenly over the time its CTAs are
+  // placed on the SM (its first start to its last end, never before the
+  // kernel's previous request), and the kernels' requests merged by that
+  // time (the earlier launched first on a tie). With one kernel, the order
+  // is the access order's alone. L2 keeps its contents from the kernels and
+  // copies before.
   // The SMs advance together, kL2Chunk requests to L2 at a time, so memory
-  // holds each SM's resident group of CTAs and a chunk of its requests
-  // (besides the stacks), whatever the kernel's size.
+  // holds each SM's resident groups of CTAs and a chunk of its requests
+  // (besides the stacks), whatever the kernels' size.
+  std::vector<KernelResult> run(std::span<const KernelRun> kernels);
+  // One kernel alone.
   KernelResult run(const KernelAccesses& kernel, const CtaSource& ctas, const KernelSchedule& schedule,
-                   unsigned ctas_per_sm);
+                   unsigned ctas_per_sm) {
+    const KernelRun alone{kernel, ctas, schedule, ctas_per_sm, {}};
+    return std::move(run(std::span(&alone, 1))[0]);
+  }
   // The CTAs held in kernel.ctas.
   KernelResult run(const KernelAccesses& kernel, const KernelSchedule& schedule, unsigned ctas_per_sm) {
     return run(kernel, HeldCtas(kernel), schedule, ctas_per_sm);
@@ -77,9 +103,10 @@ class CacheModel {
   static constexpr size_t kL2Chunk = 4096;
 
  private:
+  struct Lane;
   struct SmPass;
-  void advance_sm(const KernelAccesses& kernel, const CtaSource& ctas, SmPass& pass) const;
-  void run_l2(const std::vector<SmPass>& sms, KernelCounts& counts);
+  void advance_sm(std::span<const KernelRun> kernels, SmPass& pass) const;
+  void run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult>& results);
 
   GpuConfig gpu_;
   std::unique_ptr<AccessOrder> order_;

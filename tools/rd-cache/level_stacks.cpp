@@ -48,7 +48,8 @@ LevelStacks::LevelStacks(Level level, const CacheGeometry& model, const std::vec
     stack_of_point_.push_back(static_cast<size_t>(it - stacks.begin()));
   }
   for (const SetsWays& s : stacks) stacks_.push_back(make_stack(s.sets, shape_.sectors_per_line(), s.ways));
-  histograms_.resize(stacks_.size());
+  histograms_.resize(1);
+  histograms_[0].resize(stacks_.size());
 }
 
 TagOutcome LevelStacks::access(const LineAccess& a, bool write, bool measured) {
@@ -56,13 +57,21 @@ TagOutcome LevelStacks::access(const LineAccess& a, bool write, bool measured) {
   for (size_t i = 0; i < stacks_.size(); ++i) {
     const unsigned n = stacks_[i]->access(a.line, a.mask, distance);
     if (measured)
-      for (unsigned s = 0; s < n; ++s) histograms_[i].add(distance[s]);
+      for (unsigned s = 0; s < n; ++s) histograms_[set_][i].add(distance[s]);
   }
   return model_.access(a.line, a.mask, write && write_back_);
 }
 
+void LevelStacks::measure_into(size_t set) {
+  if (set >= histograms_.size()) histograms_.resize(set + 1, std::vector<DistanceHistogram>(stacks_.size()));
+  set_ = set;
+}
+
+const std::vector<DistanceHistogram>& LevelStacks::histograms(size_t set) const { return histograms_.at(set); }
+
 void LevelStacks::clear_histograms() {
-  for (auto& h : histograms_) h = DistanceHistogram{};
+  histograms_.assign(1, std::vector<DistanceHistogram>(stacks_.size()));
+  set_ = 0;
 }
 
 std::vector<SweepResult> LevelStacks::sweep_results(const std::vector<DistanceHistogram>& histograms) const {

@@ -52,8 +52,13 @@ class LevelStacks {
   // the histograms alone.
   TagOutcome access(const LineAccess& a, bool write, bool measured = true);
 
-  // Distance histograms of the sweep stacks, per stack (see sweep_results).
-  const std::vector<DistanceHistogram>& histograms() const { return histograms_; }
+  // The accesses measured from now on fill histogram set `set` (one per
+  // kernel when kernels share the cache; set 0 until told otherwise).
+  void measure_into(size_t set);
+  // Distance histograms of the sweep stacks in one set, per stack (see
+  // sweep_results).
+  const std::vector<DistanceHistogram>& histograms(size_t set = 0) const;
+  // Empties every set.
   void clear_histograms();
   std::vector<SweepResult> sweep_results(const std::vector<DistanceHistogram>& histograms) const;
   const LineShape& shape() const { return shape_; }
@@ -65,7 +70,8 @@ class LevelStacks {
   std::vector<SweepPoint> points_;
   std::vector<size_t> stack_of_point_;
   std::vector<std::unique_ptr<StackEngine>> stacks_;
-  std::vector<DistanceHistogram> histograms_;
+  std::vector<std::vector<DistanceHistogram>> histograms_;  // per set, per stack
+  size_t set_ = 0;  // the set measured accesses fill
 };
 
 }  // namespace sasskit::rdcache

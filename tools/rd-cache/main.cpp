@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   app.add_option("--sched-policy", policy, "CTA placement without a sched record: round-robin, greedy, wave")
       ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
       ->capture_default_str();
+  app.add_flag("--serial-kernels", opt.serial_kernels,
+               "Place one kernel at a time on the GPU, whatever its stream, as Accel-Sim does by default "
+               "(without it kernels of different streams share SMs, and their L1s, as on the GPU)");
   app.add_flag("!--no-memcpy-l2", opt.memcpy_to_l2, "Do not let host-to-device copies fill L2");
   return tool.run([&] {
     const sasskit::GpuConfig gpu = gpu_options.config();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
+#include <memory>
 #include <numeric>
 #include <optional>
 
@@ -31,17 +33,22 @@ class SpilledCtas : public CtaSource {
   // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
   // CTA is then numbered by its rank in grid order, which for a complete
-  // grid is its linear index. Returns their predicted times in that order.
-  std::vector<uint64_t> number_by_rank(const NonStallModel& model) {
+  // grid is its linear index.
+  void number_by_rank() {
     std::vector<size_t> order(ctas_.size());
     std::iota(order.begin(), order.end(), size_t(0));
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ctas_[a].linear < ctas_[b].linear; });
-    std::vector<uint64_t> cycles;
-    for (size_t rank = 0; rank < order.size(); ++rank) {
-      ctas_[order[rank]].linear = static_cast<uint32_t>(rank);
-      cycles.push_back(predicted_cta_cycles(model, ctas_[order[rank]].units));
+    for (size_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].linear = static_cast<uint32_t>(rank);
+  }
+  // The CTAs' predicted times, by linear index (0 where the stream holds
+  // no CTA), at least `grid` of them.
+  std::vector<uint64_t> cycles(const NonStallModel& model, size_t grid) const {
+    std::vector<uint64_t> out(grid);
+    for (const Spilled& c : ctas_) {
+      if (c.linear >= out.size()) out.resize(c.linear + size_t(1));
+      out[c.linear] = predicted_cta_cycles(model, c.units);
     }
-    return cycles;
+    return out;
   }
   bool empty() const { return ctas_.empty(); }
   size_t size() const override { return ctas_.size(); }
@@ -69,9 +76,32 @@ class SpilledCtas : public CtaSource {
   std::vector<Spilled> ctas_;
 };
 
+// A kernel read, from its kernel record until its results are written.
+struct ReadKernel {
+  ReadKernel(const KernelInfo& info, const GpuConfig& gpu, const stream::HeldKernelFilter& held)
+      : accesses(info, gpu), ctas(accesses, held) {}
+  KernelAccesses accesses;
+  SpilledCtas ctas;
+  uint64_t stream_id = 0;
+  unsigned ctas_per_sm = 0;
+  KernelSchedule schedule;          // once placed
+  std::vector<uint64_t> cta_cycles; // by linear index, as placed
+  uint64_t end = 0;                 // its last CTA's end on the GPU timeline
+};
+
+// A kernel's results, kept until its held records go out.
+struct Results {
+  KernelInfo info;
+  KernelCacheModel model;
+  std::vector<SweepResult> sweep;
+};
+
 // The kernel layer's events through the cache model, in the filter
-// skeleton (formats/held_kernel.hpp): a kernel's results go out at its end,
-// ahead of its held records.
+// skeleton (formats/held_kernel.hpp). Kernels that share SMs (as placed)
+// are modeled together: a kernel's records stay held until a later kernel
+// runs beside none of the held kernels (or a memcpy or the member's end
+// comes); then the held kernels are modeled and each one's results go out
+// ahead of its held CTAs.
 class Filter : public stream::HeldKernelFilter {
  public:
   Filter(Sink& sink, const GpuConfig& gpu, const Options& options)
@@ -82,20 +112,20 @@ class Filter : public stream::HeldKernelFilter {
   // are placed on an idle GPU, as pipe-sim does.
   void member_begins(const stream::Header&, size_t) override {
     model_.emplace(gpu_, make_access_order(options_.order), options_.sweep, options_.threads);
-    placement_.emplace(gpu_, options_.policy);
+    placement_.emplace(gpu_, options_.policy, options_.serial_kernels);
   }
 
   void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
     to_place_ = stream::kernel_to_place(k.info(), r.where());
-    ctas_per_sm_ = resident_ctas(gpu_, to_place_);
-    kernel_.emplace(k.info(), gpu_);
-    ctas_.emplace(*kernel_, *this);
+    open_ = std::make_unique<ReadKernel>(k.info(), gpu_, *this);
+    open_->stream_id = to_place_.stream_id;
+    open_->ctas_per_sm = resident_ctas(gpu_, to_place_);
     opcodes_ = &OpcodeTable::for_version(k.info().binary_version);
     units_.clear();
   }
 
   void insts_read(const stream::Kernel&, const InstTable& slice) override {
-    add_insts(*kernel_, slice.insts);
+    add_insts(open_->accesses, slice.insts);
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
   }
 
@@ -106,13 +136,13 @@ class Filter : public stream::HeldKernelFilter {
     const stream::Record& r = cta.record();
     UnitCounts units{};
     const auto payload = stream::cta_payload(r);
-    const bool compact = payload && count_payload(*kernel_, *payload, r.where(), units_, units);
+    const bool compact = payload && count_payload(open_->accesses, *payload, r.where(), units_, units);
     if (!compact) {
       const CtaTrace trace = cta.decode();
-      count_cta(*kernel_, trace, r.where());
+      count_cta(open_->accesses, trace, r.where());
       units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
     }
-    ctas_->add(static_cast<uint32_t>(cta.index()), held, units, compact);
+    open_->ctas.add(static_cast<uint32_t>(cta.index()), held, units, compact);
   }
 
   // An upstream cache record is dropped: this run's replaces it.
@@ -123,24 +153,74 @@ class Filter : public stream::HeldKernelFilter {
     return true;
   }
 
+  // A copy comes between the kernels before it and those after.
   void memcpy_read(const stream::Record& r) override {
+    model_held(false);
     const Memcpy m = stream::decode<Memcpy>(r);
     if (options_.memcpy_to_l2) model_->copy_to_l2(m.address, m.bytes);
   }
 
   void kernel_ends(const stream::Kernel&) override {
-    if (ctas_->empty()) {
-      warn("kernel " + std::to_string(kernel_->info.id),
-           "no cta records (a stream without addresses?): no cache model for this kernel");
-    } else {
-      const std::vector<uint64_t> cycles = schedule_ ? std::vector<uint64_t>{} : ctas_->number_by_rank(nonstall_);
-      const KernelSchedule schedule = placement_->place(to_place_, schedule_ ? &*schedule_ : nullptr, cycles);
-      const KernelResult result = model_->run(*kernel_, *ctas_, schedule, ctas_per_sm_);
-      sink_.result(KernelCacheResult{kernel_->info, make_record(*kernel_, result, gpu_), result.sweep});
-    }
-    ctas_.reset();
-    kernel_.reset();
+    std::unique_ptr<ReadKernel> k = std::move(open_);
+    const std::optional<KernelSchedule> recorded = std::move(schedule_);
     schedule_.reset();
+    if (k->ctas.empty()) {
+      warn("kernel " + std::to_string(k->accesses.info.id),
+           "no cta records (a stream without addresses?): no cache model for this kernel");
+      return;
+    }
+    if (!recorded) k->ctas.number_by_rank();
+    k->cta_cycles = k->ctas.cycles(nonstall_, recorded ? recorded->sm.size() : k->ctas.size());
+    k->schedule = placement_->place(to_place_, recorded ? &*recorded : nullptr, recorded ? std::vector<uint64_t>{} : k->cta_cycles);
+    for (uint32_t c = 0; c < k->ctas.size(); ++c) {
+      const uint32_t linear = k->ctas.linear(c);
+      const uint64_t start = linear < k->schedule.start.size() ? k->schedule.start[linear] : 0;
+      k->end = std::max(k->end, k->schedule.launch + start + std::max<uint64_t>(1, k->cta_cycles[linear]));
+    }
+    if (!shares_sms(*k) || sharing_.size() == kMostSharing) model_held(true);
+    sharing_.push_back(std::move(k));
+  }
+
+  // At most this many kernels are modeled together, whatever the placement:
+  // kernels of two streams launched back to back overlap all the way, and
+  // the set would hold the application (its records, its spill files, and
+  // a resident group per kernel and SM). The kernel after is modeled with
+  // those that come after it, on an empty L1.
+  static constexpr size_t kMostSharing = 32;
+
+  // Whether the kernel runs beside one held, as placed: a kernel of another
+  // stream still runs at its launch. Kernels of one stream never do, nor
+  // any two with --serial-kernels.
+  bool shares_sms(const ReadKernel& k) const {
+    return !options_.serial_kernels && std::any_of(sharing_.begin(), sharing_.end(), [&](const auto& held) {
+             return held->stream_id != k.stream_id && held->end > k.schedule.launch;
+           });
+  }
+
+  // The kernels sharing SMs are held until no later kernel can join them.
+  bool releases_at_end(const stream::Kernel&) override { return sharing_.empty(); }
+  void member_ends(size_t) override { model_held(false); }
+
+  // Models the kernels held as sharing SMs and writes out their records,
+  // but for the kernel ending now with `keep_last`.
+  void model_held(bool keep_last) {
+    std::vector<KernelRun> runs;
+    for (const auto& k : sharing_) runs.push_back(KernelRun{k->accesses, k->ctas, k->schedule, k->ctas_per_sm, k->cta_cycles});
+    if (!runs.empty()) {
+      const std::vector<KernelResult> results = model_->run(runs);
+      for (size_t i = 0; i < results.size(); ++i) {
+        const KernelAccesses& a = sharing_[i]->accesses;
+        results_.push_back(Results{a.info, make_record(a, results[i], gpu_), results[i].sweep});
+      }
+    }
+    release_held(keep_last);
+    sharing_.clear();
+  }
+
+  void results_due() override {
+    const Results& r = results_.front();
+    sink_.result(KernelCacheResult{r.info, r.model, r.sweep});
+    results_.pop_front();
   }
 
   Sink& sink_;
@@ -150,12 +230,12 @@ class Filter : public stream::HeldKernelFilter {
   std::optional<CacheModel> model_;     // per member
   std::optional<Placement> placement_;  // per member
   KernelToPlace to_place_;              // the open kernel's
-  unsigned ctas_per_sm_ = 0;
   const OpcodeTable* opcodes_ = nullptr;
   std::vector<UnitClass> units_;        // per table entry
-  std::optional<KernelAccesses> kernel_;
-  std::optional<SpilledCtas> ctas_;
-  std::optional<KernelSchedule> schedule_;
+  std::unique_ptr<ReadKernel> open_;
+  std::optional<KernelSchedule> schedule_;  // the open kernel's sched record
+  std::vector<std::unique_ptr<ReadKernel>> sharing_;  // placed, held, sharing SMs
+  std::deque<Results> results_;  // modeled, waiting for their held records
 };
 
 uint64_t parse_size(std::string_view text) {

@@ -19,16 +19,20 @@ struct Options {
   SchedPolicyKind policy = SchedPolicyKind::RoundRobin;  // placement without a sched record
   std::vector<SweepPoint> sweep;
   bool memcpy_to_l2 = true;
+  bool serial_kernels = false;  // one kernel at a time on the GPU (placement.hpp)
   unsigned threads = 1;
 };
 
 // Reads the stream through the kernel layer (every member: each starts
-// with an empty L2 and its own output member). A kernel's results are
-// handed to the sink when its records end: at the next kernel record, a
-// record about no kernel, or the member's end. Its records from the first
-// cta record on are held meanwhile (formats/held_kernel.hpp) and follow the
-// results, so its cache record comes before its cta records and memory
-// holds only the model's state. Kernels without cta records (a
+// with an empty L2 and its own output member). Kernels that share SMs as
+// placed (kernels of different streams, unless options.serial_kernels) are
+// modeled together, their L1s seeing each other's requests (cache_model.hpp).
+// A kernel's results are handed to the sink once no later kernel can join
+// it: when a later kernel is placed beside none of those waiting, at a
+// memcpy, or at the member's end. Its records from the first cta record
+// on, and every record after them, are held meanwhile
+// (formats/held_kernel.hpp) and follow the results, so its cache record
+// comes before its cta records and memory holds only the model's state. Kernels without cta records (a
 // stream without addresses) get a warning and no results. An upstream cache
 // record is dropped: this run's replaces it.
 void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options);
