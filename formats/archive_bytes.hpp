@@ -64,6 +64,13 @@ class ByteSource {
     damaged("varint longer than 10 bytes");
   }
   int64_t svarint() { return unzigzag(varint()); }
+  // A value coded as its difference from `base`: damaged where the sum
+  // overflows (no valid data does), never wrapped.
+  int64_t svarint_after(int64_t base) {
+    int64_t v = 0;
+    if (__builtin_add_overflow(base, svarint(), &v)) damaged("a difference past the range of its value");
+    return v;
+  }
   uint64_t fixed(int bytes) {
     uint64_t v = 0;
     for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(u8()) << (8 * i);

@@ -15,6 +15,13 @@ uint64_t sequence_hash(const std::vector<uint32_t>& inst, const std::vector<uint
   return h;
 }
 
+// A kernel or warp id read as a difference: damaged unless it fits 32 bits,
+// as every id an archive was written from does.
+uint32_t id32(const ByteSource& c, int64_t id, const char* what) {
+  if (id < 0 || id > int64_t(UINT32_MAX)) c.damaged(std::string(what) + " id " + std::to_string(id) + " out of range");
+  return static_cast<uint32_t>(id);
+}
+
 }  // namespace
 
 size_t Columns::size() const {
@@ -269,7 +276,7 @@ void CtaDecoder::decode(std::string_view payload, const std::vector<StaticInst>&
 CtaTrace CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& table) {
   ByteSource& c = in.col[kCtaColumn];
   CtaTrace cta;
-  cta.kernel_id = static_cast<uint32_t>(int64_t(kernel_.id) + c.svarint());
+  cta.kernel_id = id32(c, c.svarint_after(kernel_.id), "kernel");
   if (c.varint() == 0) {
     cta.cta = next_cta_index();
   } else {
@@ -285,7 +292,7 @@ CtaTrace CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& tabl
   uint64_t cta_insts = 0;
   int64_t prev_id = -1;
   for (WarpTrace& w : cta.warps) {
-    w.warp_id = static_cast<uint32_t>(prev_id + 1 + c.svarint());
+    w.warp_id = id32(c, c.svarint_after(prev_id + 1), "warp");
     prev_id = w.warp_id;
     begin_warp(w.warp_id);
     decode_sequence(in, w, table.size(), cta_insts);
@@ -325,7 +332,7 @@ void CtaDecoder::decode_sequence(Sources& in, WarpTrace& w, size_t table_size, u
   int64_t prev_inst = -1;
   uint32_t prev_mask = 0xffffffff;
   for (size_t i = 0; i < w.inst.size(); ++i) {
-    int64_t inst = prev_inst + 1 + ic.svarint();
+    int64_t inst = ic.svarint_after(prev_inst + 1);
     if (inst < 0 || uint64_t(inst) >= table_size)
       ic.damaged("instruction index " + std::to_string(inst) + " is outside the kernel's table");
     w.inst[i] = static_cast<uint32_t>(inst);

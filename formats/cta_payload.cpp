@@ -180,7 +180,7 @@ bool PayloadReader::next_warp(bool addresses) {
   int64_t prev_inst = -1;
   uint32_t prev_mask = 0xffffffff;
   for (size_t i = 0; i < n; ++i) {
-    const int64_t inst = prev_inst + 1 + in_.svarint();
+    const int64_t inst = in_.svarint_after(prev_inst + 1);
     if (inst < 0 || inst > int64_t(UINT32_MAX)) in_.damaged("instruction index " + std::to_string(inst));
     inst_[i] = static_cast<uint32_t>(inst);
     mask_[i] = static_cast<uint32_t>(in_.varint()) ^ prev_mask;

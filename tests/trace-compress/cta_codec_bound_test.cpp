@@ -4,6 +4,8 @@
 // (formats/trace.hpp) before the references expand it further.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "formats/archive_cta.hpp"
 #include "libcommon/diag.hpp"
 
@@ -62,6 +64,38 @@ TEST(CtaCodecBound, ReferencesPastTheLimitAreRefused) {
   EXPECT_LT(payload.size(), 1u << 20);  // a small block ...
   EXPECT_NE(decode_error(payload).find("repeats sequences to more than 67108864 instructions"),
             std::string::npos);  // ... that would expand to 2^26 + 2^16 instructions
+}
+
+// One CTA of one warp of one instruction whose kernel id, warp id and
+// instruction index are coded as the differences given.
+std::string block_with_deltas(int64_t kernel_delta, int64_t warp_delta, int64_t inst_delta) {
+  Columns cols;
+  cols[kCtaColumn].svarint(kernel_delta);
+  cols[kCtaColumn].varint(0);  // the next CTA index
+  cols[kCtaColumn].varint(1);  // one warp
+  cols[kCtaColumn].svarint(warp_delta);
+  cols[kSeqColumn].varint(0);  // literal
+  cols[kInstColumn].varint(1);
+  cols[kInstColumn].svarint(inst_delta);
+  cols[kMaskColumn].varint(0);
+  return cols.join(1);
+}
+
+// Ids and indexes are coded as differences: a difference that would carry
+// one past its range (found by cta_block_fuzz: a signed overflow) or out of
+// 32 bits is damage, never wrapped into another id.
+TEST(CtaCodecBound, DifferencesPastTheirRangeAreRefused) {
+  EXPECT_EQ(decode_error(block_with_deltas(0, 0, 0)), "");
+  const int64_t most = std::numeric_limits<int64_t>::max();
+  // kernel 1 + most: the sum itself overflows
+  EXPECT_NE(decode_error(block_with_deltas(most, 0, 0)).find("a difference past the range of its value"),
+            std::string::npos);
+  EXPECT_NE(decode_error(block_with_deltas(-2, 0, 0)).find("kernel id -1 out of range"), std::string::npos);
+  EXPECT_NE(decode_error(block_with_deltas(0, int64_t(1) << 32, 0)).find("warp id 4294967296 out of range"),
+            std::string::npos);
+  EXPECT_NE(decode_error(block_with_deltas(0, most, 0)).find("warp id 9223372036854775807 out of range"),
+            std::string::npos);
+  EXPECT_NE(decode_error(block_with_deltas(0, 0, most)).find("outside the kernel's table"), std::string::npos);
 }
 
 }  // namespace
