@@ -102,6 +102,11 @@ void CacheModel::copy_to_l2(uint64_t address, uint64_t bytes) {
   }
 }
 
+uint64_t placed_end(const KernelSchedule& schedule, std::span<const uint64_t> cta_cycles, uint32_t linear) {
+  const uint64_t start = linear < schedule.start.size() ? schedule.start[linear] : 0;
+  return schedule.launch + start + std::max<uint64_t>(1, linear < cta_cycles.size() ? cta_cycles[linear] : 0);
+}
+
 namespace {
 
 // Per SM, groups of the kernel's CTAs resident together: the SM's CTAs in
@@ -127,10 +132,6 @@ std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, un
     const uint32_t linear = ctas.linear(c);
     return linear < schedule.start.size() ? schedule.start[linear] : 0;
   };
-  auto end = [&](uint32_t c) {
-    const uint32_t linear = ctas.linear(c);
-    return start(c) + std::max<uint64_t>(1, linear < run.cta_cycles.size() ? run.cta_cycles[linear] : 0);
-  };
   std::vector<std::vector<ResidentGroup>> groups(num_sms);
   for (unsigned sm = 0; sm < num_sms; ++sm) {
     auto& mine = on_sm[sm];
@@ -142,7 +143,7 @@ std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, un
       g.ctas.assign(mine.begin() + static_cast<ptrdiff_t>(i),
                     mine.begin() + static_cast<ptrdiff_t>(std::min(mine.size(), i + run.ctas_per_sm)));
       g.begin = schedule.launch + start(g.ctas.front());
-      for (uint32_t c : g.ctas) g.end = std::max(g.end, schedule.launch + end(c));
+      for (uint32_t c : g.ctas) g.end = std::max(g.end, placed_end(schedule, run.cta_cycles, ctas.linear(c)));
       groups[sm].push_back(std::move(g));
     }
   }

@@ -64,6 +64,10 @@ struct KernelRun {
   std::span<const uint64_t> cta_cycles;
 };
 
+// When the CTA of linear index `linear` ends on the GPU timeline, as placed:
+// the kernel's launch, the CTA's start and its predicted cycles (at least one).
+uint64_t placed_end(const KernelSchedule& schedule, std::span<const uint64_t> cta_cycles, uint32_t linear);
+
 class CacheModel {
  public:
   // `threads` SMs' L1 passes run in parallel; results do not depend on it.

@@ -172,11 +172,8 @@ class Filter : public stream::HeldKernelFilter {
     if (!recorded) k->ctas.number_by_rank();
     k->cta_cycles = k->ctas.cycles(nonstall_, recorded ? recorded->sm.size() : k->ctas.size());
     k->schedule = placement_->place(to_place_, recorded ? &*recorded : nullptr, recorded ? std::vector<uint64_t>{} : k->cta_cycles);
-    for (uint32_t c = 0; c < k->ctas.size(); ++c) {
-      const uint32_t linear = k->ctas.linear(c);
-      const uint64_t start = linear < k->schedule.start.size() ? k->schedule.start[linear] : 0;
-      k->end = std::max(k->end, k->schedule.launch + start + std::max<uint64_t>(1, k->cta_cycles[linear]));
-    }
+    for (uint32_t c = 0; c < k->ctas.size(); ++c)
+      k->end = std::max(k->end, placed_end(k->schedule, k->cta_cycles, k->ctas.linear(c)));
     if (!shares_sms(*k) || sharing_.size() == kMostSharing) model_held(true);
     sharing_.push_back(std::move(k));
   }
