@@ -169,9 +169,16 @@ class Filter : public stream::HeldKernelFilter {
            "no cta records (a stream without addresses?): no cache model for this kernel");
       return;
     }
-    if (!recorded) k->ctas.number_by_rank();
-    k->cta_cycles = k->ctas.cycles(nonstall_, recorded ? recorded->sm.size() : k->ctas.size());
-    k->schedule = placement_->place(to_place_, recorded ? &*recorded : nullptr, recorded ? std::vector<uint64_t>{} : k->cta_cycles);
+    // A recorded schedule is checked against the grid (place) before its
+    // size sizes anything: a declared grid never allocates ahead of data.
+    if (recorded) {
+      k->schedule = placement_->place(to_place_, &*recorded, {});
+      k->cta_cycles = k->ctas.cycles(nonstall_, k->schedule.sm.size());
+    } else {
+      k->ctas.number_by_rank();
+      k->cta_cycles = k->ctas.cycles(nonstall_, k->ctas.size());
+      k->schedule = placement_->place(to_place_, nullptr, k->cta_cycles);
+    }
     for (uint32_t c = 0; c < k->ctas.size(); ++c)
       k->end = std::max(k->end, placed_end(k->schedule, k->cta_cycles, k->ctas.linear(c)));
     if (!shares_sms(*k) || sharing_.size() == kMostSharing) model_held(true);
