@@ -10,6 +10,7 @@
 #include "libcommon/diag.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
+#include "tests/support/error_of.hpp"
 #include "plot.hpp"
 #include "plot_table.hpp"
 #include "validate.hpp"
@@ -188,6 +189,39 @@ TEST(Validate, StallSharesAndTheirTotalVariationDistance) {
   EXPECT_DOUBLE_EQ(c.distance, distance);
   EXPECT_GT(c.distance, 0);
   EXPECT_DOUBLE_EQ(c.simulated_left_out, 1 - compared / m.stall_cycles());
+}
+
+TEST(Validate, SummaryRowComparesTheMeanOfTheLaunchesItAverages) {
+  Report r = report({});
+  r.kernels[1].name = r.kernels[0].name;  // two launches of vecAdd
+  ReferenceKernel summary;
+  summary.name = "vecAdd";
+  summary.launches = 2;
+  summary.metrics[size_t(RefMetric::Instructions)] = 100;
+  summary.metrics[size_t(RefMetric::Ipc)] = 0.5;
+  Validation v = validate(r, Reference{"nvprof-summary", {summary}}, "ref.csv");
+  EXPECT_EQ(v.matched, 1u);
+  ASSERT_EQ(v.metrics.size(), 2u);
+  const Metrics &a = r.kernels[0].m, &b = r.kernels[1].m;
+  ASSERT_EQ(v.metrics[0].pairs.size(), 1u);
+  EXPECT_DOUBLE_EQ(v.metrics[0].pairs[0].simulated, (a.instructions + b.instructions) / 2);
+  EXPECT_DOUBLE_EQ(v.metrics[1].pairs[0].simulated, (a.ipc() + b.ipc()) / 2);  // rates averaged as the profiler does
+  EXPECT_EQ(v.metrics[0].pairs[0].kernel_id, 1u);
+}
+
+TEST(Validate, SummaryRowOfOtherLaunchesIsNotCompared) {
+  Report r = report({});  // one launch of vecAdd
+  ReferenceKernel summary;
+  summary.name = "vecAdd";
+  summary.launches = 301;
+  summary.metrics[size_t(RefMetric::Instructions)] = 100;
+  EXPECT_EQ(test::error_of([&] { validate(r, Reference{"nvprof-summary", {summary}}, "ref.csv"); }).substr(0, 51),
+            "ref.csv: no reference kernel matches a simulated ke");
+  // A plan's run whose launch stands for as many launches as the row averages is.
+  FixtureOptions plan;
+  plan.plan = true;  // vecAdd's weight is 3
+  summary.launches = 3;
+  EXPECT_EQ(validate(report(plan), Reference{"nvprof-summary", {summary}}, "ref.csv").matched, 1u);
 }
 
 TEST(Validate, NoMatchingKernelFails) {
