@@ -128,7 +128,7 @@ void read_ncu_details(Table& t, Profile& p) {
       l.line = r.line;
       l.id = kid + 1;
       l.name = r.fields[name];
-      for (const char* c : {"Block Size", "Grid Size"})
+      for (const char* c : {"Block Size", "Grid Size", "Process ID", "Process Name"})
         if (int col = t.column(c); col >= 0) l.values.set(c, r.fields[col]);
       launches.push_back(std::move(l));
     }

@@ -1,6 +1,8 @@
 #include "formats/reference_stats.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
@@ -278,7 +280,41 @@ void refuse_aggregates(const profile::Profile& p) {
   }
 }
 
+// Each kernel's application where the file names more than one process:
+// its Process Name, with the Process ID where one name has several.
+void set_applications(const profile::Profile& p, Reference& ref) {
+  std::map<std::string, std::set<std::string>> pids;  // name -> its process ids
+  for (const Kernel& k : p.kernels)
+    if (auto name = k.values.get("Process Name"))
+      pids[std::string(*name)].insert(std::string(k.values.get("Process ID").value_or("")));
+  size_t processes = 0;
+  for (const auto& [name, ids] : pids) processes += ids.size();
+  if (processes < 2) return;
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    const std::string name(p.kernels[i].values.get("Process Name").value_or(""));
+    const std::string pid(p.kernels[i].values.get("Process ID").value_or(""));
+    ref.kernels[i].application = pids[name].size() > 1 ? name + " [" + pid + "]" : name;
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> reference_applications(const Reference& ref) {
+  std::vector<std::string> apps;
+  for (const ReferenceKernel& k : ref.kernels)
+    if (std::find(apps.begin(), apps.end(), k.application) == apps.end()) apps.push_back(k.application);
+  return apps;
+}
+
+Reference application_reference(const Reference& ref, const std::string& application) {
+  Reference one{ref.format, {}};
+  for (const ReferenceKernel& k : ref.kernels) {
+    if (k.application != application) continue;
+    one.kernels.push_back(k);
+    if (k.id) one.kernels.back().id = one.kernels.size();
+  }
+  return one;
+}
 
 const char* ref_metric_name(RefMetric m) { return kMetricNames[static_cast<size_t>(m)]; }
 
@@ -327,6 +363,7 @@ Reference to_reference(const profile::Profile& p) {
     }
     ref.kernels.push_back(std::move(k));
   }
+  set_applications(p, ref);
   const bool any = std::any_of(ref.kernels.begin(), ref.kernels.end(), [](const ReferenceKernel& k) {
     return std::any_of(k.metrics.begin(), k.metrics.end(), [](const auto& m) { return m.has_value(); });
   });

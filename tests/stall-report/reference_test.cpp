@@ -330,3 +330,20 @@ TEST(Reference, NvprofSummaryOfMatrixmulWeighsItsL2HitRatesExactly) {
   EXPECT_NEAR(metric(k, RefMetric::L2HitRate), (97.674216 * 512000 + 64.119134 * 25600) / (512000 + 25600) / 100, 1e-12);
   EXPECT_EQ(metric(k, RefMetric::L2Sectors), 512000 + 25600);
 }
+
+TEST(Reference, NcuExportOfSeveralProcessesIsSplitByApplication) {
+  Reference r = parse("\"ID\",\"Process ID\",\"Process Name\",\"Kernel Name\",\"gpc__cycles_elapsed.max\"\n"
+                      "\"\",\"\",\"\",\"\",\"cycle\"\n"
+                      "\"0\",\"10\",\"a.exe\",\"k\",\"100\"\n\"1\",\"20\",\"b\",\"k\",\"200\"\n"
+                      "\"2\",\"10\",\"a.exe\",\"k\",\"300\"\n\"3\",\"30\",\"b\",\"k\",\"400\"\n");
+  // Two processes named b: told apart by their ids.
+  EXPECT_EQ(reference_applications(r), (std::vector<std::string>{"a.exe", "b [20]", "b [30]"}));
+  const Reference a = application_reference(r, "a.exe");
+  ASSERT_EQ(a.kernels.size(), 2u);
+  EXPECT_EQ(a.kernels[1].id, 2u);  // ncu's ID 2, the application's second launch
+  EXPECT_EQ(metric(a.kernels[1], RefMetric::Cycles), 300);
+  // One process: no application to tell apart.
+  EXPECT_EQ(reference_applications(parse("\"ID\",\"Process ID\",\"Process Name\",\"Kernel Name\",\"gpc__cycles_elapsed.max\"\n"
+                                         "\"\",\"\",\"\",\"\",\"cycle\"\n\"0\",\"10\",\"a\",\"k\",\"100\"\n")),
+            std::vector<std::string>{""});
+}

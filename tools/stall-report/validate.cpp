@@ -205,6 +205,47 @@ Validation pool_validations(const std::vector<Validation>& runs) {
   return suite;
 }
 
+namespace {
+
+// "dir/app.exe" -> "app": how a run is likely labelled after its program.
+std::string program_stem(const std::string& application) {
+  std::string stem = application.substr(application.find_last_of("/\\") + 1);
+  return stem.substr(0, stem.find('.'));
+}
+
+std::string application_for(const Report& run, const std::vector<std::string>& apps, const std::string& file) {
+  for (const std::string& app : apps)
+    if (run.run == app || run.run == program_stem(app)) return app;
+  std::string list;
+  for (const std::string& app : apps) list += (list.empty() ? "" : ", ") + printable(app);
+  fail_usage(file + " holds " + std::to_string(apps.size()) + " applications (" + list + "): label each run (-l) by the one it ran; '" +
+             printable(run.run) + "' is none of them");
+}
+
+}  // namespace
+
+std::vector<Validation> validate_runs(const std::vector<Report>& runs, const std::vector<std::string>& files,
+                                      const profile::ReadOptions& options) {
+  std::vector<Validation> out;
+  if (files.size() == 1) {
+    const Reference ref = load_reference(files.front(), options);
+    const std::vector<std::string> apps = reference_applications(ref);
+    if (apps.size() > 1) {
+      for (const Report& run : runs) {
+        const std::string app = application_for(run, apps, files.front());
+        out.push_back(validate(run, application_reference(ref, app), files.front() + " (" + app + ")"));
+      }
+      return out;
+    }
+    if (runs.size() == 1) return {validate(runs.front(), ref, files.front())};
+  }
+  if (files.size() != runs.size())
+    fail_usage("give --reference once per run (" + std::to_string(runs.size()) + " runs, " +
+               std::to_string(files.size()) + " references), or one that holds each run's application");
+  for (size_t i = 0; i < files.size(); ++i) out.push_back(validate(runs[i], load_reference(files[i], options), files[i]));
+  return out;
+}
+
 const char* error_kind(RefMetric m) { return ref_metric_is_fraction(m) ? "MAE" : "MAPE"; }
 const char* error_key(RefMetric m) { return ref_metric_is_fraction(m) ? "error_pp" : "error_pct"; }
 const char* error_unit(RefMetric m) { return ref_metric_is_fraction(m) ? " pp" : "%"; }

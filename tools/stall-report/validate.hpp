@@ -60,6 +60,14 @@ struct Validation {
 // match.
 Validation validate(const Report& rep, const Reference& ref, const std::string& ref_name);
 
+// Each run validated against its reference: one file per run, in order, or
+// one file that holds several applications (a multi-process ncu export) for
+// as many runs, each run labelled by its application's name (with or without
+// directory and extension), its kernels matched within that application.
+// Usage error when the counts or the labels do not fit.
+std::vector<Validation> validate_runs(const std::vector<Report>& runs, const std::vector<std::string>& files,
+                                      const profile::ReadOptions& options);
+
 // Several runs, each validated against its own reference, pooled per
 // metric: the suite's errors and correlations over every matched kernel.
 // `reference` and `format` say how many references there were.
