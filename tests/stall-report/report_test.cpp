@@ -455,11 +455,42 @@ TEST(Plot, CorrelationPanelsCarryErrorCorrelationCountAndUnit) {
   EXPECT_EQ(panels[0].unit, "cycles");
   EXPECT_EQ(panels[0].points[1].label, "b: 1 vecAdd");  // a suite's points name their run
   EXPECT_FALSE(panels[1].log);  // a hit rate stays linear
-  const std::string script = correlation_plot_script(suite, "svg", "c.svg");
+  const std::string script = correlation_plot_script(two_validated_runs(), "svg", "c.svg");
   EXPECT_NE(script.find("set logscale xy"), std::string::npos);
   EXPECT_NE(script.find("'reference (cycles)'"), std::string::npos);
   EXPECT_NE(script.find("title 'y = x'"), std::string::npos);
   EXPECT_NE(script.find("set title 'cycles'.\"\\n\".'MAPE 25%, r "), std::string::npos) << script;
+  EXPECT_EQ(script.find("Stall reasons"), std::string::npos);  // plain references have none
+}
+
+TEST(Plot, SuitePlotSetsEachKernelsStallBarsBesideTheProfilers) {
+  std::vector<Validation> runs = two_validated_runs();
+  for (Validation& v : runs) {
+    StallComparison c;
+    c.kernel_id = 1;
+    c.name = "_Z6vecAddPfS_S_i";
+    c.run = v.run;
+    c.simulated[1] = c.reference[1] = 1;  // all MemData
+    v.stalls.push_back(c);
+  }
+  const PlotTable t = stall_comparison_table(runs.front().stalls);
+  EXPECT_EQ(t.groups.at(0).title, "1 vecAdd");  // one run: the kernel alone
+  const std::string script = correlation_plot_script(runs, "svg", "c.svg");
+  EXPECT_NE(script.find("set title 'Stall reasons, simulated against the profiler''s'"), std::string::npos) << script;
+  EXPECT_NE(script.find("newhistogram 'a: 1 vecAdd'"), std::string::npos) << script;
+  EXPECT_NE(script.find("newhistogram 'b: 1 vecAdd'"), std::string::npos);
+}
+
+TEST(Plot, DecimalTicksAreFourIntervalsAtMost) {
+  Report r = report({});
+  ReferenceKernel a, b;  // a zero keeps the axes linear
+  a.id = 1, b.id = 2;
+  a.metrics[size_t(RefMetric::SmIpc)] = 0;
+  b.metrics[size_t(RefMetric::SmIpc)] = 0.21;
+  const Validation v = validate(r, Reference{"plain", {a, b}}, "ref.csv");
+  const std::string script = plot_script(r, &v, "svg", "p.svg");
+  // 0.05 steps would give six labels across a quarter of the canvas.
+  EXPECT_NE(script.find("set xtics (0, 0.1, 0.2, 0.3)"), std::string::npos) << script;
 }
 
 namespace {

@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
     std::vector<Validation> validations;
     if (!references.empty()) validations = validate_runs(runs, references, reference_options);
     Output out(output, OutputKind::Text);
-    if (!plot.empty() && validations.size() > 1) write_correlation_plot(pool_validations(validations), plot);
+    if (!plot.empty() && validations.size() > 1) write_correlation_plot(validations, plot);
     else if (!plot.empty() && runs.size() > 1) write_compare_plot(runs, plot);
     else if (!plot.empty()) write_plot(runs.front(), validations.empty() ? nullptr : &validations.front(), plot);
     if (!pcs.empty()) {

@@ -193,7 +193,10 @@ ScatterAxes scatter_axes(const ScatterSeries& s) {
   }
   if (s.unit == "fraction" && hi <= 1) return {0, 1, 0.2, false};
   if (hi <= 0) hi = 1;  // every value 0 (no bank conflicts): gnuplot refuses an empty range
-  const double step = nice_step(hi * 1.05 / 5);
+  // Decimal tick labels ("0.15") are wider than whole ones: four intervals
+  // at most, or the x labels of a narrow panel run together (0.05 steps).
+  const double whole = nice_step(hi * 1.05 / 5);
+  const double step = whole < 1 ? nice_step(hi * 1.05 / 4) : whole;
   return {0, step * std::ceil(hi * 1.05 / step), step, false};
 }
 
@@ -210,7 +213,8 @@ std::string tick_list(const ScatterAxes& ax) {
 
 // The points' labels as drawn: where labelled points sit so close that
 // their labels would run into each other (a line's height apart and less
-// than a third of the panel across), the first says "LABEL and N more" and
+// than a third of the panel across, or on both sides of its middle, where
+// the labels run towards each other), the first says "LABEL and N more" and
 // the others nothing.
 std::vector<std::string> panel_labels(const ScatterSeries& s, const ScatterAxes& ax) {
   auto at = [&](double v) {
@@ -224,7 +228,10 @@ std::vector<std::string> panel_labels(const ScatterSeries& s, const ScatterAxes&
     if (p.label.empty()) continue;
     auto near = std::find_if(shown.begin(), shown.end(), [&](size_t j) {
       const ScatterPoint& q = s.points[j];
-      return std::fabs(at(p.reference) - at(q.reference)) < 0.33 && std::fabs(at(p.simulated) - at(q.simulated)) < 0.05;
+      // Labels on one line collide across most of the panel: the one left of
+      // the middle runs right, the other left, towards each other.
+      const double across = (at(p.reference) < 0.5) != (at(q.reference) < 0.5) ? 0.9 : 0.33;
+      return std::fabs(at(p.reference) - at(q.reference)) < across && std::fabs(at(p.simulated) - at(q.simulated)) < 0.05;
     });
     if (near != shown.end()) ++more[*near];
     else shown.push_back(i);
@@ -374,25 +381,32 @@ std::string compare_plot_script(const std::vector<Report>& runs, const std::stri
   return s.str();
 }
 
-std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output) {
+std::string correlation_plot_script(const std::vector<Validation>& runs, const std::string& terminal,
+                                    const std::string& output) {
+  const Validation suite = pool_validations(runs);
   const std::vector<ScatterSeries> panels = validation_scatter(suite);
+  std::vector<StallComparison> stalls;
+  for (const Validation& v : runs) stalls.insert(stalls.end(), v.stalls.begin(), v.stalls.end());
   constexpr size_t kPerRow = 3;
-  const size_t rows = std::max<size_t>(1, (panels.size() + kPerRow - 1) / kPerRow);
+  const size_t scatter_rows = std::max<size_t>(1, (panels.size() + kPerRow - 1) / kPerRow);
+  const size_t rows = scatter_rows + (stalls.empty() ? 0 : 1);
+  const double h = 0.96 / rows;
   std::ostringstream s;
   s << header(terminal, output, int(450 * rows),
               "Simulated against reference: " + std::to_string(suite.matched) + " kernels, " + suite.reference);
+  if (!stalls.empty()) histogram(s, "stalls", stall_comparison_table(stalls), {0, scatter_rows * h, 1, h * 0.95});
   for (size_t i = 0; i < panels.size(); ++i) {
-    const double w = 1.0 / kPerRow, h = 0.96 / rows;
+    const double w = 1.0 / kPerRow;
     const size_t row = i / kPerRow;
-    scatter(s, "corr" + std::to_string(i), panels[i], {(i % kPerRow) * w, (rows - 1 - row) * h, w, h * 0.95});
+    scatter(s, "corr" + std::to_string(i), panels[i], {(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95});
   }
   s << "unset multiplot\n";
   return s.str();
 }
 
-void write_correlation_plot(const Validation& suite, const std::string& path) {
+void write_correlation_plot(const std::vector<Validation>& runs, const std::string& path) {
   draw(path, [&](const std::string& terminal, const std::string& tmp) {
-    return correlation_plot_script(suite, terminal, tmp);
+    return correlation_plot_script(runs, terminal, tmp);
   });
 }
 

@@ -281,7 +281,10 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
     v.metrics.push_back(std::move(mv));
   }
   for (const Match& p : pairs)
-    if (auto c = compare_stalls(p)) v.stalls.push_back(std::move(*c));
+    if (auto c = compare_stalls(p)) {
+      c->run = rep.run;
+      v.stalls.push_back(std::move(*c));
+    }
   return v;
 }
 

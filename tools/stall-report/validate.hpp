@@ -35,6 +35,7 @@ struct MetricValidation {
 struct StallComparison {
   uint32_t kernel_id = 0;
   std::string name;
+  std::string run;     // the run's label
   std::string source;  // the reference's metric family
   std::array<double, kComparedStallTypes.size()> simulated{}, reference{};
   double simulated_left_out = 0;  // Idle and Other: share of the simulated stall cycles
