@@ -481,6 +481,35 @@ TEST(Plot, SuitePlotSetsEachKernelsStallBarsBesideTheProfilers) {
   EXPECT_NE(script.find("newhistogram 'b: 1 vecAdd'"), std::string::npos);
 }
 
+TEST(Plot, LinearTicksInThousandsKeepTheirHalves) {
+  Report r = report({});
+  ReferenceKernel a, b;  // a zero keeps the axes linear: 0 to 2000 in steps of 500
+  a.id = 1, b.id = 2;
+  a.metrics[size_t(RefMetric::Cycles)] = 0;
+  b.metrics[size_t(RefMetric::Cycles)] = 1748;
+  r.kernels[1].m.cycles = 1500;
+  const Validation v = validate(r, Reference{"plain", {a, b}}, "ref.csv");
+  const std::string script = plot_script(r, &v, "svg", "p.svg");
+  EXPECT_NE(script.find("set xtics (\"0\" 0, \"500\" 500, \"1k\" 1000, \"1.5k\" 1500, \"2k\" 2000)"), std::string::npos)
+      << script;
+}
+
+TEST(Plot, LabelsRunningIntoEachOtherOnOneLineShareOne) {
+  // Three kernels with no simulated DRAM reads: labels left of the middle run
+  // right, the one right of it runs left, all on the x axis.
+  Validation v;
+  MetricValidation mv{RefMetric::DramReadSectors, {}, {}, {}, {}};
+  mv.pairs = {{1, "_Z4wmmaPf", 0, 0, "a"}, {2, "_Z6gatherPf", 0, 948, "b"}, {3, "_Z6vecaddPf", 0, 1748, "c"}};
+  v.metrics.push_back(mv);
+  const std::string s = plot_script(report({}), &v, "svg", "p.svg");
+  const size_t from = s.find("$ref0 << EOD");
+  const std::string data = s.substr(from, s.find("\nEOD\n", from) - from);
+  // The label at 0 ends before the one at 948 starts; that one runs into the
+  // one at 1748, which runs towards it.
+  EXPECT_NE(data.find("0 0 \"a: 1 wmma\"\n948 0 \"b: 2 gather and 1 more\"\n1748 0 \"\""), std::string::npos)
+      << data;
+}
+
 TEST(Plot, DecimalTicksAreFourIntervalsAtMost) {
   Report r = report({});
   ReferenceKernel a, b;  // a zero keeps the axes linear
@@ -522,7 +551,8 @@ TEST(Plot, ScatterOfOneRunIsLogLogWithEqualAxesDiagonalLabelsAndError) {
   EXPECT_NE(cycles.find("set size ratio 1 "), std::string::npos);
   EXPECT_NE(cycles.find("set logscale xy\n"), std::string::npos);
   EXPECT_NE(cycles.find("set xrange [99.9:10010]\nset yrange [99.9:10010]\n"), std::string::npos) << cycles;
-  EXPECT_NE(cycles.find("set xtics (100, 1000, 10000)\n"), std::string::npos);
+  // Counts in thousands are labelled 1k, 10k.
+  EXPECT_NE(cycles.find("set xtics (\"100\" 100, \"1k\" 1000, \"10k\" 10000)\n"), std::string::npos) << cycles;
   EXPECT_NE(cycles.find("'reference (cycles)'"), std::string::npos);
   EXPECT_NE(cycles.find("x with lines lt 8 dt 2 title 'y = x'"), std::string::npos);
   EXPECT_NE(cycles.find(".'MAPE 16.7%, r 1, n 2'"), std::string::npos) << cycles;
