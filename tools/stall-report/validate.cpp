@@ -213,9 +213,11 @@ std::string program_stem(const std::string& application) {
   return stem.substr(0, stem.find('.'));
 }
 
+// A run labelled APP, or APP/... as the workflow kit labels APP/GPU/VARIANT.
 std::string application_for(const Report& run, const std::vector<std::string>& apps, const std::string& file) {
+  const std::string first = run.run.substr(0, run.run.find('/'));
   for (const std::string& app : apps)
-    if (run.run == app || run.run == program_stem(app)) return app;
+    if (run.run == app || run.run == program_stem(app) || first == program_stem(app)) return app;
   std::string list;
   for (const std::string& app : apps) list += (list.empty() ? "" : ", ") + printable(app);
   fail_usage(file + " holds " + std::to_string(apps.size()) + " applications (" + list + "): label each run (-l) by the one it ran; '" +

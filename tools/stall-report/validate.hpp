@@ -64,7 +64,8 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
 // Each run validated against its reference: one file per run, in order, or
 // one file that holds several applications (a multi-process ncu export) for
 // as many runs, each run labelled by its application's name (with or without
-// directory and extension), its kernels matched within that application.
+// directory and extension, or that name then "/..."), its kernels matched
+// within that application.
 // Usage error when the counts or the labels do not fit.
 std::vector<Validation> validate_runs(const std::vector<Report>& runs, const std::vector<std::string>& files,
                                       const profile::ReadOptions& options);
