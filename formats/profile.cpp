@@ -188,6 +188,7 @@ std::vector<std::pair<std::string_view, std::string_view>> Values::items() const
 Kernel Profile::new_kernel() const {
   Kernel k;
   k.values = Values(columns);
+  k.units = Values(columns);
   return k;
 }
 

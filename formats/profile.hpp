@@ -83,6 +83,9 @@ struct Kernel {
   uint64_t threads_per_cta = 0;  // 0 when unknown
   // Every other value by its column or metric name, as written.
   Values values;
+  // The unit of a value, where the file gives one and a reader of the
+  // values needs it (ncu: its duration and byte metrics, which ncu scales).
+  Values units;
 };
 
 struct Profile {

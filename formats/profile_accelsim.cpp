@@ -32,6 +32,14 @@ void read_accelsim_csv(Table& t, Profile& p) {
   for (Kernel& k : p.kernels) set_accelsim_identity(t.file, k);
 }
 
+namespace {
+
+// Statistics whose names hold spaces (gpgpu-sim's DRAM totals); other
+// "a b = c" lines are messages, not statistics.
+bool spaced_statistic(std::string_view key) { return key == "total dram reads" || key == "total dram writes"; }
+
+}  // namespace
+
 void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
   p.cycles_from = "gpu_sim_cycle";
   Kernel current = p.new_kernel();
@@ -55,7 +63,7 @@ void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
       in_kernel = true;
       current.name = value;
       current.line = i + 1;
-    } else if (in_kernel && !key.empty() && key.find(' ') == std::string_view::npos) {
+    } else if (in_kernel && !key.empty() && (key.find(' ') == std::string_view::npos || spaced_statistic(key))) {
       current.values.set(key, value);
     }
   }

@@ -27,49 +27,40 @@ bool listed(std::string_view name, const char* const (&names)[N]) {
   return false;
 }
 
-// Units matter only for the metrics durations come from.
-bool is_duration_metric(std::string_view name) { return listed(name, kCycles) || listed(name, kTimes); }
-
-using Units = std::map<std::string, std::string, std::less<>>;
-
-struct Launch {
-  Kernel kernel;
-  Units units;  // duration metric -> unit, where the file gives one
-};
-
-std::optional<std::string_view> value(const Launch& l, std::string_view metric) {
-  return l.kernel.values.get(metric);
+// Units are kept for the metrics durations come from and for byte counts
+// (dram__bytes_read.sum, dram__read_bytes), which ncu scales to Kbyte, Mbyte,
+// ... unless run with --print-units base.
+bool unit_matters(std::string_view name) {
+  return listed(name, kCycles) || listed(name, kTimes) || name.find("bytes") != std::string_view::npos;
 }
 
-std::string unit(const Launch& l, const std::string& metric) {
-  auto it = l.units.find(metric);
-  return it == l.units.end() ? std::string() : it->second;
-}
+std::optional<std::string_view> value(const Kernel& k, std::string_view metric) { return k.values.get(metric); }
+
+std::string unit(const Kernel& k, std::string_view metric) { return std::string(k.units.get(metric).value_or("")); }
 
 template <size_t N>
-std::string first_in_all(const std::vector<Launch>& launches, const char* const (&names)[N]) {
+std::string first_in_all(const std::vector<Kernel>& launches, const char* const (&names)[N]) {
   for (const char* n : names) {
     bool all = !launches.empty();
-    for (const Launch& l : launches) all = all && value(l, n);
+    for (const Kernel& l : launches) all = all && value(l, n);
     if (all) return n;
   }
   return {};
 }
 
-void set_cycles(const Table& t, Launch& l, const std::string& metric) {
+void set_cycles(const Table& t, Kernel& l, const std::string& metric) {
   const std::string u = unit(l, metric);
-  if (!u.empty() && u != "cycle")
-    fail_input(t.file, l.kernel.line, metric + " is in '" + u + "', expected cycle");
+  if (!u.empty() && u != "cycle") fail_input(t.file, l.line, metric + " is in '" + u + "', expected cycle");
   const std::string_view text = *value(l, metric);
-  double v = number_at(t.file, l.kernel.line, metric, text);
-  if (v < 0) fail_input(t.file, l.kernel.line, metric + " " + std::string(text) + " is negative");
-  l.kernel.cycles = v;
+  double v = number_at(t.file, l.line, metric, text);
+  if (v < 0) fail_input(t.file, l.line, metric + " " + std::string(text) + " is negative");
+  l.cycles = v;
 }
 
 // Grid and block sizes: the raw page's launch__ metrics, or the details
 // page's "(x, y, z)" columns.
-uint64_t launch_size(const Table& t, const Launch& l, const char* metric, const char* xyz_column) {
-  if (auto v = value(l, metric)) return count_at(t.file, l.kernel.line, metric, *v);
+uint64_t launch_size(const Table& t, const Kernel& l, const char* metric, const char* xyz_column) {
+  if (auto v = value(l, metric)) return count_at(t.file, l.line, metric, *v);
   const auto found = value(l, xyz_column);
   if (!found) return 0;
   const std::string xyz(*found);
@@ -80,28 +71,28 @@ uint64_t launch_size(const Table& t, const Launch& l, const char* metric, const 
     char c = i < xyz.size() ? xyz[i] : ',';
     if (c >= '0' && c <= '9') digits.push_back(c);
     else if ((c == ',' || c == ')') && !digits.empty()) {
-      if (__builtin_mul_overflow(size, count_at(t.file, l.kernel.line, xyz_column, digits), &size))
-        fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + xyz + "' does not fit in 64 bits");
+      if (__builtin_mul_overflow(size, count_at(t.file, l.line, xyz_column, digits), &size))
+        fail_input(t.file, l.line, std::string(xyz_column) + " '" + xyz + "' does not fit in 64 bits");
       digits.clear();
       ++dims;
     } else if (c != ' ' && c != '(' && c != ',' && c != ')') {
-      fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
+      fail_input(t.file, l.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
     }
   }
-  if (dims != 3) fail_input(t.file, l.kernel.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
+  if (dims != 3) fail_input(t.file, l.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
   return size;
 }
 
-void finish(const Table& t, std::vector<Launch>& launches, Profile& p) {
+void finish(const Table& t, std::vector<Kernel>& launches, Profile& p) {
   p.cycles_from = first_in_all(launches, kCycles);
   p.time_from = first_in_all(launches, kTimes);
-  for (Launch& l : launches) {
+  for (Kernel& l : launches) {
     if (!p.cycles_from.empty()) set_cycles(t, l, p.cycles_from);
     if (!p.time_from.empty())
-      l.kernel.time_ns = time_in_ns(t, l.kernel.line, p.time_from, unit(l, p.time_from), *value(l, p.time_from));
-    l.kernel.ctas = launch_size(t, l, "launch__grid_size", "Grid Size");
-    l.kernel.threads_per_cta = launch_size(t, l, "launch__block_size", "Block Size");
-    p.kernels.push_back(std::move(l.kernel));
+      l.time_ns = time_in_ns(t, l.line, p.time_from, unit(l, p.time_from), *value(l, p.time_from));
+    l.ctas = launch_size(t, l, "launch__grid_size", "Grid Size");
+    l.threads_per_cta = launch_size(t, l, "launch__block_size", "Block Size");
+    p.kernels.push_back(std::move(l));
   }
 }
 
@@ -110,15 +101,15 @@ void finish(const Table& t, std::vector<Launch>& launches, Profile& p) {
 void read_ncu_raw(Table& t, Profile& p) {
   const int id = t.need("ID"), name = t.need("Kernel Name");
   const std::vector<std::string> units = t.take_units_row(id);
-  std::vector<Launch> launches;
+  std::vector<Kernel> launches;
   for (const Row& r : t.rows) {
-    Launch l{p.new_kernel(), {}};
-    l.kernel.line = r.line;
-    l.kernel.id = count_at(t.file, r.line, "ID", r.fields[id]) + 1;
-    l.kernel.name = r.fields[name];
-    t.keep_values(r, l.kernel);
+    Kernel l = p.new_kernel();
+    l.line = r.line;
+    l.id = count_at(t.file, r.line, "ID", r.fields[id]) + 1;
+    l.name = r.fields[name];
+    t.keep_values(r, l);
     for (size_t c = 0; c < units.size(); ++c)
-      if (!units[c].empty() && is_duration_metric(t.header[c])) l.units.emplace(t.header[c], units[c]);
+      if (!units[c].empty() && unit_matters(t.header[c])) l.units.set(t.header_ids[c], units[c]);
     launches.push_back(std::move(l));
   }
   finish(t, launches, p);
@@ -127,24 +118,23 @@ void read_ncu_raw(Table& t, Profile& p) {
 void read_ncu_details(Table& t, Profile& p) {
   const int id = t.need("ID"), name = t.need("Kernel Name"), metric = t.need("Metric Name"),
             metric_value = t.need("Metric Value"), metric_unit = t.column("Metric Unit");
-  std::vector<Launch> launches;
+  std::vector<Kernel> launches;
   std::map<uint64_t, size_t> by_id;
   for (const Row& r : t.rows) {
     const uint64_t kid = count_at(t.file, r.line, "ID", r.fields[id]);
     auto [it, fresh] = by_id.emplace(kid, launches.size());
     if (fresh) {
-      Launch l{p.new_kernel(), {}};
-      l.kernel.line = r.line;
-      l.kernel.id = kid + 1;
-      l.kernel.name = r.fields[name];
-      for (const char* c : {"Block Size", "Grid Size"})
-        if (int col = t.column(c); col >= 0) l.kernel.values.set(c, r.fields[col]);
+      Kernel l = p.new_kernel();
+      l.line = r.line;
+      l.id = kid + 1;
+      l.name = r.fields[name];
+      for (const char* c : {"Block Size", "Grid Size", "Process ID", "Process Name"})
+        if (int col = t.column(c); col >= 0) l.values.set(c, r.fields[col]);
       launches.push_back(std::move(l));
     }
-    Launch& l = launches[it->second];
-    l.kernel.values.set(r.fields[metric], r.fields[metric_value]);
-    if (metric_unit >= 0 && is_duration_metric(r.fields[metric]))
-      l.units.insert_or_assign(r.fields[metric], r.fields[metric_unit]);
+    Kernel& l = launches[it->second];
+    l.values.set(r.fields[metric], r.fields[metric_value]);
+    if (metric_unit >= 0 && unit_matters(r.fields[metric])) l.units.set(r.fields[metric], r.fields[metric_unit]);
   }
   finish(t, launches, p);
 }

@@ -3,7 +3,8 @@
 // Duration); memory copies and sets ("[CUDA memcpy HtoD]") are not kernels.
 // With --metrics or --events the trace has a "Kernel" column and no
 // Duration. The summary (--metrics/--events without the trace) has one row
-// per kernel name and metric, with the number of invocations.
+// per kernel name and metric, with the number of invocations; its values are
+// the Avg column, the Min and Max kept as "NAME (Min)" and "NAME (Max)".
 #include <map>
 
 #include "formats/profile_table.hpp"
@@ -53,7 +54,8 @@ void read_nvprof_trace(Table& t, Profile& p) {
 
 void read_nvprof_summary(Table& t, Profile& p) {
   const int device = t.column("Device"), name = t.need("Kernel"), calls = t.need("Invocations"),
-            metric = t.first_column({"Metric Name", "Event Name"}), avg = t.need("Avg");
+            metric = t.first_column({"Metric Name", "Event Name"}), avg = t.need("Avg"),
+            min = t.column("Min"), max = t.column("Max");
   std::map<std::pair<std::string, std::string>, size_t> index;  // (device, kernel) -> kernel
   for (const Row& r : t.rows) {
     const std::string dev = device >= 0 ? r.fields[device] : std::string();
@@ -71,7 +73,11 @@ void read_nvprof_summary(Table& t, Profile& p) {
                      std::to_string(p.kernels[it->second].launches) + " on line " +
                      std::to_string(p.kernels[it->second].line) + " for the same kernel");
     }
-    p.kernels[it->second].values.set(r.fields[metric], r.fields[avg]);
+    Values& values = p.kernels[it->second].values;
+    values.set(r.fields[metric], r.fields[avg]);
+    // Whether a value was the same in every launch: "NAME (Min)", "NAME (Max)".
+    for (auto [col, suffix] : {std::pair{min, " (Min)"}, std::pair{max, " (Max)"}})
+      if (col >= 0) values.set(r.fields[metric] + suffix, r.fields[col]);
   }
 }
 

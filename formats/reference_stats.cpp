@@ -1,6 +1,8 @@
 #include "formats/reference_stats.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "libcommon/diag.hpp"
 #include "libcommon/io.hpp"
@@ -37,8 +39,12 @@ constexpr MetricSource kNvprof[] = {
     {"achieved_occupancy", RefMetric::Occupancy},
     {"global_hit_rate", RefMetric::L1HitRate, 0.01},
     {"l2_tex_hit_rate", RefMetric::L2HitRate, 0.01},
-    {"global_load_requests", RefMetric::GmemRequests, 1, true},
-    {"global_store_requests", RefMetric::GmemRequests, 1, true},
+    // Requests as sasskit counts them, one per warp-level instruction: on
+    // Pascal, global_{load,store}_requests count one per 32-byte sector.
+    {"inst_executed_global_loads", RefMetric::GmemRequests, 1, true},
+    {"inst_executed_global_stores", RefMetric::GmemRequests, 1, true},
+    {"inst_executed_global_atomics", RefMetric::GmemRequests, 1, true},
+    {"inst_executed_global_reductions", RefMetric::GmemRequests, 1, true},
     {"active_cycles", RefMetric::SmActiveCycles},  // event, summed over SMs
     // A transaction is a 32-byte sector; l2_tex_* are those from the SMs' L1/tex.
     {"l2_tex_read_transactions", RefMetric::L2Sectors, 1, true},
@@ -75,13 +81,17 @@ constexpr MetricSource kNcu[] = {
     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", RefMetric::SmemConflicts},  // both, where given
     // The names of Nsight Compute before 2020 (CUDA 10), as on Pascal.
     {"smsp__inst_executed_sum", RefMetric::Instructions},
+    {"sm__active_cycles_sum", RefMetric::SmActiveCycles},
     {"sm__inst_executed_avg_per_active_cycle", RefMetric::SmIpc},
     {"sm__active_warps_avg_per_active_cycle_pct", RefMetric::Occupancy, 0.01},
     {"tex__hitrate_pct", RefMetric::L1HitRate, 0.01},
     {"lts__request_total_sectors_hitrate_pct", RefMetric::L2HitRate, 0.01},
-    {"tex__texin_requests_global_ld_cached", RefMetric::GmemRequests, 1, true},
-    {"tex__texin_requests_global_ld_uncached", RefMetric::GmemRequests, 1, true},
-    {"tex__texin_requests_global_st", RefMetric::GmemRequests, 1, true},
+    // Global memory warp instructions: the tex__texin_requests_global_* of
+    // these releases count one request per 32-byte sector on Pascal.
+    {"sass__inst_executed_global_loads", RefMetric::GmemRequests, 1, true},
+    {"sass__inst_executed_global_stores", RefMetric::GmemRequests, 1, true},
+    {"smsp__inst_executed_global_atomics_sum", RefMetric::GmemRequests, 1, true},
+    {"smsp__inst_executed_global_reductions_sum", RefMetric::GmemRequests, 1, true},
     {"dram__read_sectors", RefMetric::DramReadSectors},
     {"dram__write_sectors", RefMetric::DramWriteSectors},
     {"sm__shmem_ld_bank_conflict_sum", RefMetric::SmemConflicts, 1, true},
@@ -97,6 +107,21 @@ constexpr MetricSource kNcu[] = {
     {"tex__m_wr_sectors_global_red", RefMetric::L2Sectors, 1, true},
     {"tex__m_wr_sectors_local_st", RefMetric::L2Sectors, 1, true},
 };
+
+// DRAM traffic as bytes, read only where the file lacks the sector count:
+// the names since 2020, those of sm_100 and later, and those before 2020.
+constexpr MetricSource kNcuBytes[] = {
+    {"dram__bytes_read.sum", RefMetric::DramReadSectors},   {"dram__bytes_write.sum", RefMetric::DramWriteSectors},
+    {"dram__bytes_op_read.sum", RefMetric::DramReadSectors}, {"dram__bytes_op_write.sum", RefMetric::DramWriteSectors},
+    {"dram__read_bytes", RefMetric::DramReadSectors},       {"dram__write_bytes", RefMetric::DramWriteSectors},
+};
+constexpr double kSectorBytes = 32;
+
+// Bytes per unit of the byte units ncu prints. It scales byte units by
+// powers of 1000, not 1024 (Nsight Compute CLI manual, "Metrics and Units";
+// --print-units base keeps "byte").
+constexpr std::pair<std::string_view, double> kByteUnits[] = {
+    {"byte", 1}, {"Kbyte", 1e3}, {"Mbyte", 1e6}, {"Gbyte", 1e9}, {"Tbyte", 1e12}, {"Pbyte", 1e15}};
 
 // What C's printf writes for a ratio of nothing (0/0) or by nothing: "nan",
 // "-nan", "inf", "-inf", with or without a '%'.
@@ -119,6 +144,18 @@ struct Source {
     if (non_number_is_missing && printf_non_number(*text)) return std::nullopt;
     return profile::number_at(file, kernel.line, name, *text);
   }
+  // A byte count in bytes, scaled by the unit the file gives it; an unknown
+  // or missing unit is refused, never guessed.
+  std::optional<double> bytes(std::string_view name) const {
+    auto v = get(name);
+    if (!v) return std::nullopt;
+    const std::string unit(kernel.units.get(name).value_or(""));
+    for (auto [known, scale] : kByteUnits)
+      if (unit == known) return *v * scale;
+    fail_input(file, kernel.line,
+               std::string(name) + (unit.empty() ? " has no unit" : " is in '" + unit + "'") +
+                   ": expected byte, Kbyte, Mbyte, Gbyte, Tbyte or Pbyte");
+  }
 };
 
 template <size_t N>
@@ -131,14 +168,45 @@ void apply_table(const Source& s, const MetricSource (&table)[N], ReferenceKerne
   }
 }
 
+void apply_ncu_bytes(const Source& s, ReferenceKernel& k) {
+  for (const MetricSource& m : kNcuBytes) {
+    auto& slot = k.metrics[size_t(m.metric)];
+    if (slot) continue;  // the sector count, or a name read before
+    if (auto b = s.bytes(m.source)) slot = *b / kSectorBytes;
+  }
+}
+
+// nvprof gives L2 hit rates per direction where l2_tex_hit_rate is not
+// collected: their mean weighted by each direction's transactions. A
+// summary's averages weight it exactly only when the transaction counts were
+// the same in every launch (Min = Max): the mean of products is then the
+// product of means.
+void apply_nvprof_l2_directions(const Source& s, ReferenceKernel& k) {
+  auto& slot = k.metrics[size_t(RefMetric::L2HitRate)];
+  double hits = 0, total = 0;
+  for (const char* dir : {"read", "write"}) {
+    const std::string n = std::string("l2_tex_") + dir + "_transactions";
+    const auto rate = s.get(std::string("l2_tex_") + dir + "_hit_rate"), count = s.get(n);
+    if (slot || !rate || !count) return;
+    if (s.kernel.launches > 1 && (!s.get(n + " (Min)") || s.get(n + " (Min)") != s.get(n + " (Max)"))) return;
+    hits += *rate / 100 * *count, total += *count;
+  }
+  if (total > 0) slot = hits / total;
+}
+
 // gpgpu-sim's totals (gpgpu_n_tot_w_icount, L1D_total_cache_*,
-// L2_total_cache_*) count from the start of the run: they are a kernel's own
-// only for the run's first kernel (its gpu_tot_sim_cycle is its gpu_sim_cycle).
+// L2_total_cache_*, the DRAM totals, gpgpu_n_shmem_bkconflict) count from the
+// start of the run: they are a kernel's own only for the run's first kernel
+// (its gpu_tot_sim_cycle is its gpu_sim_cycle). A DRAM request is a 32-byte
+// sector with the sectored L2 of Accel-Sim's GPU configs (gpgpu_cache:dl2 S:).
 void apply_accelsim_totals(const Source& s, ReferenceKernel& k) {
   const auto cycles = s.get("gpu_sim_cycle"), total_cycles = s.get("gpu_tot_sim_cycle");
   if (!cycles || !total_cycles || *cycles != *total_cycles) return;
   auto& m = k.metrics;
   if (!m[size_t(RefMetric::Instructions)]) m[size_t(RefMetric::Instructions)] = s.get("gpgpu_n_tot_w_icount");
+  m[size_t(RefMetric::DramReadSectors)] = s.get("total dram reads");
+  m[size_t(RefMetric::DramWriteSectors)] = s.get("total dram writes");
+  m[size_t(RefMetric::SmemConflicts)] = s.get("gpgpu_n_shmem_bkconflict");
   auto hit_rate = [&](const char* accesses, const char* miss_rate) -> std::optional<double> {
     auto n = s.get(accesses), miss = s.get(miss_rate);
     if (!n || !miss || *n <= 0) return std::nullopt;
@@ -212,7 +280,41 @@ void refuse_aggregates(const profile::Profile& p) {
   }
 }
 
+// Each kernel's application where the file names more than one process:
+// its Process Name, with the Process ID where one name has several.
+void set_applications(const profile::Profile& p, Reference& ref) {
+  std::map<std::string, std::set<std::string>> pids;  // name -> its process ids
+  for (const Kernel& k : p.kernels)
+    if (auto name = k.values.get("Process Name"))
+      pids[std::string(*name)].insert(std::string(k.values.get("Process ID").value_or("")));
+  size_t processes = 0;
+  for (const auto& [name, ids] : pids) processes += ids.size();
+  if (processes < 2) return;
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    const std::string name(p.kernels[i].values.get("Process Name").value_or(""));
+    const std::string pid(p.kernels[i].values.get("Process ID").value_or(""));
+    ref.kernels[i].application = pids[name].size() > 1 ? name + " [" + pid + "]" : name;
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> reference_applications(const Reference& ref) {
+  std::vector<std::string> apps;
+  for (const ReferenceKernel& k : ref.kernels)
+    if (std::find(apps.begin(), apps.end(), k.application) == apps.end()) apps.push_back(k.application);
+  return apps;
+}
+
+Reference application_reference(const Reference& ref, const std::string& application) {
+  Reference one{ref.format, {}};
+  for (const ReferenceKernel& k : ref.kernels) {
+    if (k.application != application) continue;
+    one.kernels.push_back(k);
+    if (k.id) one.kernels.back().id = one.kernels.size();
+  }
+  return one;
+}
 
 const char* ref_metric_name(RefMetric m) { return kMetricNames[static_cast<size_t>(m)]; }
 
@@ -243,9 +345,17 @@ Reference to_reference(const profile::Profile& p) {
     const Source s{p.source, kernel, accelsim};
     switch (p.layout) {
       case Layout::NcuRaw:
-      case Layout::NcuDetails: apply_table(s, kNcu, k); apply_stalls(s, p.layout, k); break;
+      case Layout::NcuDetails:
+        apply_table(s, kNcu, k);
+        apply_ncu_bytes(s, k);
+        apply_stalls(s, p.layout, k);
+        break;
       case Layout::NvprofTrace:
-      case Layout::NvprofSummary: apply_table(s, kNvprof, k); apply_stalls(s, p.layout, k); break;
+      case Layout::NvprofSummary:  // a summary row is a launch's average: the metrics are per launch
+        apply_table(s, kNvprof, k);
+        apply_nvprof_l2_directions(s, k);
+        apply_stalls(s, p.layout, k);
+        break;
       case Layout::AccelsimCsv:
       case Layout::AccelsimStats:
       case Layout::AccelsimLog: apply_accelsim(s, k); break;
@@ -253,6 +363,7 @@ Reference to_reference(const profile::Profile& p) {
     }
     ref.kernels.push_back(std::move(k));
   }
+  set_applications(p, ref);
   const bool any = std::any_of(ref.kernels.begin(), ref.kernels.end(), [](const ReferenceKernel& k) {
     return std::any_of(k.metrics.begin(), k.metrics.end(), [](const auto& m) { return m.has_value(); });
   });

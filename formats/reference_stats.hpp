@@ -52,6 +52,7 @@ struct ReferenceKernel {
   std::optional<uint64_t> id;  // 1-based launch number when the reference numbers launches
   std::string name;            // as the reference writes it; empty when it has none
   uint64_t launches = 1;       // > 1 for a summary row (its metrics are averages)
+  std::string application;     // the process it ran in, where the file names several (ncu)
   std::array<std::optional<double>, kRefMetrics> metrics{};
   // Its stall reasons as read (the Stall* metrics are their shares).
   std::optional<ReferenceStalls> stalls;
@@ -61,6 +62,14 @@ struct Reference {
   std::string format;  // the profile layout, profile::layout_name()
   std::vector<ReferenceKernel> kernels;
 };
+
+// The applications a reference holds, in order of their first kernel: one
+// "" when it names no process or only one. ncu names each launch's process
+// (Process Name, or "NAME [PID]" where processes of one name differ).
+std::vector<std::string> reference_applications(const Reference& ref);
+// The kernels of one application, numbered 1, 2, ... in the file's order, as
+// a trace of that application numbers its launches.
+Reference application_reference(const Reference& ref, const std::string& application);
 
 // The metrics of a profile read by formats/profile.hpp. BadInput when the
 // layout carries none (a durations-only table) or a metric is not a number.

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <sstream>
 
@@ -39,7 +40,9 @@ TEST(Reference, NvprofLogOfVectoradd) {
   EXPECT_DOUBLE_EQ(metric(k, RefMetric::Occupancy), 0.368591);
   EXPECT_DOUBLE_EQ(metric(k, RefMetric::L2HitRate), 1.0);
   EXPECT_DOUBLE_EQ(metric(k, RefMetric::L1HitRate), 0.0);
-  EXPECT_EQ(metric(k, RefMetric::GmemRequests), 26 + 13);
+  // Global memory warp instructions (inst_executed_global_loads + _stores), not
+  // global_{load,store}_requests, which count 26 + 13 sectors on this Pascal.
+  EXPECT_EQ(metric(k, RefMetric::GmemRequests), 8 + 4);
   EXPECT_FALSE(k.metrics[size_t(RefMetric::Cycles)]);
 }
 
@@ -52,7 +55,8 @@ TEST(Reference, NcuRawOldMetricNamesOfVectoradd) {
   const std::pair<RefMetric, double> held[] = {
       {RefMetric::Cycles, 5774},          {RefMetric::Instructions, 344},   {RefMetric::SmIpc, 0.16},
       {RefMetric::Occupancy, 0.283},      {RefMetric::L1HitRate, 0},        {RefMetric::L2HitRate, 0.3077},
-      {RefMetric::GmemRequests, 26 + 13}, {RefMetric::L2Sectors, 26 + 13},  // L1/tex read misses and writes
+      {RefMetric::GmemRequests, 8 + 4},   // global load and store warp instructions (sass__inst_executed_*)
+      {RefMetric::L2Sectors, 26 + 13},    // L1/tex read misses and writes
       {RefMetric::DramReadSectors, 236},  {RefMetric::DramWriteSectors, 12}, {RefMetric::SmemConflicts, 0}};
   for (auto [m, value] : held) EXPECT_DOUBLE_EQ(metric(k, m), value) << ref_metric_name(m);
   EXPECT_FALSE(k.metrics[size_t(RefMetric::SmActiveCycles)]);
@@ -89,8 +93,8 @@ TEST(Reference, MetricsHeldByEachRealExport) {
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "needs ../shared/data";
   const std::pair<const char*, size_t> files[] = {
       {"ncu-raw-vectoradd-gtx1080.csv", 17},         {"ncu-raw-vectoradd-gtx1080.stdout.txt", 17},
-      {"nvprof-metrics-vectoradd-gtx1080.txt", 15}, {"nvprof-metrics-matrixmul-gtx1080ti.csv", 13},
-      {"ncu-raw-pka-tiny-rtx2070s.csv", 2},          {"ncu-details-gemm-naive-rtx5070.csv", 4},
+      {"nvprof-metrics-vectoradd-gtx1080.txt", 15}, {"nvprof-metrics-matrixmul-gtx1080ti.csv", 14},
+      {"ncu-raw-pka-tiny-rtx2070s.csv", 3},          {"ncu-details-gemm-naive-rtx5070.csv", 6},
   };
   for (const auto& [file, count] : files) {
     const Reference r = load_reference(dir + file);
@@ -108,13 +112,19 @@ TEST(Reference, AccelsimRunTotalsCountOnlyForTheFirstKernel) {
       "kernel_name = first\nkernel_launch_uid = 1\ngpu_sim_cycle = 100\ngpu_tot_sim_cycle = 100\n"
       "gpgpu_n_tot_w_icount = 400\n\tL1D_total_cache_accesses = 50\n\tL1D_total_cache_miss_rate = 0.2500\n"
       "L2_total_cache_accesses = 10\nL2_total_cache_miss_rate = 0.1000\n"
+      "gpgpu_n_shmem_bkconflict = 6\ntotal dram reads = 12\ntotal dram writes = 3\nsome message = 7\n"
       "kernel_name = second\nkernel_launch_uid = 2\ngpu_sim_cycle = 50\ngpu_tot_sim_cycle = 150\n"
-      "gpgpu_n_tot_w_icount = 900\n\tL1D_total_cache_accesses = 70\n\tL1D_total_cache_miss_rate = 0.3000\n");
+      "gpgpu_n_tot_w_icount = 900\n\tL1D_total_cache_accesses = 70\n\tL1D_total_cache_miss_rate = 0.3000\n"
+      "gpgpu_n_shmem_bkconflict = 9\ntotal dram reads = 20\ntotal dram writes = 5\n");
   ASSERT_EQ(r.kernels.size(), 2u);
   const std::pair<RefMetric, double> first[] = {
-      {RefMetric::Instructions, 400}, {RefMetric::Ipc, 4}, {RefMetric::L1HitRate, 0.75}, {RefMetric::L2HitRate, 0.9}};
+      {RefMetric::Instructions, 400},   {RefMetric::Ipc, 4},
+      {RefMetric::L1HitRate, 0.75},     {RefMetric::L2HitRate, 0.9},
+      {RefMetric::DramReadSectors, 12}, {RefMetric::DramWriteSectors, 3},
+      {RefMetric::SmemConflicts, 6}};
   for (auto [m, value] : first) EXPECT_DOUBLE_EQ(metric(r.kernels[0], m), value) << ref_metric_name(m);
-  for (RefMetric m : {RefMetric::Instructions, RefMetric::L1HitRate, RefMetric::L2HitRate})
+  for (RefMetric m : {RefMetric::Instructions, RefMetric::L1HitRate, RefMetric::L2HitRate, RefMetric::DramReadSectors,
+                      RefMetric::DramWriteSectors, RefMetric::SmemConflicts})
     EXPECT_FALSE(r.kernels[1].metrics[size_t(m)]) << ref_metric_name(m);  // the run's, not its own
 }
 
@@ -251,4 +261,89 @@ TEST(Reference, DurationsOnlyProfileIsRefused) {
 
 TEST(Reference, ToolLinesAloneAreNoReference) {
   EXPECT_EQ(test::error_of([] { parse("==PROF== x\n==1=\n"); }), "ref.csv: empty profile: no CSV header found");
+}
+
+namespace {
+
+// An ncu details page of one launch: (metric, unit, value) rows.
+std::string ncu_details(std::initializer_list<std::array<const char*, 3>> metrics) {
+  std::string s = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+  for (const auto& [name, unit, value] : metrics)
+    s += std::string("\"0\",\"k\",\"") + name + "\",\"" + unit + "\",\"" + value + "\"\n";
+  return s;
+}
+
+}  // namespace
+
+TEST(Reference, NcuByteUnitsScaleByPowersOf1000IntoSectors) {
+  Reference r = parse(ncu_details({{"dram__bytes_read.sum", "Kbyte", "1.60"},
+                                   {"dram__bytes_write.sum", "Mbyte", "3.20"},
+                                   {"smsp__inst_executed.sum", "inst", "7"}}));
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::DramReadSectors), 1600.0 / 32);
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::DramWriteSectors), 3.2e6 / 32);
+  // The raw page: the unit is in the units row under the header.
+  r = parse("\"ID\",\"Kernel Name\",\"dram__read_bytes\",\"dram__write_bytes\"\n"
+            "\"\",\"\",\"Gbyte\",\"byte\"\n\"0\",\"k\",\"0.000064\",\"96\"\n");
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::DramReadSectors), 2000);
+  EXPECT_DOUBLE_EQ(metric(r.kernels[0], RefMetric::DramWriteSectors), 3);
+}
+
+TEST(Reference, NcuSectorCountWinsOverBytes) {
+  Reference r = parse(ncu_details({{"dram__sectors_read.sum", "sector", "10"}, {"dram__bytes_read.sum", "byte", "640"}}));
+  EXPECT_EQ(metric(r.kernels[0], RefMetric::DramReadSectors), 10);
+}
+
+TEST(Reference, NcuByteCountInAnUnknownUnitIsRefused) {
+  EXPECT_EQ(test::error_of([] { parse(ncu_details({{"dram__bytes_read.sum", "KiB", "2"}})); }),
+            "ref.csv:2: dram__bytes_read.sum is in 'KiB': expected byte, Kbyte, Mbyte, Gbyte, Tbyte or Pbyte");
+  EXPECT_EQ(test::error_of([] { parse(ncu_details({{"dram__bytes_op_write.sum", "", "2"}})); }),
+            "ref.csv:2: dram__bytes_op_write.sum has no unit: expected byte, Kbyte, Mbyte, Gbyte, Tbyte or Pbyte");
+}
+
+TEST(Reference, NcuActiveSmCyclesUnderTheNamesBefore2020) {
+  Reference r = parse(ncu_details({{"sm__active_cycles_sum", "cycle", "1,234"}}));
+  EXPECT_EQ(metric(r.kernels[0], RefMetric::SmActiveCycles), 1234);
+}
+
+TEST(Reference, NvprofL2HitRateFromBothDirectionsOnlyWhereTheWeightsAreExact) {
+  auto summary = [](const char* writes_min) {
+    return parse(std::string("\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n"
+                             "\"D\",\"k\",2,\"l2_tex_read_hit_rate\",\"\",80.0%,100.0%,90.0%\n"
+                             "\"D\",\"k\",2,\"l2_tex_write_hit_rate\",\"\",50.0%,50.0%,50.0%\n"
+                             "\"D\",\"k\",2,\"l2_tex_read_transactions\",\"\",300,300,300\n"
+                             "\"D\",\"k\",2,\"l2_tex_write_transactions\",\"\",") +
+                 writes_min + ",100,100\n");
+  };
+  // The transaction counts were the same in every launch: (0.9 * 300 + 0.5 * 100) / 400.
+  EXPECT_DOUBLE_EQ(metric(summary("100").kernels[0], RefMetric::L2HitRate), 0.8);
+  // They were not: the averages cannot be weighted exactly.
+  EXPECT_FALSE(summary("50").kernels[0].metrics[size_t(RefMetric::L2HitRate)]);
+}
+
+TEST(Reference, NvprofSummaryOfMatrixmulWeighsItsL2HitRatesExactly) {
+  const std::string file = std::string(SASSKIT_SHARED_DATA) + "/profiles/real/nvprof-metrics-matrixmul-gtx1080ti.csv";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "needs ../shared/data";
+  const ReferenceKernel& k = load_reference(file).kernels.at(0);
+  EXPECT_EQ(k.launches, 301u);
+  // The file's Avg of l2_tex_{read,write}_hit_rate, weighted by its
+  // l2_tex_{read,write}_transactions, whose Min and Max are equal.
+  EXPECT_NEAR(metric(k, RefMetric::L2HitRate), (97.674216 * 512000 + 64.119134 * 25600) / (512000 + 25600) / 100, 1e-12);
+  EXPECT_EQ(metric(k, RefMetric::L2Sectors), 512000 + 25600);
+}
+
+TEST(Reference, NcuExportOfSeveralProcessesIsSplitByApplication) {
+  Reference r = parse("\"ID\",\"Process ID\",\"Process Name\",\"Kernel Name\",\"gpc__cycles_elapsed.max\"\n"
+                      "\"\",\"\",\"\",\"\",\"cycle\"\n"
+                      "\"0\",\"10\",\"a.exe\",\"k\",\"100\"\n\"1\",\"20\",\"b\",\"k\",\"200\"\n"
+                      "\"2\",\"10\",\"a.exe\",\"k\",\"300\"\n\"3\",\"30\",\"b\",\"k\",\"400\"\n");
+  // Two processes named b: told apart by their ids.
+  EXPECT_EQ(reference_applications(r), (std::vector<std::string>{"a.exe", "b [20]", "b [30]"}));
+  const Reference a = application_reference(r, "a.exe");
+  ASSERT_EQ(a.kernels.size(), 2u);
+  EXPECT_EQ(a.kernels[1].id, 2u);  // ncu's ID 2, the application's second launch
+  EXPECT_EQ(metric(a.kernels[1], RefMetric::Cycles), 300);
+  // One process: no application to tell apart.
+  EXPECT_EQ(reference_applications(parse("\"ID\",\"Process ID\",\"Process Name\",\"Kernel Name\",\"gpc__cycles_elapsed.max\"\n"
+                                         "\"\",\"\",\"\",\"\",\"cycle\"\n\"0\",\"10\",\"a\",\"k\",\"100\"\n")),
+            std::vector<std::string>{""});
 }

@@ -10,6 +10,7 @@
 #include "libcommon/diag.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
+#include "tests/support/error_of.hpp"
 #include "plot.hpp"
 #include "plot_table.hpp"
 #include "validate.hpp"
@@ -188,6 +189,39 @@ TEST(Validate, StallSharesAndTheirTotalVariationDistance) {
   EXPECT_DOUBLE_EQ(c.distance, distance);
   EXPECT_GT(c.distance, 0);
   EXPECT_DOUBLE_EQ(c.simulated_left_out, 1 - compared / m.stall_cycles());
+}
+
+TEST(Validate, SummaryRowComparesTheMeanOfTheLaunchesItAverages) {
+  Report r = report({});
+  r.kernels[1].name = r.kernels[0].name;  // two launches of vecAdd
+  ReferenceKernel summary;
+  summary.name = "vecAdd";
+  summary.launches = 2;
+  summary.metrics[size_t(RefMetric::Instructions)] = 100;
+  summary.metrics[size_t(RefMetric::Ipc)] = 0.5;
+  Validation v = validate(r, Reference{"nvprof-summary", {summary}}, "ref.csv");
+  EXPECT_EQ(v.matched, 1u);
+  ASSERT_EQ(v.metrics.size(), 2u);
+  const Metrics &a = r.kernels[0].m, &b = r.kernels[1].m;
+  ASSERT_EQ(v.metrics[0].pairs.size(), 1u);
+  EXPECT_DOUBLE_EQ(v.metrics[0].pairs[0].simulated, (a.instructions + b.instructions) / 2);
+  EXPECT_DOUBLE_EQ(v.metrics[1].pairs[0].simulated, (a.ipc() + b.ipc()) / 2);  // rates averaged as the profiler does
+  EXPECT_EQ(v.metrics[0].pairs[0].kernel_id, 1u);
+}
+
+TEST(Validate, SummaryRowOfOtherLaunchesIsNotCompared) {
+  Report r = report({});  // one launch of vecAdd
+  ReferenceKernel summary;
+  summary.name = "vecAdd";
+  summary.launches = 301;
+  summary.metrics[size_t(RefMetric::Instructions)] = 100;
+  EXPECT_EQ(test::error_of([&] { validate(r, Reference{"nvprof-summary", {summary}}, "ref.csv"); }).substr(0, 51),
+            "ref.csv: no reference kernel matches a simulated ke");
+  // A plan's run whose launch stands for as many launches as the row averages is.
+  FixtureOptions plan;
+  plan.plan = true;  // vecAdd's weight is 3
+  summary.launches = 3;
+  EXPECT_EQ(validate(report(plan), Reference{"nvprof-summary", {summary}}, "ref.csv").matched, 1u);
 }
 
 TEST(Validate, NoMatchingKernelFails) {
@@ -421,11 +455,71 @@ TEST(Plot, CorrelationPanelsCarryErrorCorrelationCountAndUnit) {
   EXPECT_EQ(panels[0].unit, "cycles");
   EXPECT_EQ(panels[0].points[1].label, "b: 1 vecAdd");  // a suite's points name their run
   EXPECT_FALSE(panels[1].log);  // a hit rate stays linear
-  const std::string script = correlation_plot_script(suite, "svg", "c.svg");
+  const std::string script = correlation_plot_script(two_validated_runs(), "svg", "c.svg");
   EXPECT_NE(script.find("set logscale xy"), std::string::npos);
   EXPECT_NE(script.find("'reference (cycles)'"), std::string::npos);
   EXPECT_NE(script.find("title 'y = x'"), std::string::npos);
   EXPECT_NE(script.find("set title 'cycles'.\"\\n\".'MAPE 25%, r "), std::string::npos) << script;
+  EXPECT_EQ(script.find("Stall reasons"), std::string::npos);  // plain references have none
+}
+
+TEST(Plot, SuitePlotSetsEachKernelsStallBarsBesideTheProfilers) {
+  std::vector<Validation> runs = two_validated_runs();
+  for (Validation& v : runs) {
+    StallComparison c;
+    c.kernel_id = 1;
+    c.name = "_Z6vecAddPfS_S_i";
+    c.run = v.run;
+    c.simulated[1] = c.reference[1] = 1;  // all MemData
+    v.stalls.push_back(c);
+  }
+  const PlotTable t = stall_comparison_table(runs.front().stalls);
+  EXPECT_EQ(t.groups.at(0).title, "1 vecAdd");  // one run: the kernel alone
+  const std::string script = correlation_plot_script(runs, "svg", "c.svg");
+  EXPECT_NE(script.find("set title 'Stall reasons, simulated against the profiler''s'"), std::string::npos) << script;
+  EXPECT_NE(script.find("newhistogram 'a: 1 vecAdd'"), std::string::npos) << script;
+  EXPECT_NE(script.find("newhistogram 'b: 1 vecAdd'"), std::string::npos);
+}
+
+TEST(Plot, LinearTicksInThousandsKeepTheirHalves) {
+  Report r = report({});
+  ReferenceKernel a, b;  // a zero keeps the axes linear: 0 to 2000 in steps of 500
+  a.id = 1, b.id = 2;
+  a.metrics[size_t(RefMetric::Cycles)] = 0;
+  b.metrics[size_t(RefMetric::Cycles)] = 1748;
+  r.kernels[1].m.cycles = 1500;
+  const Validation v = validate(r, Reference{"plain", {a, b}}, "ref.csv");
+  const std::string script = plot_script(r, &v, "svg", "p.svg");
+  EXPECT_NE(script.find("set xtics (\"0\" 0, \"500\" 500, \"1k\" 1000, \"1.5k\" 1500, \"2k\" 2000)"), std::string::npos)
+      << script;
+}
+
+TEST(Plot, LabelsRunningIntoEachOtherOnOneLineShareOne) {
+  // Three kernels with no simulated DRAM reads: labels left of the middle run
+  // right, the one right of it runs left, all on the x axis.
+  Validation v;
+  MetricValidation mv{RefMetric::DramReadSectors, {}, {}, {}, {}};
+  mv.pairs = {{1, "_Z4wmmaPf", 0, 0, "a"}, {2, "_Z6gatherPf", 0, 948, "b"}, {3, "_Z6vecaddPf", 0, 1748, "c"}};
+  v.metrics.push_back(mv);
+  const std::string s = plot_script(report({}), &v, "svg", "p.svg");
+  const size_t from = s.find("$ref0 << EOD");
+  const std::string data = s.substr(from, s.find("\nEOD\n", from) - from);
+  // The label at 0 ends before the one at 948 starts; that one runs into the
+  // one at 1748, which runs towards it.
+  EXPECT_NE(data.find("0 0 \"a: 1 wmma\"\n948 0 \"b: 2 gather and 1 more\"\n1748 0 \"\""), std::string::npos)
+      << data;
+}
+
+TEST(Plot, DecimalTicksAreFourIntervalsAtMost) {
+  Report r = report({});
+  ReferenceKernel a, b;  // a zero keeps the axes linear
+  a.id = 1, b.id = 2;
+  a.metrics[size_t(RefMetric::SmIpc)] = 0;
+  b.metrics[size_t(RefMetric::SmIpc)] = 0.21;
+  const Validation v = validate(r, Reference{"plain", {a, b}}, "ref.csv");
+  const std::string script = plot_script(r, &v, "svg", "p.svg");
+  // 0.05 steps would give six labels across a quarter of the canvas.
+  EXPECT_NE(script.find("set xtics (0, 0.1, 0.2, 0.3)"), std::string::npos) << script;
 }
 
 namespace {
@@ -457,7 +551,8 @@ TEST(Plot, ScatterOfOneRunIsLogLogWithEqualAxesDiagonalLabelsAndError) {
   EXPECT_NE(cycles.find("set size ratio 1 "), std::string::npos);
   EXPECT_NE(cycles.find("set logscale xy\n"), std::string::npos);
   EXPECT_NE(cycles.find("set xrange [99.9:10010]\nset yrange [99.9:10010]\n"), std::string::npos) << cycles;
-  EXPECT_NE(cycles.find("set xtics (100, 1000, 10000)\n"), std::string::npos);
+  // Counts in thousands are labelled 1k, 10k.
+  EXPECT_NE(cycles.find("set xtics (\"100\" 100, \"1k\" 1000, \"10k\" 10000)\n"), std::string::npos) << cycles;
   EXPECT_NE(cycles.find("'reference (cycles)'"), std::string::npos);
   EXPECT_NE(cycles.find("x with lines lt 8 dt 2 title 'y = x'"), std::string::npos);
   EXPECT_NE(cycles.find(".'MAPE 16.7%, r 1, n 2'"), std::string::npos) << cycles;

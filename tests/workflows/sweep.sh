@@ -109,5 +109,19 @@ grep -q "^Suite: 3 runs against their references, 12 kernels matched" results/va
   { cat results/validation.txt; fail "no suite section"; }
 [ -z "$plot" ] || [ -s "results/validation.$plot" ] || fail "no correlation plot"
 kit -q validate REFERENCE_twice=ref-twice.csv || fail "make validate: not up to date after it ran"
+# make validate REFERENCE=FILE: one ncu export of both applications'
+# processes (made here from the qv100 full runs' warp instructions, ncu's IDs
+# running on across them), every application's full runs against its process.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i
+    print "\"ID\",\"Process ID\",\"Process Name\",\"Kernel Name\",\"smsp__inst_executed.sum\""
+    print "\"\",\"\",\"\",\"\",\"inst\""; next }
+  $col["run"] ~ /^(twice|three)\/qv100\/full$/ && $col["scope"] == "kernel" { split($col["run"], p, "/")
+    printf "\"%d\",\"%d\",\"%s\",\"%s\",\"%s\"\n", n++, p[1] == "twice" ? 101 : 102, p[1], $col["kernel_name"], $col["warp_insts"] }' \
+  results/summary.csv > ref-both.csv
+kit validate REFERENCE=ref-both.csv >make8.log 2>&1 || { cat make8.log; fail "make validate REFERENCE= failed"; }
+awk -F, '$3 == "instructions" && $4 != "" { ++n; if ($8 != 0) bad = 1 } END { exit bad || n != 21 }' results/validation.csv ||
+  { cat results/validation.csv; fail "make validate REFERENCE=: instructions not matched exactly on the 6 runs' 21 kernels"; }
+grep -q "^Suite: 6 runs against their references, 21 kernels matched" results/validation.txt ||
+  { cat results/validation.txt; fail "make validate REFERENCE=: no suite section of 6 runs"; }
 
-echo "ok: 24 runs, summary and plots in one make -j2; nothing to redo; changed trace or options redo only what they affect; one lost run remade alone; failures atomic; make validate"
+echo "ok: 24 runs, summary and plots in one make -j2; nothing to redo; changed trace or options redo only what they affect; one lost run remade alone; failures atomic; make validate, per application and from one multi-process export"

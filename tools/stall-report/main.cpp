@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--reference", references,
                  "Validate the run against FILE (Nsight Compute CSV, nvprof CSV, Accel-Sim statistics or plain CSV); "
-                 "once per run, in order, to validate a suite")
+                 "once per run, in order, to validate a suite, or once for runs labelled by the applications of a "
+                 "multi-process ncu export")
       ->allow_extra_args(false);
   profile::ReadOptions reference_options;
   app.add_option("--reference-config", reference_options.config,
@@ -93,14 +94,10 @@ int main(int argc, char** argv) {
     if (references.empty() && !reference_options.config.empty()) fail_usage("--reference-config needs --reference");
     gather.all_pcs = !pcs.empty();
     std::vector<Report> runs = load_runs(inputs, labels, gather);
-    if (!references.empty() && references.size() != runs.size())
-      fail_usage("give --reference once per run (" + std::to_string(runs.size()) + " runs, " +
-                 std::to_string(references.size()) + " references)");
     std::vector<Validation> validations;
-    for (size_t i = 0; i < references.size(); ++i)
-      validations.push_back(validate(runs[i], load_reference(references[i], reference_options), references[i]));
+    if (!references.empty()) validations = validate_runs(runs, references, reference_options);
     Output out(output, OutputKind::Text);
-    if (!plot.empty() && validations.size() > 1) write_correlation_plot(pool_validations(validations), plot);
+    if (!plot.empty() && validations.size() > 1) write_correlation_plot(validations, plot);
     else if (!plot.empty() && runs.size() > 1) write_compare_plot(runs, plot);
     else if (!plot.empty()) write_plot(runs.front(), validations.empty() ? nullptr : &validations.front(), plot);
     if (!pcs.empty()) {

@@ -193,8 +193,22 @@ ScatterAxes scatter_axes(const ScatterSeries& s) {
   }
   if (s.unit == "fraction" && hi <= 1) return {0, 1, 0.2, false};
   if (hi <= 0) hi = 1;  // every value 0 (no bank conflicts): gnuplot refuses an empty range
-  const double step = nice_step(hi * 1.05 / 5);
+  // Decimal tick labels ("0.15") are wider than whole ones: four intervals
+  // at most, or the x labels of a narrow panel run together (0.05 steps).
+  const double whole = nice_step(hi * 1.05 / 5);
+  const double step = whole < 1 ? nice_step(hi * 1.05 / 4) : whole;
   return {0, step * std::ceil(hi * 1.05 / step), step, false};
+}
+
+// Tick labels of counts in thousands and more: 1.5k, 2M (gnuplot's '%.0s%c'
+// printed 1500 as 2k, beside the 2k of 2000).
+std::string tick_text(double v) {
+  std::ostringstream t;
+  if (std::fabs(v) >= 1e9) t << v / 1e9 << 'G';
+  else if (std::fabs(v) >= 1e6) t << v / 1e6 << 'M';
+  else if (std::fabs(v) >= 1e3) t << v / 1e3 << 'k';
+  else t << v;
+  return t.str();
 }
 
 // The ticks as a list, "(0, 0.2, 0.4)": a start and a step would let
@@ -203,28 +217,47 @@ std::string tick_list(const ScatterAxes& ax) {
   std::ostringstream s;
   s << '(';
   const int n = int(std::lround(ax.log ? std::log10(ax.hi / ax.lo) / std::log10(ax.step) : (ax.hi - ax.lo) / ax.step));
-  for (int i = 0; i <= n; ++i) s << (i ? ", " : "") << (ax.log ? ax.lo * std::pow(ax.step, i) : ax.lo + i * ax.step);
+  for (int i = 0; i <= n; ++i) {
+    const double v = ax.log ? ax.lo * std::pow(ax.step, i) : ax.lo + i * ax.step;
+    s << (i ? ", " : "");
+    if (ax.hi > 1000) s << '"' << tick_text(v) << "\" ";  // labelled: counts in thousands and more
+    s << v;
+  }
   s << ')';
   return s.str();
 }
 
-// The points' labels as drawn: where labelled points sit so close that
-// their labels would run into each other (a line's height apart and less
-// than a third of the panel across), the first says "LABEL and N more" and
-// the others nothing.
+// Where a point's label reaches across its panel (fractions of the panel):
+// from the point rightwards left of the middle, leftwards right of it
+// (scatter() anchors them so), about 0.018 of the panel a character, room
+// left for " and N more".
+struct LabelExtent {
+  double from, to, y;
+};
+LabelExtent label_extent(double x, double y, const std::string& label) {
+  const double width = 0.018 * double(label.size() + 12);
+  return x < 0.5 ? LabelExtent{x, x + width, y} : LabelExtent{x - width, x, y};
+}
+
+// The points' labels as drawn: where labels would run into each other (a
+// line's height apart, their extents across the panel overlapping), the
+// first says "LABEL and N more" and the others nothing.
 std::vector<std::string> panel_labels(const ScatterSeries& s, const ScatterAxes& ax) {
   auto at = [&](double v) {
     return ax.log ? std::log10(v / ax.lo) / std::log10(ax.hi / ax.lo) : (v - ax.lo) / (ax.hi - ax.lo);
+  };
+  auto extent = [&](size_t i) {
+    return label_extent(at(s.points[i].reference), at(s.points[i].simulated), s.points[i].label);
   };
   std::vector<std::string> labels(s.points.size());
   std::vector<size_t> more(s.points.size(), 0);
   std::vector<size_t> shown;
   for (size_t i = 0; i < s.points.size(); ++i) {
-    const ScatterPoint& p = s.points[i];
-    if (p.label.empty()) continue;
+    if (s.points[i].label.empty()) continue;
+    const LabelExtent p = extent(i);
     auto near = std::find_if(shown.begin(), shown.end(), [&](size_t j) {
-      const ScatterPoint& q = s.points[j];
-      return std::fabs(at(p.reference) - at(q.reference)) < 0.33 && std::fabs(at(p.simulated) - at(q.simulated)) < 0.05;
+      const LabelExtent q = extent(j);
+      return std::fabs(p.y - q.y) < 0.05 && p.from < q.to && q.from < p.to;
     });
     if (near != shown.end()) ++more[*near];
     else shown.push_back(i);
@@ -256,8 +289,7 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
       << "\nset key below\nset xtics norotate\nset grid xtics ytics\n"
       << (ax.log ? "set logscale xy\n" : "unset logscale\n")
       << (ax.log && ax.step == 10 ? "set mxtics 10\nset mytics 10\n" : "")
-      // Counts in thousands and more as 2k, 1.5M: plain tick labels run into each other in a narrow panel.
-      << (ax.hi > 1000 ? "set format xy '%.0s%c'\n" : "set format xy '%g'\n") << "set xrange [" << below << ':'
+      << "set format xy '%g'\nset xrange [" << below << ':'
       << above << "]\nset yrange [" << below << ':' << above << "]\nset xtics " << tick_list(ax) << "\nset ytics "
       << tick_list(ax) << '\n'
       << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.2 title 'kernels', "
@@ -374,25 +406,32 @@ std::string compare_plot_script(const std::vector<Report>& runs, const std::stri
   return s.str();
 }
 
-std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output) {
+std::string correlation_plot_script(const std::vector<Validation>& runs, const std::string& terminal,
+                                    const std::string& output) {
+  const Validation suite = pool_validations(runs);
   const std::vector<ScatterSeries> panels = validation_scatter(suite);
+  std::vector<StallComparison> stalls;
+  for (const Validation& v : runs) stalls.insert(stalls.end(), v.stalls.begin(), v.stalls.end());
   constexpr size_t kPerRow = 3;
-  const size_t rows = std::max<size_t>(1, (panels.size() + kPerRow - 1) / kPerRow);
+  const size_t scatter_rows = std::max<size_t>(1, (panels.size() + kPerRow - 1) / kPerRow);
+  const size_t rows = scatter_rows + (stalls.empty() ? 0 : 1);
+  const double h = 0.96 / rows;
   std::ostringstream s;
   s << header(terminal, output, int(450 * rows),
               "Simulated against reference: " + std::to_string(suite.matched) + " kernels, " + suite.reference);
+  if (!stalls.empty()) histogram(s, "stalls", stall_comparison_table(stalls), {0, scatter_rows * h, 1, h * 0.95});
   for (size_t i = 0; i < panels.size(); ++i) {
-    const double w = 1.0 / kPerRow, h = 0.96 / rows;
+    const double w = 1.0 / kPerRow;
     const size_t row = i / kPerRow;
-    scatter(s, "corr" + std::to_string(i), panels[i], {(i % kPerRow) * w, (rows - 1 - row) * h, w, h * 0.95});
+    scatter(s, "corr" + std::to_string(i), panels[i], {(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95});
   }
   s << "unset multiplot\n";
   return s.str();
 }
 
-void write_correlation_plot(const Validation& suite, const std::string& path) {
+void write_correlation_plot(const std::vector<Validation>& runs, const std::string& path) {
   draw(path, [&](const std::string& terminal, const std::string& tmp) {
-    return correlation_plot_script(suite, terminal, tmp);
+    return correlation_plot_script(runs, terminal, tmp);
   });
 }
 

@@ -31,8 +31,11 @@ std::string plot_terminal(const std::string& path);
 void write_plot(const Report& rep, const Validation* validation, const std::string& path);
 void write_compare_plot(const std::vector<Report>& runs, const std::string& path);
 // Several runs with references: one scatter per metric (validation_scatter)
-// over every matched kernel of the suite (pool_validations).
-std::string correlation_plot_script(const Validation& suite, const std::string& terminal, const std::string& output);
-void write_correlation_plot(const Validation& suite, const std::string& path);
+// over every matched kernel of the suite (pool_validations) and, where the
+// references have stall reasons, their kernels' stall bars, simulated beside
+// the profiler's (stall_comparison_table, each kernel named with its run).
+std::string correlation_plot_script(const std::vector<Validation>& runs, const std::string& terminal,
+                                    const std::string& output);
+void write_correlation_plot(const std::vector<Validation>& runs, const std::string& path);
 
 }  // namespace sasskit::stallreport

@@ -197,6 +197,8 @@ SpeedupChart speedup_chart(const std::vector<Report>& runs) {
 PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls) {
   PlotTable t{"Stall reasons, simulated against the profiler's", "% of the stall cycles both name", {}, {}, 2};
   for (StallType type : kComparedStallTypes) t.series.push_back(stall_type_name(type));
+  const bool several_runs = std::any_of(stalls.begin(), stalls.end(),
+                                        [&](const StallComparison& c) { return c.run != stalls.front().run; });
   for (size_t k = 0; k < stalls.size() && k < kPlotKernels; ++k) {
     const StallComparison& c = stalls[k];
     auto percent = [](const auto& shares) {
@@ -204,7 +206,10 @@ PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls) {
       for (double s : shares) v.push_back(100 * s);
       return v;
     };
-    t.groups.push_back(PlotGroup{kernel_label(c.kernel_id, c.name),
+    // A suite's kernels are told apart by their run.
+    const std::string title = several_runs ? plot_label(c.run + ": " + kernel_label(c.kernel_id, c.name))
+                                           : kernel_label(c.kernel_id, c.name);
+    t.groups.push_back(PlotGroup{title,
                                  {PlotRow{"simulated", percent(c.simulated)}, PlotRow{"reference", percent(c.reference)}}});
   }
   return t;

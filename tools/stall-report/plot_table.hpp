@@ -79,7 +79,8 @@ SpeedupChart speedup_chart(const std::vector<Report>& runs);
 
 // --reference with stall reasons: per kernel (up to kPlotKernels) a group
 // of two bars, simulated and reference, each the shares (%) of the six
-// compared stall types.
+// compared stall types; kernels of several runs (a suite) are titled
+// "RUN: ID NAME".
 PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls);
 
 // --reference: per metric the kernels' (reference, simulated) points.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "columns.hpp"
+#include "metrics.hpp"
 #include "formats/csv.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/kernel_name.hpp"
@@ -44,31 +45,81 @@ bool same_kernel(const std::string& trace_name, const ReferenceKernel& r) {
   return r.name.empty() || base_kernel_name(trace_name) == base_kernel_name(r.name);
 }
 
+// A reference kernel and the simulated launches it stands for: one, or for
+// a summary row every launch of its name.
+struct Match {
+  const ReferenceKernel* ref;
+  std::vector<const KernelReport*> launches;
+};
+
 // A simulated kernel's reference: the one with its launch number when the
-// names agree, else the n-th launch of its name (n counted over the trace),
-// else a summary row of its name.
-std::vector<std::pair<const KernelReport*, const ReferenceKernel*>> match(const Report& rep, const Reference& ref) {
+// names agree, else the n-th launch of its name (n counted over the trace).
+// The launches left of a name that has a summary row go to that row, when
+// they are as many as its invocations (plan weights counted); otherwise its
+// averages are of other launches than the run's, and it is not compared.
+std::vector<Match> match(const Report& rep, const Reference& ref, const std::string& ref_name) {
   std::map<uint64_t, const ReferenceKernel*> by_id;
-  std::map<std::string, std::vector<const ReferenceKernel*>> by_name, summary;
+  std::map<std::string, std::vector<const ReferenceKernel*>> by_name;
+  std::map<std::string, Match> summary;
   for (const ReferenceKernel& r : ref.kernels) {
     if (r.id) by_id.emplace(*r.id, &r);
     if (r.name.empty()) continue;
-    (r.launches > 1 ? summary : by_name)[base_kernel_name(r.name)].push_back(&r);
+    if (r.launches > 1) summary.try_emplace(base_kernel_name(r.name), Match{&r, {}});
+    else by_name[base_kernel_name(r.name)].push_back(&r);
   }
   std::map<std::string, size_t> seen;  // launches of a name so far
-  std::vector<std::pair<const KernelReport*, const ReferenceKernel*>> pairs;
+  std::vector<Match> matches;
   for (const KernelReport& k : rep.kernels) {
     const std::string base = base_kernel_name(k.name);
     const size_t nth = seen[base]++;
     if (auto it = by_id.find(k.id); it != by_id.end() && same_kernel(k.name, *it->second)) {
-      pairs.emplace_back(&k, it->second);
+      matches.push_back({it->second, {&k}});
     } else if (auto n = by_name.find(base); n != by_name.end() && nth < n->second.size()) {
-      pairs.emplace_back(&k, n->second[nth]);
+      matches.push_back({n->second[nth], {&k}});
     } else if (auto s = summary.find(base); s != summary.end()) {
-      pairs.emplace_back(&k, s->second.front());
+      s->second.launches.push_back(&k);
     }
   }
-  return pairs;
+  for (auto& [base, m] : summary) {
+    if (m.launches.empty()) continue;
+    double launches = 0;
+    for (const KernelReport* k : m.launches) launches += k->weight;
+    if (launches == double(m.ref->launches)) {
+      matches.push_back(std::move(m));
+      continue;
+    }
+    char count[32];
+    std::snprintf(count, sizeof count, "%g", launches);
+    warn(ref_name, "the summary row of '" + printable(m.ref->name) + "' averages " +
+                       std::to_string(m.ref->launches) + " launches and the run has " + count +
+                       " of that name: not compared");
+  }
+  return matches;
+}
+
+// The simulated value of a match: its launch's, or the mean over the
+// launches a summary row averages, as the profiler averages them (rates
+// included), each counted by its plan weight.
+std::optional<double> simulated(const Match& match, RefMetric metric) {
+  if (match.launches.size() == 1) return simulated(match.launches.front()->m, metric);
+  double sum = 0, weight = 0;
+  for (const KernelReport* k : match.launches) {
+    auto v = simulated(k->m, metric);
+    if (!v) return std::nullopt;
+    sum += k->weight * *v, weight += k->weight;
+  }
+  return sum / weight;
+}
+
+// The simulated stall cycles a match is set against: a summary row's
+// launches summed.
+std::optional<StallComparison> compare_stalls(const Match& match) {
+  if (match.launches.size() == 1) return compare_stalls(*match.launches.front(), *match.ref);
+  std::vector<KernelReport> launches;
+  for (const KernelReport* k : match.launches) launches.push_back(*k);
+  KernelReport all = launches.front();
+  all.m = application_totals(launches);
+  return compare_stalls(all, *match.ref);
 }
 
 std::string kernel_list(const Report& rep) {
@@ -154,12 +205,55 @@ Validation pool_validations(const std::vector<Validation>& runs) {
   return suite;
 }
 
+namespace {
+
+// "dir/app.exe" -> "app": how a run is likely labelled after its program.
+std::string program_stem(const std::string& application) {
+  std::string stem = application.substr(application.find_last_of("/\\") + 1);
+  return stem.substr(0, stem.find('.'));
+}
+
+// A run labelled APP, or APP/... as the workflow kit labels APP/GPU/VARIANT.
+std::string application_for(const Report& run, const std::vector<std::string>& apps, const std::string& file) {
+  const std::string first = run.run.substr(0, run.run.find('/'));
+  for (const std::string& app : apps)
+    if (run.run == app || run.run == program_stem(app) || first == program_stem(app)) return app;
+  std::string list;
+  for (const std::string& app : apps) list += (list.empty() ? "" : ", ") + printable(app);
+  fail_usage(file + " holds " + std::to_string(apps.size()) + " applications (" + list + "): label each run (-l) by the one it ran; '" +
+             printable(run.run) + "' is none of them");
+}
+
+}  // namespace
+
+std::vector<Validation> validate_runs(const std::vector<Report>& runs, const std::vector<std::string>& files,
+                                      const profile::ReadOptions& options) {
+  std::vector<Validation> out;
+  if (files.size() == 1) {
+    const Reference ref = load_reference(files.front(), options);
+    const std::vector<std::string> apps = reference_applications(ref);
+    if (apps.size() > 1) {
+      for (const Report& run : runs) {
+        const std::string app = application_for(run, apps, files.front());
+        out.push_back(validate(run, application_reference(ref, app), files.front() + " (" + app + ")"));
+      }
+      return out;
+    }
+    if (runs.size() == 1) return {validate(runs.front(), ref, files.front())};
+  }
+  if (files.size() != runs.size())
+    fail_usage("give --reference once per run (" + std::to_string(runs.size()) + " runs, " +
+               std::to_string(files.size()) + " references), or one that holds each run's application");
+  for (size_t i = 0; i < files.size(); ++i) out.push_back(validate(runs[i], load_reference(files[i], options), files[i]));
+  return out;
+}
+
 const char* error_kind(RefMetric m) { return ref_metric_is_fraction(m) ? "MAE" : "MAPE"; }
 const char* error_key(RefMetric m) { return ref_metric_is_fraction(m) ? "error_pp" : "error_pct"; }
 const char* error_unit(RefMetric m) { return ref_metric_is_fraction(m) ? " pp" : "%"; }
 
 Validation validate(const Report& rep, const Reference& ref, const std::string& ref_name) {
-  auto pairs = match(rep, ref);
+  const std::vector<Match> pairs = match(rep, ref, ref_name);
   if (pairs.empty())
     throw Error(ExitCode::Failure, ref_name,
                 "no reference kernel matches a simulated kernel (reference: " + reference_list(ref) +
@@ -169,12 +263,13 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
     RefMetric metric = RefMetric(mi);
     MetricValidation mv{metric, {}, {}, {}, {}};
     bool in_reference = false;
-    for (auto [k, r] : pairs) {
-      auto s = simulated(k->m, metric);
-      const auto& m = r->metrics[mi];
+    for (const Match& p : pairs) {
+      auto s = simulated(p, metric);
+      const auto& m = p.ref->metrics[mi];
       in_reference |= m.has_value();
       if (!s || !m) continue;
-      mv.pairs.push_back({k->id, k->name, *s, *m, rep.run});
+      const KernelReport& k = *p.launches.front();
+      mv.pairs.push_back({k.id, k.name, *s, *m, rep.run});
     }
     if (mv.pairs.empty()) {
       (in_reference ? v.unsimulated : v.missing).push_back(metric);
@@ -187,8 +282,11 @@ Validation validate(const Report& rep, const Reference& ref, const std::string& 
     score(mv);
     v.metrics.push_back(std::move(mv));
   }
-  for (auto [k, r] : pairs)
-    if (auto c = compare_stalls(*k, *r)) v.stalls.push_back(std::move(*c));
+  for (const Match& p : pairs)
+    if (auto c = compare_stalls(p)) {
+      c->run = rep.run;
+      v.stalls.push_back(std::move(*c));
+    }
   return v;
 }
 

@@ -35,6 +35,7 @@ struct MetricValidation {
 struct StallComparison {
   uint32_t kernel_id = 0;
   std::string name;
+  std::string run;     // the run's label
   std::string source;  // the reference's metric family
   std::array<double, kComparedStallTypes.size()> simulated{}, reference{};
   double simulated_left_out = 0;  // Idle and Other: share of the simulated stall cycles
@@ -59,6 +60,15 @@ struct Validation {
 // summary row stands for every launch of its name. Fails (exit 1) when none
 // match.
 Validation validate(const Report& rep, const Reference& ref, const std::string& ref_name);
+
+// Each run validated against its reference: one file per run, in order, or
+// one file that holds several applications (a multi-process ncu export) for
+// as many runs, each run labelled by its application's name (with or without
+// directory and extension, or that name then "/..."), its kernels matched
+// within that application.
+// Usage error when the counts or the labels do not fit.
+std::vector<Validation> validate_runs(const std::vector<Report>& runs, const std::vector<std::string>& files,
+                                      const profile::ReadOptions& options);
 
 // Several runs, each validated against its own reference, pooled per
 // metric: the suite's errors and correlations over every matched kernel.
