@@ -318,7 +318,7 @@ TEST(Driver, PkpStopsEarlyAndProjects) {
   // error PKP estimates, which is at most what it stops at (pkp.hpp).
   EXPECT_NEAR(double(p.projected_cycles), double(a[0].stats.cycles), 0.05 * a[0].stats.cycles);
   ASSERT_TRUE(p.error_frac);
-  EXPECT_LE(*p.error_frac, Pkp::kMaxError);
+  EXPECT_LE(*p.error_frac, PkpOptions{}.max_error);
   EXPECT_NEAR(double(p.projected_cycles), double(a[0].stats.cycles), *p.error_frac * double(p.projected_cycles));
   EXPECT_EQ(b[0].stats.cycles, p.projected_cycles);
   EXPECT_FALSE(a[0].stats.projection.applied);

@@ -78,8 +78,25 @@ TEST(Pkp, SteadyKernelStopsAfterTheSecondWaveWithinItsEstimate) {
   EXPECT_GE(stop->first, 400u);
   const double projected = double(stop->first + stop->second.remaining_cycles), actual = double(k.end());
   EXPECT_GT(stop->second.error_frac, 0);
-  EXPECT_LE(stop->second.error_frac, Pkp::kMaxError);
+  EXPECT_LE(stop->second.error_frac, PkpOptions{}.max_error);
   EXPECT_LE(std::abs(projected - actual) / projected, stop->second.error_frac);
+}
+
+TEST(Pkp, StopsOnlyWithinTheToleranceItIsGiven) {
+  Synthetic k{std::vector<std::vector<uint64_t>>(4, std::vector<uint64_t>(100, 100))};
+  auto stop = k.run();
+  ASSERT_TRUE(stop);
+  // Asked for less than the estimate it stopped with, PKP runs on to a
+  // later wave whose estimate is within the tolerance, or to the end.
+  PkpOptions tight;
+  tight.max_error = stop->second.error_frac / 2;
+  auto later = k.run(tight);
+  if (later) {
+    EXPECT_GT(later->first, stop->first);
+    EXPECT_LE(later->second.error_frac, tight.max_error);
+  }
+  tight.max_error = 0;
+  EXPECT_FALSE(k.run(tight));
 }
 
 TEST(Pkp, SmsThatEndFarApartRunOn) {

@@ -35,6 +35,10 @@ int main(int argc, char** argv) {
   app.add_option("--pkp-window", opt.sim.pkp.window, "PKP: window in cycles")
       ->check(sasskit::positive_number())
       ->capture_default_str();
+  app.add_option("--pkp-max-error", opt.sim.pkp.max_error,
+                 "PKP: stop a kernel only where the projection's estimated error is at most this fraction")
+      ->check(sasskit::number_in(0.0, 1.0))
+      ->capture_default_str();
   app.add_option("--sched-policy", policy, "CTA placement without a sched record: round-robin, greedy, wave")
       ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
       ->capture_default_str();

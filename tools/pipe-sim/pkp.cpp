@@ -36,7 +36,7 @@ std::optional<PkpStop> Pkp::step(uint64_t cycle, const std::vector<SmProgress>& 
   // The first wave only gives a rate to compare the second's with.
   if (!stable || waves_.size() < 3) return std::nullopt;
   std::optional<PkpStop> stop = project(cycle, sms);
-  if (!stop || stop->error_frac > kMaxError) return std::nullopt;
+  if (!stop || stop->error_frac > opt_.max_error) return std::nullopt;
   return stop;
 }
 

@@ -11,7 +11,8 @@
 //   keeping its speed while the SM empties;
 // - it stops only when the estimated error of that projection (the two
 //   limits' half-gap, plus the change of rate since the wave before over
-//   the remaining cycles) is at most kMaxError; otherwise it runs on.
+//   the remaining cycles) is at most the user's tolerance
+//   (PkpOptions::max_error); otherwise it runs on.
 // A grid smaller than one wave is simulated in full: the paper stops it at
 // the first stable IPC, which on bench/pkp's stencil was 11-13% off.
 #pragma once
@@ -44,8 +45,6 @@ class Pkp {
   // kernel; the paper's per-cycle series, thinned so skipped cycles cost
   // nothing).
   static constexpr uint64_t kSamples = 30;
-  // The largest estimated error PKP stops at.
-  static constexpr double kMaxError = 0.03;
 
   // `cta_insts`: per simulated SM, the trace's warp instructions of its
   // CTAs in launch order; `slots`: the CTAs an SM holds at once.

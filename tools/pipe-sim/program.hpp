@@ -68,6 +68,9 @@ struct PkpOptions {
   bool enabled = false;
   double s = 0.25;        // IPC standard deviation threshold
   uint64_t window = 3000; // cycles
+  // The largest estimated error (a fraction of the kernel's cycles) at which
+  // a kernel stops: the user's tolerance, 5% by default.
+  double max_error = 0.05;
   bool grid_below_wave = false;  // the grid fits in one wave: PKP declines to stop it early
 };
 
