@@ -323,7 +323,8 @@ TEST(Reference, NvprofL2HitRateFromBothDirectionsOnlyWhereTheWeightsAreExact) {
 TEST(Reference, NvprofSummaryOfMatrixmulWeighsItsL2HitRatesExactly) {
   const std::string file = std::string(SASSKIT_SHARED_DATA) + "/profiles/real/nvprof-metrics-matrixmul-gtx1080ti.csv";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "needs ../shared/data";
-  const ReferenceKernel& k = load_reference(file).kernels.at(0);
+  const Reference reference = load_reference(file);
+  const ReferenceKernel& k = reference.kernels.at(0);
   EXPECT_EQ(k.launches, 301u);
   // The file's Avg of l2_tex_{read,write}_hit_rate, weighted by its
   // l2_tex_{read,write}_transactions, whose Min and Max are equal.
