@@ -67,7 +67,10 @@ void HeldKernelFilter::other(const Record& r) { pass_or_hold(r); }
 
 void HeldKernelFilter::read_held(size_t held, std::string& bytes) const {
   for (const Held& h : held_)
-    if (held >= h.first && held - h.first < h.file->size()) return h.file->read(held - h.first, bytes);
+    if (held >= h.first && held - h.first < h.file->size()) {
+      h.file->read(held - h.first, bytes);
+      return;
+    }
   throw Error(ExitCode::Internal, "held records", "record " + std::to_string(held) + " is not held");
 }
 

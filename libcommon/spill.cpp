@@ -1,6 +1,7 @@
 #include "spill.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 #include "libcommon/diag.hpp"
@@ -24,31 +25,49 @@ SpillFile::~SpillFile() {
   if (file_) std::fclose(file_);
 }
 
+namespace {
+constexpr size_t kTagBytes = sizeof(int64_t);
+const char* const kWriteFailed = "cannot write the temporary file (disk full, or over the file-size limit?)";
+}  // namespace
+
+void SpillFile::write(const void* bytes, size_t length) {
+  if (std::fwrite(bytes, 1, length, file_) != length) fail_io(path_, kWriteFailed);
+}
+
 size_t SpillFile::append(const std::string& bytes, int64_t tag) {
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    fail_io(path_, "cannot write the temporary file (disk full, or over the file-size limit?)");
-  entries_.push_back({end_, bytes.size(), tag});
-  end_ += bytes.size();
-  return entries_.size() - 1;
+  write(&tag, kTagBytes);  // the file lives and dies with this process: native byte order
+  write(bytes.data(), bytes.size());
+  offsets_.push_back(end_);
+  end_ += kTagBytes + bytes.size();
+  return offsets_.size() - 1;
 }
 
 void SpillFile::flush() {
-  if (std::fflush(file_) != 0) fail_io(path_, "cannot write the temporary file (disk full, or over the file-size limit?)");
+  if (std::fflush(file_) != 0) fail_io(path_, kWriteFailed);
 }
 
-void SpillFile::read(size_t index, std::string& bytes) const {
-  const Entry& e = entries_[index];
-  bytes.resize(e.length);
+void SpillFile::read_at(uint64_t offset, char* to, size_t length) const {
   size_t done = 0;
-  while (done < e.length) {
-    ssize_t n = pread(fileno(file_), bytes.data() + done, e.length - done, static_cast<off_t>(e.offset + done));
+  while (done < length) {
+    ssize_t n = pread(fileno(file_), to + done, length - done, static_cast<off_t>(offset + done));
     if (n <= 0) fail_io(path_, "cannot read the temporary file back");
     done += static_cast<size_t>(n);
   }
 }
 
+int64_t SpillFile::read(size_t index, std::string& bytes) const {
+  const uint64_t offset = offsets_[index];
+  const uint64_t next = index + 1 < offsets_.size() ? offsets_[index + 1] : end_;
+  bytes.resize(next - offset);  // one read for the tag and the record
+  read_at(offset, bytes.data(), bytes.size());
+  int64_t tag;
+  std::memcpy(&tag, bytes.data(), kTagBytes);
+  bytes.erase(0, kTagBytes);
+  return tag;
+}
+
 void SpillFile::clear() {
-  entries_.clear();
+  offsets_.clear();
   end_ = 0;
   if (std::fseek(file_, 0, SEEK_SET) != 0 || ftruncate(fileno(file_), 0) != 0)
     fail_io(path_, "cannot reset the temporary file");

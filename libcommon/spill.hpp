@@ -3,12 +3,14 @@
 // replays a kernel's records once it knows which to keep; rd-cache once it
 // has written the kernel's cache record; pipe-sim reads each CTA back when an
 // SM launches it. Lives in $TMPDIR (default /tmp); removed when closed.
+// Memory holds one offset (8 bytes) per record: a record's tag is written to
+// the file ahead of its bytes, and its length follows from the next offset.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <string>
-#include <vector>
 
 namespace sasskit {
 
@@ -21,28 +23,24 @@ class SpillFile {
 
   // Appends a record's bytes with a tag kept beside it; returns its index.
   size_t append(const std::string& bytes, int64_t tag = 0);
-  size_t size() const { return entries_.size(); }
-  int64_t tag(size_t index) const { return entries_[index].tag; }
+  size_t size() const { return offsets_.size(); }
   // Reads the records back in order: body(bytes, tag). Then empties the file.
   template <class F>
   void replay(F&& body);
   // Makes every appended record readable by read(); call before reading.
   void flush();
   // Record `index` (any order; safe from several threads at once once
-  // flushed, while nothing is appended).
-  void read(size_t index, std::string& bytes) const;
+  // flushed, while nothing is appended); returns its tag.
+  int64_t read(size_t index, std::string& bytes) const;
 
  private:
   void clear();
+  void read_at(uint64_t offset, char* to, size_t length) const;
+  void write(const void* bytes, size_t length);
 
   std::FILE* file_ = nullptr;
   std::string path_;
-  struct Entry {
-    uint64_t offset;
-    uint64_t length;
-    int64_t tag;
-  };
-  std::vector<Entry> entries_;
+  std::deque<uint64_t> offsets_;  // of each record's tag (grows without copying itself)
   uint64_t end_ = 0;  // bytes appended
 };
 
@@ -50,9 +48,9 @@ template <class F>
 void SpillFile::replay(F&& body) {
   flush();
   std::string bytes;
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    read(i, bytes);
-    body(bytes, entries_[i].tag);
+  for (size_t i = 0; i < offsets_.size(); ++i) {
+    const int64_t tag = read(i, bytes);
+    body(bytes, tag);
   }
   clear();
 }

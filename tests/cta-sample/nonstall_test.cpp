@@ -58,8 +58,8 @@ TEST(Sampler, PicksTheSmWithTheLongestCtaSetAndCountsInstructions) {
   s.kernel_id = 3;
   s.sm = {0, 1, 0, 1};
   s.start = {0, 0, 0, 0};
-  std::vector<UnitCounts> per_cta{counts({{UnitClass::Sp, 40}}), counts({{UnitClass::Sp, 400}}),
-                                  counts({{UnitClass::Sp, 40}}), counts({{UnitClass::Sp, 4}})};
+  const CtaUnitCounts per_cta(std::vector<UnitCounts>{counts({{UnitClass::Sp, 40}}), counts({{UnitClass::Sp, 400}}),
+                                                     counts({{UnitClass::Sp, 40}}), counts({{UnitClass::Sp, 4}})});
   const auto predicted = predict_per_sm(m, s, per_cta, 2);
   EXPECT_DOUBLE_EQ(predicted[0], 80.0 / 4 + 3);
   EXPECT_DOUBLE_EQ(predicted[1], 404.0 / 4 + 3);

@@ -71,7 +71,7 @@ TEST(SamplingError, EstimateIsTheLimitFurthestFromZero) {
   const GpuConfig gpu = tiny_gpu(2);
   const NonStallModel model(gpu);
   const KernelSchedule sched = two_sms_three_ctas();
-  const std::vector<UnitCounts> counts{sp(40), sp(40), sp(160)};
+  const CtaUnitCounts counts(std::vector<UnitCounts>{sp(40), sp(40), sp(160)});
   const auto predicted = predict_per_sm(model, sched, counts, gpu.num_sms);
   ASSERT_EQ(predicted, (std::vector<double>{53, 13}));
   const KernelSample s = choose_sample(sched, counts, predicted, SampleOptions{}, 1);
@@ -91,7 +91,7 @@ TEST(SamplingError, EstimateIsZeroWhenEverySmRunsTheSameCtas) {
   KernelSchedule sched;
   sched.sm = {0, 1, 0, 1};
   sched.start = {0, 0, 1, 1};
-  const std::vector<UnitCounts> counts{sp(40), sp(40), sp(40), sp(40)};
+  const CtaUnitCounts counts(std::vector<UnitCounts>{sp(40), sp(40), sp(40), sp(40)});
   EXPECT_DOUBLE_EQ(*sampling_error_estimate(sched, counts, {23, 23}, {80, 80}, {0}, 1), 0);
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <unordered_map>
 
 #include "formats/held_kernel.hpp"
 #include "formats/kernel_placement.hpp"
@@ -16,23 +15,13 @@
 namespace sasskit::ctasample {
 namespace {
 
-// What cta-sample keeps of the kernel being read. Per-CTA counts are keyed
-// by the CTAs that arrived, so a declared grid allocates nothing until its
-// cta records back it (formats/SECURITY.md).
+// What cta-sample keeps of the kernel being read.
 struct OpenKernel {
   uint32_t num_ctas = 0;
   unsigned ctas_per_sm = 0;
-  std::vector<UnitClass> units;                     // per table entry
-  std::unordered_map<uint32_t, UnitCounts> counts;  // per CTA (linear index) seen
+  std::vector<UnitClass> units;  // per table entry
+  CtaUnitCounts counts;          // per CTA (linear index) seen
 };
-
-// The per-CTA counts in grid order, once every CTA of the grid arrived.
-std::vector<UnitCounts> counts_in_grid_order(OpenKernel& k) {
-  std::vector<UnitCounts> all(k.num_ctas);
-  for (auto& [index, counts] : k.counts) all[index] = counts;
-  k.counts.clear();
-  return all;
-}
 
 }  // namespace
 
@@ -73,7 +62,7 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
     const auto index = static_cast<uint32_t>(c.index());
     const CtaTrace trace = c.decode();
     const UnitCounts counts = count_units(trace.warps, [&](uint32_t i) { return open.units[i]; });
-    if (!open.counts.emplace(index, counts).second)
+    if (!open.counts.add(index, counts))
       fail_input(c.record().where(), "CTA " + std::to_string(index) + " of " + k.label() + " appears twice");
   }
 
@@ -93,12 +82,12 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
 
   // The replayed log, else the stream's sched record, else the modeled
   // schedule (libcommon/placement.hpp).
-  KernelSchedule schedule(const stream::Kernel& k, const std::vector<UnitCounts>& counts) {
+  KernelSchedule schedule(const stream::Kernel& k) {
     const std::optional<KernelSchedule> recorded =
         options.replay ? options.replay->schedule(k.id(), open.num_ctas, gpu.num_sms) : k.find<KernelSchedule>();
     std::vector<uint64_t> cycles;
     if (!recorded)
-      for (const UnitCounts& c : counts) cycles.push_back(predicted_cta_cycles(model, c));
+      for (uint32_t i = 0; i < open.num_ctas; ++i) cycles.push_back(predicted_cta_cycles(model, open.counts[i]));
     return placement->place(stream::kernel_to_place(k.info(), k.where()), recorded ? &*recorded : nullptr, cycles);
   }
 
@@ -110,13 +99,13 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
     }
     if (k.ctas_seen() != open.num_ctas) {
       uint32_t missing = 0;
-      while (open.counts.count(missing)) ++missing;
+      while (open.counts.contains(missing)) ++missing;
       fail_input(k.where(), k.label() + ": its grid has " + std::to_string(open.num_ctas) +
                                 " CTAs but the stream holds " + std::to_string(k.ctas_seen()) +
                                 " cta records (first missing: CTA " + std::to_string(missing) + ")");
     }
-    const std::vector<UnitCounts> counts = counts_in_grid_order(open);
-    KernelSchedule sched = schedule(k, counts);
+    const CtaUnitCounts& counts = open.counts;
+    KernelSchedule sched = schedule(k);
     sched.gpu = gpu.name;
     const auto predicted = predict_per_sm(model, sched, counts, gpu.num_sms);
     std::optional<KernelSample> sample;

@@ -8,9 +8,9 @@
 namespace sasskit::ctasample {
 
 std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSchedule& schedule,
-                                   const std::vector<UnitCounts>& cta_counts, unsigned num_sms) {
+                                   const CtaUnitCounts& cta_counts, unsigned num_sms) {
   std::vector<UnitCounts> per_sm(num_sms, UnitCounts{});
-  for (size_t i = 0; i < schedule.sm.size(); ++i) per_sm[schedule.sm[i]] += cta_counts[i];
+  for (uint32_t i = 0; i < schedule.sm.size(); ++i) per_sm[schedule.sm[i]] += cta_counts[i];
   std::vector<double> cycles(num_sms);
   for (unsigned sm = 0; sm < num_sms; ++sm) cycles[sm] = model.cycles(per_sm[sm]);
   return cycles;
@@ -34,11 +34,11 @@ std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vect
   return end;
 }
 
-std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
+std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
                                               const std::vector<double>& predicted, const std::vector<uint64_t>& sm_insts,
                                               const std::vector<uint32_t>& kept_sms, unsigned slots) {
   std::vector<double> insts, fixed(cta_counts.size(), 1.0);
-  for (const UnitCounts& c : cta_counts) insts.push_back(double(total(c)));
+  for (uint32_t i = 0; i < cta_counts.size(); ++i) insts.push_back(double(total(cta_counts[i])));
   const auto num_sms = static_cast<unsigned>(predicted.size());
   std::optional<double> furthest;
   for (const std::vector<double>& times : {predicted, sm_makespans(schedule, insts, slots, num_sms),
@@ -65,7 +65,7 @@ std::vector<uint32_t> longest_sms(const std::vector<double>& predicted,
 
 }  // namespace
 
-KernelSample choose_sample(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
+KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
                            const std::vector<double>& predicted, const SampleOptions& options, unsigned slots) {
   KernelSample s;
   s.kernel_id = schedule.kernel_id;

@@ -7,6 +7,7 @@
 
 #include "formats/sample_record.hpp"
 #include "libcommon/cta_schedule.hpp"
+#include "libcommon/cta_unit_counts.hpp"
 #include "formats/trace.hpp"
 #include "libcommon/nonstall.hpp"
 
@@ -20,7 +21,7 @@ struct SampleOptions {
 
 // Each SM's CTA-set non-stall time (Eq. 2 over the sum of its CTAs' counts).
 std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSchedule& schedule,
-                                   const std::vector<UnitCounts>& cta_counts, unsigned num_sms);
+                                   const CtaUnitCounts& cta_counts, unsigned num_sms);
 
 // Each SM's time when its CTAs run `slots` at a time, each for its own
 // `cta_time` whatever the others do: the CTAs in order of their start, each
@@ -34,7 +35,7 @@ std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vect
 // throughput (`predicted`, HyFiSS Eq. 2), CTAs bound by their own latency
 // (each takes time in proportion to its instructions) and CTAs bound by a
 // fixed cost (each takes the same time); the one furthest from 0.
-std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
+std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
                                               const std::vector<double>& predicted, const std::vector<uint64_t>& sm_insts,
                                               const std::vector<uint32_t>& kept_sms, unsigned slots);
 
@@ -42,7 +43,7 @@ std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, co
 // SM id; SMs without CTAs are never chosen unless forced), their CTAs, and
 // the instruction counts of the kernel, of each SM and of the sample, and
 // the sampling error estimate for SMs holding `slots` CTAs at once.
-KernelSample choose_sample(const KernelSchedule& schedule, const std::vector<UnitCounts>& cta_counts,
+KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
                            const std::vector<double>& predicted, const SampleOptions& options, unsigned slots);
 
 }  // namespace sasskit::ctasample

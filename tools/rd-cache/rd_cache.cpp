@@ -13,6 +13,7 @@
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
+#include "libcommon/cta_unit_counts.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/nonstall.hpp"
 #include "libcommon/opcodes.hpp"
@@ -28,17 +29,18 @@ class SpilledCtas : public CtaSource {
  public:
   SpilledCtas(const KernelAccesses& kernel, const stream::HeldKernelFilter& held) : kernel_(kernel), held_(held) {}
   void add(uint32_t linear, size_t record, const UnitCounts& units, bool compact) {
-    ctas_.push_back({linear, record, units, compact});
+    ctas_.push_back({record, linear, units_.intern(units)});
+    compact_.push_back(compact);
   }
   // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
   // CTA is then numbered by its rank in grid order, which for a complete
   // grid is its linear index.
   void number_by_rank() {
-    std::vector<size_t> order(ctas_.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ctas_[a].linear < ctas_[b].linear; });
-    for (size_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].linear = static_cast<uint32_t>(rank);
+    std::vector<uint32_t> order(ctas_.size());  // a kernel has at most 2^32 - 1 CTAs
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ctas_[a].linear < ctas_[b].linear; });
+    for (uint32_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].linear = rank;
   }
   // The CTAs' predicted times, by linear index (0 where the stream holds
   // no CTA), at least `grid` of them.
@@ -46,7 +48,7 @@ class SpilledCtas : public CtaSource {
     std::vector<uint64_t> out(grid);
     for (const Spilled& c : ctas_) {
       if (c.linear >= out.size()) out.resize(c.linear + size_t(1));
-      out[c.linear] = predicted_cta_cycles(model, c.units);
+      out[c.linear] = predicted_cta_cycles(model, units_[c.units]);
     }
     return out;
   }
@@ -58,7 +60,7 @@ class SpilledCtas : public CtaSource {
     std::string bytes;
     held_.read_held(c.record, bytes);
     const stream::Record record(std::move(bytes), "spilled cta record");
-    if (c.compact)
+    if (compact_[cta])
       payload_accesses(kernel_, *stream::cta_payload(record), c.linear, out);
     else
       out = cta_accesses(kernel_, stream::decode<CtaTrace>(record), c.linear);
@@ -66,14 +68,15 @@ class SpilledCtas : public CtaSource {
 
  private:
   struct Spilled {
+    uint64_t record;  // held by the filter skeleton
     uint32_t linear;  // place in the grid
-    size_t record;    // held by the filter skeleton
-    UnitCounts units; // its instructions by pipeline unit, for its predicted time
-    bool compact;     // count_payload passed it: payload_accesses reads it back
+    uint32_t units;   // its instructions by pipeline unit (in units_), for its predicted time
   };
   const KernelAccesses& kernel_;
   const stream::HeldKernelFilter& held_;
-  std::vector<Spilled> ctas_;
+  std::deque<Spilled> ctas_;  // grows without copying itself
+  std::vector<bool> compact_;  // per CTA: count_payload passed it, payload_accesses reads it back
+  UnitCountsTable units_;
 };
 
 // A kernel read, from its kernel record until its results are written.

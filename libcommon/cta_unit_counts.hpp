@@ -1,0 +1,63 @@
+// Each CTA's warp instructions by unit class, for a kernel whose CTAs
+// arrive in any order. Most CTAs of a kernel share their counts, so the
+// distinct counts are kept once and each CTA holds the number of its own
+// (4 bytes a CTA, where a copy of the counts takes 56).
+//
+// Memory follows the CTAs added, never a declared grid (formats/SECURITY.md):
+// the numbers live in a table indexed by grid position up to a bound that
+// grows with the CTAs added; a CTA far ahead of the bound waits in a map
+// until the bound reaches it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "libcommon/nonstall.hpp"
+
+namespace sasskit {
+
+// The distinct counts of one kernel's CTAs, each numbered once.
+class UnitCountsTable {
+ public:
+  // The number of `counts`, new or found.
+  uint32_t intern(const UnitCounts& counts);
+  const UnitCounts& operator[](uint32_t id) const { return distinct_[id]; }
+
+ private:
+  struct Hash {
+    size_t operator()(const UnitCounts& c) const;
+  };
+  std::vector<UnitCounts> distinct_;
+  std::unordered_map<UnitCounts, uint32_t, Hash> ids_;  // into distinct_
+};
+
+class CtaUnitCounts {
+ public:
+  CtaUnitCounts() = default;
+  // CTAs 0, 1, ... with these counts (tests, and callers holding them all).
+  explicit CtaUnitCounts(const std::vector<UnitCounts>& in_grid_order);
+
+  // Records CTA `index`'s counts; false when it was added before.
+  bool add(uint32_t index, const UnitCounts& counts);
+  bool contains(uint32_t index) const;
+  // CTAs added.
+  uint64_t size() const { return added_; }
+  // The counts of CTA `index`, which was added.
+  const UnitCounts& operator[](uint32_t index) const { return table_[id_of(index)]; }
+
+ private:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+  uint32_t id_of(uint32_t index) const;
+  void place(uint32_t index, uint32_t id);
+  uint64_t bound() const { return 2 * added_ + 4096; }
+
+  UnitCountsTable table_;
+  std::deque<uint32_t> by_index_;  // id per CTA below bound(); kAbsent where none was added
+  std::map<uint32_t, uint32_t> ahead_;  // CTA -> id, for CTAs at or past bound()
+  uint64_t added_ = 0;
+};
+
+}  // namespace sasskit
