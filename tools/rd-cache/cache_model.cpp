@@ -117,6 +117,12 @@ std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, un
   const CtaSource& ctas = run.ctas;
   const KernelSchedule& schedule = run.schedule;
   std::vector<std::vector<uint32_t>> on_sm(num_sms);
+  std::vector<size_t> per_sm(num_sms);  // each SM's vector is sized once: no spare capacity per CTA
+  for (uint32_t c = 0; c < ctas.size(); ++c) {
+    const uint32_t linear = ctas.linear(c);
+    if (linear < schedule.sm.size() && schedule.sm[linear] < num_sms) ++per_sm[schedule.sm[linear]];
+  }
+  for (unsigned sm = 0; sm < num_sms; ++sm) on_sm[sm].reserve(per_sm[sm]);
   for (uint32_t c = 0; c < ctas.size(); ++c) {
     const uint32_t linear = ctas.linear(c);
     if (linear >= schedule.sm.size())
@@ -146,6 +152,7 @@ std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, un
       for (uint32_t c : g.ctas) g.end = std::max(g.end, placed_end(schedule, run.cta_cycles, ctas.linear(c)));
       groups[sm].push_back(std::move(g));
     }
+    std::vector<uint32_t>().swap(mine);  // its groups hold copies
   }
   return groups;
 }

@@ -29,7 +29,11 @@ class SpilledCtas : public CtaSource {
  public:
   SpilledCtas(const KernelAccesses& kernel, const stream::HeldKernelFilter& held) : kernel_(kernel), held_(held) {}
   void add(uint32_t linear, size_t record, const UnitCounts& units, bool compact) {
-    ctas_.push_back({record, linear, units_.intern(units)});
+    if (ctas_.empty()) first_record_ = record;
+    // The kernel's records are held one after another: fewer than 2^32 of them.
+    if (record - first_record_ > UINT32_MAX)
+      throw Error(ExitCode::Internal, "rd-cache", "a kernel holds more than 2^32 records");
+    ctas_.push_back({static_cast<uint32_t>(record - first_record_), linear, units_.intern(units)});
     compact_.push_back(compact);
   }
   // Without a sched record the modeled schedule covers only the CTAs the
@@ -58,7 +62,7 @@ class SpilledCtas : public CtaSource {
   void load(size_t cta, CtaAccesses& out) const override {
     const Spilled& c = ctas_[cta];
     std::string bytes;
-    held_.read_held(c.record, bytes);
+    held_.read_held(first_record_ + c.record, bytes);
     const stream::Record record(std::move(bytes), "spilled cta record");
     if (compact_[cta])
       payload_accesses(kernel_, *stream::cta_payload(record), c.linear, out);
@@ -68,7 +72,7 @@ class SpilledCtas : public CtaSource {
 
  private:
   struct Spilled {
-    uint64_t record;  // held by the filter skeleton
+    uint32_t record;  // held by the filter skeleton, after the kernel's first
     uint32_t linear;  // place in the grid
     uint32_t units;   // its instructions by pipeline unit (in units_), for its predicted time
   };
@@ -77,6 +81,7 @@ class SpilledCtas : public CtaSource {
   std::deque<Spilled> ctas_;  // grows without copying itself
   std::vector<bool> compact_;  // per CTA: count_payload passed it, payload_accesses reads it back
   UnitCountsTable units_;
+  size_t first_record_ = 0;  // held number of the first CTA's record
 };
 
 // A kernel read, from its kernel record until its results are written.
