@@ -1,6 +1,7 @@
 #include "formats/accelsim_text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace sasskit::accelsim::detail {
@@ -100,15 +101,31 @@ bool parse_hex(std::string_view s, uint64_t& value) {
   return true;
 }
 
+namespace {
+// The two hex digits of each byte value: the text writer's masks and
+// addresses take a byte per step.
+constexpr std::array<char, 512> kHexPairs = [] {
+  std::array<char, 512> pairs{};
+  for (int byte = 0; byte < 256; ++byte) {
+    pairs[2 * byte] = "0123456789abcdef"[byte >> 4];
+    pairs[2 * byte + 1] = "0123456789abcdef"[byte & 0xf];
+  }
+  return pairs;
+}();
+}  // namespace
+
 void append_hex(std::string& out, uint64_t value, int width) {
   char buf[16];
-  int n = 0;
+  char* const end = buf + sizeof buf;
+  char* digits = end;
   do {
-    buf[15 - n++] = "0123456789abcdef"[value & 0xf];
-    value >>= 4;
+    digits -= 2;
+    std::memcpy(digits, &kHexPairs[2 * (value & 0xff)], 2);
+    value >>= 8;
   } while (value != 0);
-  for (; n < width; ++n) buf[15 - n] = '0';
-  out.append(buf + 16 - n, static_cast<size_t>(n));
+  if (*digits == '0' && end - digits > std::max(width, 1)) ++digits;  // the top byte's high digit
+  while (end - digits < width) *--digits = '0';
+  out.append(digits, end);
 }
 
 bool has_control_character(std::string_view s) {

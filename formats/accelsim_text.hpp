@@ -87,7 +87,7 @@ bool parse_dec(std::string_view s, T& value) {
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// Lower-case hexadecimal, zero-padded to at least `width` digits.
+// Lower-case hexadecimal, zero-padded to at least `width` (at most 16) digits.
 void append_hex(std::string& out, uint64_t value, int width = 1);
 
 template <class T>

@@ -98,11 +98,20 @@ std::string encode_warps(const std::vector<WarpTrace>& warps, const std::vector<
 }
 
 std::vector<WarpTrace> decode_warps(std::string_view payload, const std::string& where) {
-  PayloadReader in(payload, where);
   std::vector<WarpTrace> warps;
-  warps.reserve(in.warps());
+  decode_warps(payload, where, warps);
+  return warps;
+}
+
+void decode_warps(std::string_view payload, const std::string& where, std::vector<WarpTrace>& warps) {
+  PayloadReader in(payload, where);
+  size_t count = 0;
   while (in.next_warp(true)) {
-    WarpTrace& w = warps.emplace_back();
+    if (count == warps.size()) warps.emplace_back();
+    WarpTrace& w = warps[count++];
+    w.addrs.clear();
+    w.addr_mode.clear();
+    w.addr_extra.clear();
     w.warp_id = in.warp_id();
     w.inst.assign(in.inst().begin(), in.inst().end());
     w.mask.assign(in.mask().begin(), in.mask().end());
@@ -114,7 +123,7 @@ std::vector<WarpTrace> decode_warps(std::string_view payload, const std::string&
       w.addr_extra.insert(w.addr_extra.end(), a.extra.begin(), a.extra.begin() + a.extras);
     }
   }
-  return warps;
+  warps.resize(count);
 }
 
 void WarpModel::reset() {

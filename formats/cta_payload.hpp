@@ -26,6 +26,9 @@ std::string encode_warps(const std::vector<WarpTrace>& warps, const std::vector<
 // for anything that is not exactly what encode_warps writes; no count
 // allocates beyond what the payload's bytes can hold.
 std::vector<WarpTrace> decode_warps(std::string_view payload, const std::string& where);
+// The same into `warps`, whose columns keep their capacity: a reader that
+// decodes CTA after CTA into one vector allocates only while it grows.
+void decode_warps(std::string_view payload, const std::string& where, std::vector<WarpTrace>& warps);
 
 // What the previous accesses of one static instruction in a warp say about
 // its next one: loops usually step their addresses by a constant.

@@ -25,9 +25,14 @@ void check_slice_continues(const InstTable& slice, size_t table_size, const std:
 }
 
 CtaTrace CtaRecord::decode() const {
-  CtaTrace c = stream::decode<CtaTrace>(record_);
-  validate_cta(c, kernel_.table(), record_.where());
+  CtaTrace c;
+  decode(c);
   return c;
+}
+
+void CtaRecord::decode(CtaTrace& c) const {
+  RecordCodec<CtaTrace>::unpack(record_, c);
+  validate_cta(c, kernel_.table(), record_.where());
 }
 
 // Builds kernels from the records of one member and dispatches them.

@@ -80,6 +80,8 @@ class CtaRecord {
   uint64_t index() const { return index_; }
   // The trace, decoded and checked against the kernel's table (validate_cta).
   CtaTrace decode() const;
+  // The same into `c`, reusing its capacity (RecordCodec<CtaTrace>::unpack).
+  void decode(CtaTrace& c) const;
 
  private:
   const Record& record_;

@@ -221,12 +221,21 @@ std::optional<std::string_view> cta_payload(const Record& r) {
 }
 
 CtaTrace RecordCodec<CtaTrace>::unpack(const Record& r) {
+  CtaTrace c;
+  unpack(r, c);
+  return c;
+}
+
+void RecordCodec<CtaTrace>::unpack(const Record& r, CtaTrace& c) {
   MapView m(r.object(), r.where());
-  CtaTrace c = unpack_cta_place(m);
+  const CtaTrace place = unpack_cta_place(m);
+  c.kernel_id = place.kernel_id;
+  c.cta = place.cta;
   if (const auto payload = find_payload(m, r)) {
-    c.warps = decode_warps(*payload, r.where());
-    return c;
+    decode_warps(*payload, r.where(), c.warps);
+    return;
   }
+  c.warps.clear();
   for (const auto& o : m.array("warps")) {
     MapView wm(o, r.where());
     WarpTrace w;
@@ -241,7 +250,6 @@ CtaTrace RecordCodec<CtaTrace>::unpack(const Record& r) {
     w.addr_extra = wm.get_or<std::vector<uint64_t>>("extra", {});
     c.warps.push_back(std::move(w));
   }
-  return c;
 }
 
 struct Writer::KernelTable {

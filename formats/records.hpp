@@ -46,6 +46,8 @@ struct RecordCodec<CtaTrace> {
   static constexpr std::string_view type = "cta";
   static void pack(Packer& pk, const CtaTrace& c);
   static CtaTrace unpack(const Record& r);
+  // The same into `c`, reusing the capacity of its warps' columns.
+  static void unpack(const Record& r, CtaTrace& c);
 };
 
 // The compact payload (formats/cta_payload.hpp) of a cta record, checked

@@ -26,12 +26,18 @@ class TraceHandler {
   // A stream's cta record, as read; by default decoded (and checked against
   // the kernel's table) for cta(). A handler that copies records passes the
   // bytes on instead.
-  virtual void cta_record(const stream::CtaRecord& c) { cta(c.decode()); }
+  virtual void cta_record(const stream::CtaRecord& c) {
+    c.decode(decoded_);
+    cta(decoded_);
+  }
   virtual void other(const stream::Record&) {}
   // A stream member other than the first starts (formats/STREAM.md,
   // Members); member 0's header is the source's upstream header. `where`
   // names it for messages ("FILE: member M").
   virtual void next_member(const stream::Header&, const std::string& /*where*/) {}
+
+ private:
+  CtaTrace decoded_;  // cta_record's, reused from CTA to CTA
 };
 
 enum class TraceFormat { AccelsimDir, Stream, Archive };

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "accelsim_test_support.hpp"
+#include "formats/accelsim_text.hpp"
 #include "libcommon/io.hpp"
 
 using namespace sasskit;
@@ -322,4 +323,27 @@ TEST(AccelsimText, AcceptsCrLfLineEnds) {
   Records unix_lines = read_records(text), dos_lines = read_records(crlf);
   EXPECT_EQ(dos_lines.ctas, unix_lines.ctas);
   EXPECT_EQ(dos_lines.kernels, unix_lines.kernels);
+}
+
+// The writer's hex digits, a byte per step: odd and even digit counts, the
+// padding of masks and the full 64 bits.
+TEST(AccelsimText, AppendHexWritesTheShortestDigitsPaddedToTheWidth) {
+  using accelsim::detail::append_hex;
+  const auto hex = [](uint64_t value, int width) {
+    std::string out = "<";
+    append_hex(out, value, width);
+    return out;
+  };
+  EXPECT_EQ(hex(0, 1), "<0");
+  EXPECT_EQ(hex(0, 8), "<00000000");
+  EXPECT_EQ(hex(0x1, 1), "<1");
+  EXPECT_EQ(hex(0x10, 1), "<10");
+  EXPECT_EQ(hex(0xabc, 1), "<abc");
+  EXPECT_EQ(hex(0xabc, 4), "<0abc");
+  EXPECT_EQ(hex(0xabc, 3), "<abc");
+  EXPECT_EQ(hex(0xffffffff, 8), "<ffffffff");
+  EXPECT_EQ(hex(0x10000, 8), "<00010000");
+  EXPECT_EQ(hex(0x7f4c2a000000, 1), "<7f4c2a000000");
+  EXPECT_EQ(hex(UINT64_MAX, 1), "<ffffffffffffffff");
+  EXPECT_EQ(hex(0x0123456789abcdefULL, 16), "<0123456789abcdef");
 }
