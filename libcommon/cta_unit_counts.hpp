@@ -1,7 +1,7 @@
 // Each CTA's warp instructions by unit class, for a kernel whose CTAs
 // arrive in any order. Most CTAs of a kernel share their counts, so the
-// distinct counts are kept once and each CTA holds the number of its own
-// (4 bytes a CTA, where a copy of the counts takes 56).
+// distinct counts are kept once (UnitCountsTable) and each CTA holds the
+// number of its own (4 bytes a CTA, where a copy of the counts takes 56).
 //
 // Memory follows the CTAs added, never a declared grid (formats/SECURITY.md):
 // the numbers live in a table indexed by grid position up to a bound that
@@ -12,26 +12,32 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <unordered_map>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "libcommon/nonstall.hpp"
 
 namespace sasskit {
 
-// The distinct counts of one kernel's CTAs, each numbered once.
+// The distinct counts of one kernel's CTAs, each numbered once. Each is
+// kept as seven varints (a few bytes where a UnitCounts takes 56) and found
+// again through an open-addressing table of numbers: about 30 bytes a
+// distinct count, so a kernel whose CTAs all differ stays small too.
 class UnitCountsTable {
  public:
   // The number of `counts`, new or found.
   uint32_t intern(const UnitCounts& counts);
-  const UnitCounts& operator[](uint32_t id) const { return distinct_[id]; }
+  UnitCounts operator[](uint32_t id) const;
 
  private:
-  struct Hash {
-    size_t operator()(const UnitCounts& c) const;
-  };
-  std::vector<UnitCounts> distinct_;
-  std::unordered_map<UnitCounts, uint32_t, Hash> ids_;  // into distinct_
+  std::string_view encoded(uint32_t id) const;
+  void grow();
+
+  std::string bytes_;              // the distinct counts, encoded, one after another
+  std::vector<uint64_t> offsets_;  // where each starts in bytes_
+  std::vector<uint32_t> slots_;    // id + 1 by hash of the encoding; 0: empty
+  std::string scratch_;            // the encoding being looked up
 };
 
 class CtaUnitCounts {
@@ -46,7 +52,7 @@ class CtaUnitCounts {
   // CTAs added.
   uint64_t size() const { return added_; }
   // The counts of CTA `index`, which was added.
-  const UnitCounts& operator[](uint32_t index) const { return table_[id_of(index)]; }
+  UnitCounts operator[](uint32_t index) const { return table_[id_of(index)]; }
 
  private:
   static constexpr uint32_t kAbsent = UINT32_MAX;

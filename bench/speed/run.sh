@@ -21,6 +21,9 @@
 # with SPEED_BIG=1 also a generated application of 1.09 GB of Accel-Sim text
 # and 320 launches of five kinds (about 3 minutes more on a 2-core machine,
 # and 1.6 GB of scratch space under $TMPDIR).
+# SPEED_STAGES=1 adds the other stages' goals (rd-cache's accesses per CPU
+# second, `trace-unpack --to accelsim` against `xz -dc`) on a 1.04 GB vecadd and
+# a 0.46 GB gather kernel (stages.tsv; a few minutes more, 2 GB of scratch).
 # SPEED_QUICK=1 runs one small generated case only, to check the script (under
 # a minute). Without the shared data the corpus and wmma cases are skipped,
 # saying so (exit 77 when nothing else was asked for). Writes OUTDIR/speed.tsv and OUTDIR/two-threads.tsv and prints
@@ -155,7 +158,51 @@ if [[ ${SPEED_BIG:-0} == 1 ]]; then
 fi
 for entry in "${two_thread_cases[@]}"; do two_threads "${entry%%:*}" "${entry#*:}" >>"$threads"; done
 
+# One row of stages.tsv: the other stages' goals on one generated kernel of
+# KIND and SIZE: rd-cache's sector accesses (L1 and L2, from its JSON summary)
+# and warp requests per CPU second at -j 1, and `trace-unpack --to accelsim`
+# against `xz -dc` of the same text (xz -1; both write a file; the text
+# written must be the generated one). Median CPU seconds of $repeat runs.
+measure_stages() {
+  local kind=$1 size=$2 dir=$work/stage-text s=$work/stage.stream
+  local rd xz unpack requests sectors
+  rm -rf "$dir" "$work/stage-unpacked"
+  sasskit-gen -q -k "$kind" -n "$size" -o "$dir"
+  trace-unpack -q --no-provenance "$dir" -o "$s"
+  rd=$(median_cpu "$work/stage.json" rd-cache -q --no-provenance --config qv100 -j 1 --format json "$s" -o -)
+  read -r requests sectors < <(awk '{ t = t $0 } END {
+      $0 = t
+      match($0, /"gmem_requests": *[0-9]+/); split(substr($0, RSTART, RLENGTH), a, ":")
+      match($0, /"l1_sectors": *[0-9]+/); split(substr($0, RSTART, RLENGTH), b, ":")
+      match($0, /"l2_sectors": *[0-9]+/); split(substr($0, RSTART, RLENGTH), c, ":")
+      print a[2] + 0, b[2] + c[2] }' "$work/stage.json")
+  xz -1 -T2 -c "$dir/kernel-1.traceg" >"$work/stage.xz"
+  xz=$(median_cpu "$work/stage-xz.txt" xz -dc "$work/stage.xz")
+  unpack=$(for ((i = 0; i < repeat; ++i)); do
+    rm -rf "$work/stage-unpacked"
+    cpu_wall /dev/null trace-unpack -q --to accelsim "$s" -o "$work/stage-unpacked" | cut -d' ' -f1
+  done | median)
+  cmp -s "$work/stage-unpacked/kernel-1.traceg" "$dir/kernel-1.traceg" ||
+    { echo "run.sh: $kind $size: --to accelsim did not give the generated text back" >&2; exit 1; }
+  awk -v OFS='\t' -v k="$kind-$size" -v b="$(size "$dir/kernel-1.traceg")" -v rd="$rd" -v q="$requests" \
+      -v n="$sectors" -v x="$xz" -v u="$unpack" 'BEGIN {
+    print k, b, rd, q, n, sprintf("%.1f", n / rd / 1e6), sprintf("%.2f", q / rd / 1e6), u, x, sprintf("%.2f", x / u) }'
+  rm -rf "$dir" "$s" "$work/stage.json" "$work/stage.xz" "$work/stage-xz.txt" "$work/stage-unpacked"
+}
+
+if [[ ${SPEED_STAGES:-0} == 1 ]]; then
+  stages=$out/stages.tsv
+  printf 'kernel\ttext_bytes\trd-cache_cpu_s\tgmem_requests\tl1+l2_sectors\tM_sectors/cpu_s\tM_requests/cpu_s\tto-accelsim_cpu_s\txz-dc_cpu_s\txz/to-accelsim\n' >"$stages"
+  measure_stages vecadd 48M >>"$stages"
+  measure_stages gather 16M >>"$stages"
+fi
+
 column -t -s $'\t' "$results"
 echo
 echo "pipe-sim -j 2 against -j 1, wall clock, $runs alternating runs each"
 column -t -s $'\t' "$threads"
+if [[ ${SPEED_STAGES:-0} == 1 ]]; then
+  echo
+  echo "rd-cache and trace-unpack --to accelsim on generated kernels (CPU seconds)"
+  column -t -s $'\t' "$stages"
+fi

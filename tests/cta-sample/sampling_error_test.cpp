@@ -57,9 +57,10 @@ TEST(SamplingError, SmMakespansRunEachCtaOnTheSlotThatFreesFirst) {
   sched.start = {0, 0, 5, 0, 1};  // SM 0 starts CTAs 0, 1, 4, 2 in that order
   // Two slots: CTAs 0 (3) and 1 (10) start at once; 4 (2) takes 0's slot at
   // 3 and ends at 5; 2 (4) takes that slot at 5 and ends at 9; CTA 1 last.
-  EXPECT_EQ(sm_makespans(sched, {3, 10, 4, 7, 2}, 2, 3), (std::vector<double>{10, 7, 0}));
+  const auto times = [](uint32_t cta) { return std::vector<double>{3, 10, 4, 7, 2}.at(cta); };
+  EXPECT_EQ(sm_makespans(sched, times, 2, 3), (std::vector<double>{10, 7, 0}));
   // One slot: one after another.
-  EXPECT_EQ(sm_makespans(sched, {3, 10, 4, 7, 2}, 1, 2), (std::vector<double>{19, 7}));
+  EXPECT_EQ(sm_makespans(sched, times, 1, 2), (std::vector<double>{19, 7}));
 }
 
 // The three limits on the SMs above, one slot each. Throughput: (53/200) /

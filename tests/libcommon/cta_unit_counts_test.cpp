@@ -48,3 +48,24 @@ TEST(CtaUnitCounts, ACtaFarAheadWaitsUntilTheCtasBeforeItArrive) {
   EXPECT_FALSE(counts.add(last, with_sp(6)));
   EXPECT_EQ(counts.size(), uint64_t(near) + 2);
 }
+
+// Counts of every size survive their compact form, and equal counts share
+// one number while different ones never do.
+TEST(UnitCountsTable, NumbersEachDistinctCountsOnceAndGivesThemBack) {
+  UnitCountsTable table;
+  std::vector<UnitCounts> distinct;
+  for (uint64_t i = 1; i <= 5000; ++i) {
+    UnitCounts c{};
+    for (size_t u = 0; u < c.size(); ++u) c[u] = (i * 2654435761ULL) << (u * 9) >> (u % 3);
+    distinct.push_back(c);
+  }
+  distinct.push_back(UnitCounts{});
+  UnitCounts top{};
+  top.fill(UINT64_MAX);
+  distinct.push_back(top);
+  for (size_t i = 0; i < distinct.size(); ++i) ASSERT_EQ(table.intern(distinct[i]), i) << i;
+  for (size_t i = distinct.size(); i-- > 0;) {
+    EXPECT_EQ(table.intern(distinct[i]), i);
+    EXPECT_EQ(table[uint32_t(i)], distinct[i]);
+  }
+}

@@ -16,7 +16,7 @@ std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSched
   return cycles;
 }
 
-std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vector<double>& cta_time,
+std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::function<double(uint32_t cta)>& cta_time,
                                  unsigned slots, unsigned num_sms) {
   std::vector<uint32_t> order(schedule.sm.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -27,7 +27,7 @@ std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vect
   for (uint32_t cta : order) {
     std::vector<double>& slot = free[schedule.sm[cta]];
     std::pop_heap(slot.begin(), slot.end(), std::greater<>());
-    slot.back() += cta_time[cta];
+    slot.back() += cta_time(cta);
     end[schedule.sm[cta]] = std::max(end[schedule.sm[cta]], slot.back());
     std::push_heap(slot.begin(), slot.end(), std::greater<>());
   }
@@ -37,8 +37,8 @@ std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vect
 std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
                                               const std::vector<double>& predicted, const std::vector<uint64_t>& sm_insts,
                                               const std::vector<uint32_t>& kept_sms, unsigned slots) {
-  std::vector<double> insts, fixed(cta_counts.size(), 1.0);
-  for (uint32_t i = 0; i < cta_counts.size(); ++i) insts.push_back(double(total(cta_counts[i])));
+  const auto insts = [&](uint32_t cta) { return double(total(cta_counts[cta])); };
+  const auto fixed = [](uint32_t) { return 1.0; };
   const auto num_sms = static_cast<unsigned>(predicted.size());
   std::optional<double> furthest;
   for (const std::vector<double>& times : {predicted, sm_makespans(schedule, insts, slots, num_sms),

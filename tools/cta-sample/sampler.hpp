@@ -2,6 +2,7 @@
 // predicted to take longest, the K longest, or one forced by the user.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -26,7 +27,7 @@ std::vector<double> predict_per_sm(const NonStallModel& model, const KernelSched
 // Each SM's time when its CTAs run `slots` at a time, each for its own
 // `cta_time` whatever the others do: the CTAs in order of their start, each
 // on the slot that frees first; the SM's time is when its last one ends.
-std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::vector<double>& cta_time,
+std::vector<double> sm_makespans(const KernelSchedule& schedule, const std::function<double(uint32_t cta)>& cta_time,
                                  unsigned slots, unsigned num_sms);
 
 // The sampling error estimate (cta-sample(1), SAMPLING ERROR): the error of
