@@ -42,18 +42,6 @@ repeat=${SPEED_REPEAT:-3}
 runs=${SPEED_RUNS:-5}
 mkdir -p "$out"
 
-# "cpu_seconds wall_seconds" of a command, its stdout to $1: bash's `times`
-# gives the child's user and system time to the millisecond (GNU time to 10 ms).
-cpu_wall() {
-  local to=$1; shift
-  local start=$EPOCHREALTIME
-  ( "$@" >"$to"; times ) | awk '
-    function seconds(t, m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return 60 * m + t }
-    NR == 2 { printf "%.3f\n", seconds($1) + seconds($2) }' >"$work/cpu"
-  local end=$EPOCHREALTIME
-  echo "$(cat "$work/cpu") $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')"
-}
-
 # The median CPU seconds of $repeat runs of a command (stdout to $1).
 median_cpu() {
   local to=$1; shift
