@@ -33,6 +33,7 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
   std::optional<Placement> placement;  // per member
   OpenKernel open;
   std::vector<bool> kept;  // per CTA of the open kernel, once sampled
+  CtaTrace decoded;        // the CTA read last, its capacity reused
   bool warned_sched = false;
 
   Impl(const GpuConfig& g, const Options& o, Sink& s)
@@ -60,8 +61,8 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
 
   void cta_read(const stream::Kernel& k, const stream::CtaRecord& c, size_t) override {
     const auto index = static_cast<uint32_t>(c.index());
-    const CtaTrace trace = c.decode();
-    const UnitCounts counts = count_units(trace.warps, [&](uint32_t i) { return open.units[i]; });
+    c.decode(decoded);
+    const UnitCounts counts = count_units(decoded.warps, [&](uint32_t i) { return open.units[i]; });
     if (!open.counts.add(index, counts))
       fail_input(c.record().where(), "CTA " + std::to_string(index) + " of " + k.label() + " appears twice");
   }
@@ -86,8 +87,10 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
     const std::optional<KernelSchedule> recorded =
         options.replay ? options.replay->schedule(k.id(), open.num_ctas, gpu.num_sms) : k.find<KernelSchedule>();
     std::vector<uint64_t> cycles;
-    if (!recorded)
+    if (!recorded) {
+      cycles.reserve(open.num_ctas);  // every CTA of the grid arrived
       for (uint32_t i = 0; i < open.num_ctas; ++i) cycles.push_back(predicted_cta_cycles(model, open.counts[i]));
+    }
     return placement->place(stream::kernel_to_place(k.info(), k.where()), recorded ? &*recorded : nullptr, cycles);
   }
 
