@@ -122,9 +122,11 @@ TEST(Batches, SpilledCtasLeaveOnlyTheirSummary) {
     EXPECT_EQ(in.last_record, 3 * k + 2);
     EXPECT_EQ(w.records[in.last_record].spilled_begin, 2 * k);
     EXPECT_EQ(w.records[in.last_record].spilled_end, 2 * k + 2);
-    EXPECT_EQ(in.spilled[1].linear, 1u);
-    EXPECT_EQ(in.spilled[0].insts, 7u);  // warps of 4 and 3 instructions
-    EXPECT_EQ(in.spilled[0].units[size_t(UnitClass::Ldst)], 2u);
+    EXPECT_EQ(in.first_spilled, 2 * k);
+    EXPECT_EQ(in.spilled.linear(1), 1u);
+    EXPECT_EQ(total(in.spilled.units(0)), 7u);  // warps of 4 and 3 instructions
+    EXPECT_EQ(in.spilled.units(0)[size_t(UnitClass::Ldst)], 2u);
+    EXPECT_EQ(in.spilled.distinct().size(), 1u);  // both CTAs run the same instructions
   }
 }
 

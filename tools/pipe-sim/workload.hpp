@@ -3,7 +3,8 @@
 // plus every record in order for the pass-through. The stream is read
 // through the kernel layer (formats/kernel_stream.hpp) and handed out in
 // batches of complete kernels. pipe-sim spills each batch's cta records to
-// a temporary file and keeps of each CTA only what placement needs, so
+// a temporary file and keeps of each CTA only what placement needs
+// (cta_summaries.hpp), so
 // memory holds the batch's small records and the CTAs resident on the SMs,
 // whatever the kernels' size; tests and small inputs may hold the CTAs.
 #pragma once
@@ -12,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "cta_summaries.hpp"
 #include "decode.hpp"
 #include "formats/cache_record.hpp"
 #include "formats/kernel_stream.hpp"
@@ -22,19 +24,12 @@
 
 namespace sasskit::pipesim {
 
-// A CTA whose record waits in the batch's spill file.
-struct SpilledCta {
-  uint64_t linear = 0;  // place in the grid (checked by the kernel layer)
-  size_t record = 0;   // index in the spill file
-  uint64_t insts = 0;  // dynamic warp instructions
-  UnitCounts units{};  // the same by pipeline unit (the modelled schedule's CTA time)
-};
-
 struct KernelInput {
   KernelInfo info;
   std::vector<StaticInst> table;
-  std::vector<CtaTrace> ctas;        // held in memory, in stream order
-  std::vector<SpilledCta> spilled;   // or spilled, in stream order
+  std::vector<CtaTrace> ctas;  // held in memory, in stream order
+  CtaSummaries spilled;        // or spilled, in stream order
+  size_t first_spilled = 0;    // the spill file's record of spilled CTA 0 (the others follow it)
   std::optional<KernelCacheModel> cache;
   std::optional<KernelSchedule> sched;
   std::optional<KernelSample> sample;  // cta-sample kept only some SMs' CTAs
