@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <ranges>
 #include <set>
 
 #include "gpu_timeline.hpp"
@@ -29,34 +30,44 @@ CtaSummaries summarize_held(const KernelInput& k, const KernelProgram& program) 
 
 // The kernel's CTAs in grid order (stable: as they came within a grid
 // index), by their place in the stream. Without a sched record, placement
-// models the CTAs the stream holds, numbered 0, 1, ... in this order (all
-// of the grid for an unsampled stream, so the same schedule as over the
-// grid), and never allocates for CTAs a declared grid has but the data does
-// not (formats/SECURITY.md).
-std::vector<uint32_t> grid_order(const CtaSummaries& ctas) {
-  std::vector<uint32_t> order(ctas.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::ranges::stable_sort(order, {}, [&](uint32_t i) { return ctas.linear(i); });
-  return order;
-}
+// models the CTAs the stream holds, ranked 0, 1, ... in this order (all of
+// the grid for an unsampled stream, so the same schedule as over the grid),
+// and never allocates for CTAs a declared grid has but the data does not
+// (formats/SECURITY.md).
+class GridOrder {
+ public:
+  explicit GridOrder(const CtaSummaries& ctas) : size_(static_cast<uint32_t>(ctas.size())) {
+    auto linear = [&](uint32_t i) { return ctas.linear(i); };
+    if (std::ranges::is_sorted(std::views::iota(0u, size_), {}, linear)) return;
+    place_.resize(size_);
+    std::iota(place_.begin(), place_.end(), 0u);
+    std::ranges::stable_sort(place_, {}, linear);
+  }
+  uint32_t size() const { return size_; }
+  // The place in the stream of the CTA of rank `rank`.
+  uint32_t operator[](uint32_t rank) const { return place_.empty() ? rank : place_[rank]; }
+
+ private:
+  uint32_t size_;
+  std::vector<uint32_t> place_;  // by rank; empty while the stream is in grid order, as an unsampled one is
+};
 
 // Each CTA's HyFiSS non-stall time (Eq. 2) in grid order, computed once per
 // distinct instruction counts.
-std::vector<uint64_t> predicted_cycles(const CtaSummaries& ctas, const std::vector<uint32_t>& order,
+std::vector<uint64_t> predicted_cycles(const CtaSummaries& ctas, const GridOrder& order,
                                        const NonStallModel& model) {
   std::vector<uint64_t> of_distinct;
   for (const UnitCounts& units : ctas.distinct()) of_distinct.push_back(predicted_cta_cycles(model, units));
   std::vector<uint64_t> out;
   out.reserve(order.size());
-  for (uint32_t i : order) out.push_back(of_distinct[ctas.units_id(i)]);
+  for (uint32_t rank = 0; rank < order.size(); ++rank) out.push_back(of_distinct[ctas.units_id(order[rank])]);
   return out;
 }
 
-// Which SM runs each CTA present in the stream, in launch order per SM
-// (by start, then grid order). `order` as grid_order() gives it; a sched
-// record covers the whole grid, indexed by linear CTA index, a modeled
-// schedule the CTAs in `order`.
-std::vector<SmWork> place_ctas(const KernelInput& k, const CtaSummaries& ctas, const std::vector<uint32_t>& order,
+// Which SM runs each CTA present in the stream, in launch order per SM (by
+// start, then grid order). A sched record covers the whole grid, indexed by
+// linear CTA index; a modeled schedule the CTAs by rank in `order`.
+std::vector<SmWork> place_ctas(const KernelInput& k, const CtaSummaries& ctas, const GridOrder& order,
                                const KernelSchedule& sched, const GpuConfig& gpu, const CtaSource& source) {
   auto slot = [&](uint32_t rank) { return k.sched ? ctas.linear(order[rank]) : uint64_t{rank}; };
   std::vector<uint32_t> per_sm(gpu.num_sms);
@@ -126,7 +137,7 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
                             k.cache ? &*k.cache : nullptr, mem);
   const CtaSummaries held = summarize_held(k, p.program);
   const CtaSummaries& ctas = k.ctas.empty() ? k.spilled : held;
-  const std::vector<uint32_t> order = grid_order(ctas);
+  const GridOrder order(ctas);
   const KernelSchedule sched =
       placement.place(to_place, k.sched ? &*k.sched : nullptr,
                       k.sched ? std::vector<uint64_t>{} : predicted_cycles(ctas, order, NonStallModel(opt.sim.gpu)));
