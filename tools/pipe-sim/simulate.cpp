@@ -138,6 +138,10 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   const CtaSummaries held = summarize_held(k, p.program);
   const CtaSummaries& ctas = k.ctas.empty() ? k.spilled : held;
   const GridOrder order(ctas);
+  // One Placement plans the batch's kernels jointly, in launch order: a
+  // kernel of another stream takes the room on the SMs that the kernels
+  // launched before it leave, first on the SMs they use least (run_on_gpu's
+  // model, with predicted CTA times and launches).
   const KernelSchedule sched =
       placement.place(to_place, k.sched ? &*k.sched : nullptr,
                       k.sched ? std::vector<uint64_t>{} : predicted_cycles(ctas, order, NonStallModel(opt.sim.gpu)));

@@ -4,9 +4,9 @@
 // through the kernel layer (formats/kernel_stream.hpp) and handed out in
 // batches of complete kernels. pipe-sim spills each batch's cta records to
 // a temporary file and keeps of each CTA only what placement needs
-// (cta_summaries.hpp), so
-// memory holds the batch's small records and the CTAs resident on the SMs,
-// whatever the kernels' size; tests and small inputs may hold the CTAs.
+// (cta_summaries.hpp), so memory holds the batch's small records, a few
+// bytes per CTA and the CTAs resident on the SMs, whatever the kernels'
+// size; tests and small inputs may hold the CTAs.
 #pragma once
 
 #include <memory>
@@ -29,7 +29,9 @@ struct KernelInput {
   std::vector<StaticInst> table;
   std::vector<CtaTrace> ctas;  // held in memory, in stream order
   CtaSummaries spilled;        // or spilled, in stream order
-  size_t first_spilled = 0;    // the spill file's record of spilled CTA 0 (the others follow it)
+  // The spill file's record of spilled CTA 0; the others follow it, as a
+  // kernel's cta records follow one another in the stream.
+  size_t first_spilled = 0;
   std::optional<KernelCacheModel> cache;
   std::optional<KernelSchedule> sched;
   std::optional<KernelSample> sample;  // cta-sample kept only some SMs' CTAs
