@@ -12,7 +12,7 @@ inline Workload generated_workload(const gen::GenOptions& g) {
   gen::TraceSink sink;
   sink.memcpy = [](const Memcpy&) {};
   sink.kernel = [&](const KernelInfo& k, const InstTable& t) {
-    w.kernels.push_back(KernelInput{k, t.insts, {}, {}, {}, {}, {}, 0});
+    w.kernels.push_back(KernelInput{.info = k, .table = t.insts});
   };
   sink.cta = [&](const CtaTrace& c) { w.kernels.back().ctas.push_back(c); };
   sink.kernel_end = [](const KernelInfo&) {};

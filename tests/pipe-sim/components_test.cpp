@@ -43,14 +43,13 @@ std::vector<bool> issue_order_by_group(SchedulerPolicy policy, size_t n) {
   const uint64_t second_pc = t.insts[second.front()].pc;
   std::vector<WarpTrace> warps;
   for (uint32_t w = 0; w < 16; ++w) warps.push_back(make_warp(w, t.insts, w < 8 ? first : second));
-  CtaTrace cta = make_cta(warps);
+  const std::vector<CtaTrace> ctas{make_cta(warps)};
   SimOptions opt;
   opt.gpu = g;
   opt.trace_stalls = true;
   opt.check_warp_table = true;
   KernelProgram program = build_program(1, t.insts, 0x100000, classify, nullptr, {});
-  SmWork work;
-  work.ctas.push_back(&cta);
+  const SmWork work{0, {0}, {.held = &ctas}};
   SmResult r = SmSim(opt, program, work).run();
   EXPECT_EQ(r.counters.insts, 16 * n);
   std::vector<bool> order;
@@ -111,17 +110,16 @@ TEST(WarpTable, ABarrierReleasesOnlyItsOwnCtasWarps) {
   // B: one short warp; when it ends, C takes its CTA slot and the slot of
   // A's exited warp. C: that warp waits at its barrier at once, the other
   // arrives after 100 adds.
-  CtaTrace a = make_cta({run({exit_early}), run(a_slow)}, 0);
-  CtaTrace b = make_cta({run(std::vector<uint32_t>(8, exit_early))}, 1);
-  CtaTrace c = make_cta({run({c_bar_first, c_tail}), run(c_slow)}, 2);
+  const std::vector<CtaTrace> ctas{make_cta({run({exit_early}), run(a_slow)}, 0),
+                                   make_cta({run(std::vector<uint32_t>(8, exit_early))}, 1),
+                                   make_cta({run({c_bar_first, c_tail}), run(c_slow)}, 2)};
   SimOptions opt;
   opt.gpu = test_gpu();
   opt.ctas_per_sm = 2;
   opt.trace_stalls = true;
   opt.check_warp_table = true;
   KernelProgram program = build_program(1, t.insts, 0x100000, classify, nullptr, {});
-  SmWork work;
-  for (const CtaTrace* cta : {&a, &b, &c}) work.ctas.push_back(cta);
+  const SmWork work{0, {0, 1, 2}, {.held = &ctas}};
   SmResult r = SmSim(opt, program, work).run();
   ASSERT_EQ(r.counters.ctas, 3u);
   uint64_t c_released = first_issue(r, t.insts[c_bar_last].pc);

@@ -106,8 +106,8 @@ inline Simulated simulate(const GpuConfig& gpu, const std::vector<StaticInst>& t
   opt.active_sms = active_sms;
   Simulated s;
   s.program = build_program(1, table, 0x100000, classify, cache, mem);
-  SmWork work;
-  for (const auto& c : ctas) work.ctas.push_back(&c);
+  SmWork work{.source = {.held = &ctas}};
+  for (uint32_t c = 0; c < ctas.size(); ++c) work.ctas.push_back(c);
   s.result = SmSim(opt, s.program, work).run();
   return s;
 }

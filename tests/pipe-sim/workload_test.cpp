@@ -88,6 +88,16 @@ std::string simulated(const std::string& bytes, size_t batch_bytes, CtaIntake in
   return out.str();
 }
 
+// The stats records of a simulated stream.
+std::vector<KernelStats> stats_of(const std::string& bytes) {
+  std::istringstream in(bytes);
+  stream::Reader reader(in, "test");
+  std::vector<KernelStats> out;
+  for (stream::Record r; reader.next(r);)
+    if (r.type() == "stats") out.push_back(stream::decode<KernelStats>(r));
+  return out;
+}
+
 }  // namespace
 
 TEST(Batches, BatchesFollowTheBudget) {
@@ -122,9 +132,11 @@ TEST(Batches, SpilledCtasLeaveOnlyTheirSummary) {
     EXPECT_EQ(in.last_record, 3 * k + 2);
     EXPECT_EQ(w.records[in.last_record].spilled_begin, 2 * k);
     EXPECT_EQ(w.records[in.last_record].spilled_end, 2 * k + 2);
-    EXPECT_EQ(in.spilled[1].linear, 1u);
-    EXPECT_EQ(in.spilled[0].insts, 7u);  // warps of 4 and 3 instructions
-    EXPECT_EQ(in.spilled[0].units[size_t(UnitClass::Ldst)], 2u);
+    EXPECT_EQ(in.first_spilled, 2 * k);
+    EXPECT_EQ(in.spilled.linear(1), 1u);
+    EXPECT_EQ(total(in.spilled.units(0)), 7u);  // warps of 4 and 3 instructions
+    EXPECT_EQ(in.spilled.units(0)[size_t(UnitClass::Ldst)], 2u);
+    EXPECT_EQ(in.spilled.distinct().size(), 1u);  // both CTAs run the same instructions
   }
 }
 
@@ -132,6 +144,30 @@ TEST(Batches, OutputDoesNotDependOnSpilling) {
   const std::string bytes = three_kernels();
   EXPECT_EQ(simulated(bytes, size_t(1) << 30, CtaIntake::Hold), simulated(bytes, size_t(1) << 30));
   EXPECT_EQ(simulated(bytes, 1, CtaIntake::Hold), simulated(bytes, 1));
+}
+
+// Placement takes the CTAs in grid order, stable within a grid index: CTAs
+// of different lengths, one of them twice, written out of grid order (the
+// reader then keeps their places) run as written in grid order, held or
+// spilled.
+TEST(Batches, CtasOutOfGridOrderRunAsInGridOrder) {
+  const uint32_t ld = 0, add = 1, exit = 2;  // mini_kernel's table
+  auto kernel = [&](const std::vector<uint32_t>& order) {
+    MiniKernel k = mini_kernel(1);
+    k.info.grid = {8, 1, 1};
+    k.ctas.clear();
+    for (uint32_t x : order) {
+      std::vector<uint32_t> seq{ld};
+      seq.insert(seq.end(), 1 + 3 * x, add);
+      seq.push_back(exit);
+      k.ctas.push_back(make_cta({make_warp(0, k.table.insts, seq)}, x, 1));
+    }
+    return stream_bytes([&](stream::Writer& w) { write_kernel(w, k); });
+  };
+  const std::string sorted = kernel({0, 1, 2, 2, 3, 4, 5, 6, 7}), shuffled = kernel({0, 1, 5, 2, 7, 2, 3, 6, 4});
+  const std::vector<KernelStats> expected = stats_of(simulated(sorted, 1));
+  EXPECT_EQ(stats_of(simulated(shuffled, 1)), expected);
+  EXPECT_EQ(stats_of(simulated(shuffled, 1, CtaIntake::Hold)), expected);
 }
 
 TEST(Batches, OutputOfOneStreamDoesNotDependOnTheBatching) {
@@ -144,16 +180,8 @@ TEST(Batches, OutputOfOneStreamDoesNotDependOnTheBatching) {
 // Kernels of other streams overlap within a batch; a batch boundary waits
 // for every kernel before it (pipe-sim(1), the timeline).
 TEST(Batches, ABatchBoundaryIsADeviceWideSynchronisation) {
-  auto stats = [](const std::string& bytes) {
-    std::istringstream in(bytes);
-    stream::Reader reader(in, "test");
-    std::vector<KernelStats> out;
-    for (stream::Record r; reader.next(r);)
-      if (r.type() == "stats") out.push_back(stream::decode<KernelStats>(r));
-    return out;
-  };
   const std::string bytes = three_kernels(1);
-  auto whole = stats(simulated(bytes, size_t(1) << 30)), one_each = stats(simulated(bytes, 1));
+  auto whole = stats_of(simulated(bytes, size_t(1) << 30)), one_each = stats_of(simulated(bytes, 1));
   ASSERT_EQ(whole.size(), 3u);
   ASSERT_EQ(one_each.size(), 3u);
   EXPECT_EQ(whole[2].start_cycle, whole[1].start_cycle);  // launched beside the second

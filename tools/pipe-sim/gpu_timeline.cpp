@@ -37,7 +37,7 @@ std::vector<std::vector<uint64_t>> cta_insts(const KernelPlan& p) {
   std::vector<std::vector<uint64_t>> out;
   for (const SmWork& work : p.sms) {
     std::vector<uint64_t>& sm = out.emplace_back();
-    for (const CtaRef& c : work.ctas) sm.push_back(c.trace_insts());
+    for (uint32_t c : work.ctas) sm.push_back(work.source.insts(c));
   }
   return out;
 }

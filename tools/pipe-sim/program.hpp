@@ -5,8 +5,10 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "cta_summaries.hpp"
 #include "formats/trace.hpp"
 #include "libcommon/gpu_config.hpp"
 #include "libcommon/opcodes.hpp"
@@ -37,30 +39,28 @@ struct KernelProgram {
   std::vector<uint64_t> pcs;       // distinct PCs, ascending
 };
 
-// A CTA an SM will run: held in memory, or record `spilled` of the batch's
-// spill file, which the SM reads back when it launches the CTA and drops
-// when the CTA retires.
-struct CtaRef {
-  CtaRef(const CtaTrace* cta) : held(cta) {}  // NOLINT: a held CTA is a CtaRef
-  CtaRef(size_t record, uint64_t insts) : spilled(record), spilled_insts(insts) {}
-  const CtaTrace* held = nullptr;
-  size_t spilled = 0;
-  uint64_t spilled_insts = 0;  // its dynamic warp instructions
+// Where the SMs find a kernel's CTAs by their place in the stream: held in
+// memory, or spilled (CTA i is record first_record + i of `spill`, read back
+// when an SM launches it and dropped when it retires) with their summaries.
+struct CtaSource {
+  const std::vector<CtaTrace>* held = nullptr;
+  const CtaSummaries* spilled = nullptr;
+  const SpillFile* spill = nullptr;
+  size_t first_record = 0;
 
-  // Its dynamic warp instructions, held or spilled.
-  uint64_t trace_insts() const {
-    if (!held) return spilled_insts;
-    uint64_t n = 0;
-    for (const auto& w : held->warps) n += w.inst.size();
-    return n;
-  }
+  // CTA i's dynamic warp instructions.
+  uint64_t insts(uint32_t i) const;
+  // CTA i: held, or read back from the spill file into `loaded` unless
+  // `loaded` holds it already.
+  const CtaTrace& trace(uint32_t i, std::unique_ptr<CtaTrace>& loaded) const;
 };
 
-// The CTAs one SM runs, in the order it launches them.
+// The CTAs one SM runs, by their place in the stream, in the order it
+// launches them.
 struct SmWork {
   uint32_t sm = 0;
-  std::vector<CtaRef> ctas;
-  const SpillFile* spill = nullptr;  // where the CTAs that are not held wait
+  std::vector<uint32_t> ctas;
+  CtaSource source;
 };
 
 // PKP (pka-micro21 §3.2).

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
+#include <numeric>
+#include <ranges>
 #include <set>
 
 #include "gpu_timeline.hpp"
@@ -15,71 +16,84 @@
 namespace sasskit::pipesim {
 namespace {
 
-// A CTA of the stream as placement sees it: where it lies in the grid, its
-// entry in the schedule's arrays, its HyFiSS non-stall time (Eq. 2) and how
-// the SM reaches its trace.
-struct PlacedCta {
-  uint64_t linear = 0;
-  uint64_t slot = 0;
-  uint64_t cycles = 0;
-  CtaRef ref;
-};
-
-// Every CTA of the kernel, held or spilled, in grid order (stable: as they
-// came within a grid index), each numbered by its rank: without a sched
-// record, placement models the CTAs the stream holds, in grid order (all of
-// the grid for an unsampled stream, so the same schedule as over the grid),
-// and never allocates for CTAs a declared grid has but the data does not
-// (formats/SECURITY.md).
-std::vector<PlacedCta> stream_ctas(const KernelInput& k, const KernelProgram& program, const NonStallModel& model) {
-  std::vector<PlacedCta> out;
-  for (const CtaTrace& c : k.ctas) {
-    UnitCounts counts = count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; });
-    uint64_t linear = stream::cta_linear_index(c.cta, k.info.grid, stream::kernel_label(k.info),
-                                               "kernel " + std::to_string(k.info.id));
-    out.push_back(PlacedCta{linear, 0, predicted_cta_cycles(model, counts), CtaRef(&c)});
-  }
-  for (const SpilledCta& c : k.spilled)
-    out.push_back(PlacedCta{c.linear, 0, predicted_cta_cycles(model, c.units), CtaRef(c.record, c.insts)});
-  std::stable_sort(out.begin(), out.end(), [](const PlacedCta& a, const PlacedCta& b) { return a.linear < b.linear; });
-  for (size_t i = 0; i < out.size(); ++i) out[i].slot = i;
+// What placement needs of a kernel's held CTAs, as the reader keeps of
+// spilled ones.
+CtaSummaries summarize_held(const KernelInput& k, const KernelProgram& program) {
+  CtaSummaries out;
+  for (const CtaTrace& c : k.ctas)
+    out.add(stream::cta_linear_index(c.cta, k.info.grid, stream::kernel_label(k.info),
+                                     "kernel " + std::to_string(k.info.id)),
+            count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; }));
+  out.seal();
   return out;
 }
 
-// The kernel's placement (libcommon/placement.hpp). One Placement plans the
-// batch's kernels jointly, in launch order: a kernel of another stream takes
-// the room on the SMs that the kernels launched before it leave, first on
-// the SMs they use least (run_on_gpu's model, with predicted CTA times and
-// launches). A sched record covers the whole grid, indexed by linear CTA
-// index.
-KernelSchedule place_kernel(const KernelInput& k, const KernelToPlace& to_place, Placement& placement,
-                            std::vector<PlacedCta>& ctas) {
-  std::vector<uint64_t> cycles;
-  for (const PlacedCta& c : ctas) cycles.push_back(c.cycles);
-  KernelSchedule sched = placement.place(to_place, k.sched ? &*k.sched : nullptr, cycles);
-  if (k.sched)
-    for (PlacedCta& c : ctas) c.slot = c.linear;
-  return sched;
+// The kernel's CTAs in grid order (stable: as they came within a grid
+// index), by their place in the stream. Without a sched record, placement
+// models the CTAs the stream holds, ranked 0, 1, ... in this order (all of
+// the grid for an unsampled stream, so the same schedule as over the grid),
+// and never allocates for CTAs a declared grid has but the data does not
+// (formats/SECURITY.md).
+class GridOrder {
+ public:
+  explicit GridOrder(const CtaSummaries& ctas) : size_(static_cast<uint32_t>(ctas.size())) {
+    auto linear = [&](uint32_t i) { return ctas.linear(i); };
+    if (std::ranges::is_sorted(std::views::iota(0u, size_), {}, linear)) return;
+    place_.resize(size_);
+    std::iota(place_.begin(), place_.end(), 0u);
+    std::ranges::stable_sort(place_, {}, linear);
+  }
+  uint32_t size() const { return size_; }
+  // The place in the stream of the CTA of rank `rank`.
+  uint32_t operator[](uint32_t rank) const { return place_.empty() ? rank : place_[rank]; }
+
+ private:
+  uint32_t size_;
+  std::vector<uint32_t> place_;  // by rank; empty while the stream is in grid order, as an unsampled one is
+};
+
+// Each CTA's HyFiSS non-stall time (Eq. 2) in grid order, computed once per
+// distinct instruction counts.
+std::vector<uint64_t> predicted_cycles(const CtaSummaries& ctas, const GridOrder& order,
+                                       const NonStallModel& model) {
+  std::vector<uint64_t> of_distinct;
+  for (const UnitCounts& units : ctas.distinct()) of_distinct.push_back(predicted_cta_cycles(model, units));
+  std::vector<uint64_t> out;
+  out.reserve(order.size());
+  for (uint32_t rank = 0; rank < order.size(); ++rank) out.push_back(of_distinct[ctas.units_id(order[rank])]);
+  return out;
 }
 
-// Which SM runs each CTA present in the stream, in launch order per SM.
-std::vector<SmWork> place_ctas(const KernelInput& k, const std::vector<PlacedCta>& ctas, const KernelSchedule& sched,
-                               const GpuConfig& gpu, const SpillFile* spill) {
-  std::map<uint32_t, std::vector<std::pair<std::pair<uint64_t, uint64_t>, CtaRef>>> by_sm;
-  for (const PlacedCta& c : ctas) {
-    uint32_t sm = sched.sm[c.slot];
+// Which SM runs each CTA present in the stream, in launch order per SM (by
+// start, then grid order). A sched record covers the whole grid, indexed by
+// linear CTA index; a modeled schedule the CTAs by rank in `order`.
+std::vector<SmWork> place_ctas(const KernelInput& k, const CtaSummaries& ctas, const GridOrder& order,
+                               const KernelSchedule& sched, const GpuConfig& gpu, const CtaSource& source) {
+  auto slot = [&](uint32_t rank) { return k.sched ? ctas.linear(order[rank]) : uint64_t{rank}; };
+  std::vector<uint32_t> per_sm(gpu.num_sms);
+  for (uint32_t rank = 0; rank < order.size(); ++rank) {
+    const uint32_t sm = sched.sm[slot(rank)];
     if (sm >= gpu.num_sms)
       fail_input("sched record of kernel " + std::to_string(k.info.id),
                  "SM " + std::to_string(sm) + " does not exist in GPU model '" + gpu.name + "'");
-    uint64_t start = c.slot < sched.start.size() ? sched.start[c.slot] : 0;
-    by_sm[sm].push_back({{start, c.linear}, c.ref});
+    ++per_sm[sm];
   }
   std::vector<SmWork> out;
-  for (auto& [sm, list] : by_sm) {
-    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    SmWork w{sm, {}, spill};
-    for (const auto& e : list) w.ctas.push_back(e.second);
-    out.push_back(std::move(w));
+  std::vector<size_t> work_of(gpu.num_sms);
+  for (uint32_t sm = 0; sm < gpu.num_sms; ++sm) {
+    if (per_sm[sm] == 0) continue;
+    work_of[sm] = out.size();
+    out.push_back(SmWork{sm, {}, source});
+    out.back().ctas.reserve(per_sm[sm]);
+  }
+  for (uint32_t rank = 0; rank < order.size(); ++rank) out[work_of[sched.sm[slot(rank)]]].ctas.push_back(rank);
+  auto start = [&](uint32_t rank) {
+    const uint64_t s = slot(rank);
+    return s < sched.start.size() ? sched.start[s] : 0;
+  };
+  for (SmWork& w : out) {
+    std::ranges::stable_sort(w.ctas, {}, start);
+    for (uint32_t& c : w.ctas) c = order[c];
   }
   return out;
 }
@@ -121,10 +135,19 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   MemoryDefaults mem = opt.memory;
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);
-  std::vector<PlacedCta> ctas = stream_ctas(k, p.program, NonStallModel(opt.sim.gpu));
-  const KernelSchedule sched = place_kernel(k, to_place, placement, ctas);
+  const CtaSummaries held = summarize_held(k, p.program);
+  const CtaSummaries& ctas = k.ctas.empty() ? k.spilled : held;
+  const GridOrder order(ctas);
+  // One Placement plans the batch's kernels jointly, in launch order: a
+  // kernel of another stream takes the room on the SMs that the kernels
+  // launched before it leave, first on the SMs they use least (run_on_gpu's
+  // model, with predicted CTA times and launches).
+  const KernelSchedule sched =
+      placement.place(to_place, k.sched ? &*k.sched : nullptr,
+                      k.sched ? std::vector<uint64_t>{} : predicted_cycles(ctas, order, NonStallModel(opt.sim.gpu)));
   p.schedule = k.sched ? "sched-record" : std::string(policy_name(opt.policy));
-  p.sms = place_ctas(k, ctas, sched, opt.sim.gpu, spill);
+  const CtaSource source = k.ctas.empty() ? CtaSource{nullptr, &k.spilled, spill, k.first_spilled} : CtaSource{&k.ctas};
+  p.sms = place_ctas(k, ctas, order, sched, opt.sim.gpu, source);
   // Bandwidth is shared by every SM the whole grid runs on, also those whose
   // CTAs cta-sample left out of the stream.
   std::set<uint32_t> busy_sms(sched.sm.begin(), sched.sm.end());

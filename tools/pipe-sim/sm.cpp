@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "formats/records.hpp"
 #include "libcommon/diag.hpp"
 
 namespace sasskit::pipesim {
@@ -45,7 +44,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   res_.pc_insts.assign(program.pcs.size(), 0);
   for (auto& col : res_.pc_stalls) col.assign(program.pcs.size(), 0);
   res_.counters.max_warps = warps_.slots();
-  for (const CtaRef& c : work.ctas) res_.trace_insts += c.trace_insts();
+  for (uint32_t c : work.ctas) res_.trace_insts += work.source.insts(c);
 }
 
 bool SmSim::run_until(uint64_t limit) {
@@ -174,15 +173,6 @@ void SmSim::launch_ctas() {
 }
 
 // The CTA the SM launches next: held, or read back from the spill file once.
-const CtaTrace& SmSim::next_cta() {
-  const CtaRef& ref = work_.ctas[next_cta_];
-  if (ref.held) return *ref.held;
-  if (!next_loaded_) {
-    std::string bytes;
-    work_.spill->read(ref.spilled, bytes);
-    next_loaded_ = std::make_unique<CtaTrace>(stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")));
-  }
-  return *next_loaded_;
-}
+const CtaTrace& SmSim::next_cta() { return work_.source.trace(work_.ctas[next_cta_], next_loaded_); }
 
 }  // namespace sasskit::pipesim

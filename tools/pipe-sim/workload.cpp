@@ -40,6 +40,9 @@ class BatchBuilder : public stream::KernelHandler {
     const stream::Record& r = cta.record();
     open_bytes_ += r.bytes().size();
     KernelInput& k = open_.kernels.back();
+    if (kernel.ctas_seen() > UINT32_MAX)  // SmWork numbers a kernel's CTAs in 32 bits
+      fail_input(r.where(), kernel.label() + " has more than " + std::to_string(UINT32_MAX) +
+                                " cta records: more than pipe-sim simulates in one kernel");
     if (!open_.spill) {
       k.ctas.push_back(cta.decode());
       check_has_warps(k.ctas.back().warps.size(), r);
@@ -58,9 +61,12 @@ class BatchBuilder : public stream::KernelHandler {
       units = count_units(c.warps, [&](uint32_t i) { return units_[i]; });
     }
     size_t record = open_.spill->append(r.bytes());
-    k.spilled.push_back(SpilledCta{cta.index(), record, total(units), units});
+    if (k.spilled.empty()) k.first_spilled = record;
+    k.spilled.add(cta.index(), units);
     add_spilled(record);
   }
+
+  void end_kernel(const stream::Kernel&) override { open_.kernels.back().spilled.seal(); }
 
   // cache, sample and sched records inform the simulation; every attached
   // record passes through.

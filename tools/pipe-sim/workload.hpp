@@ -3,15 +3,17 @@
 // plus every record in order for the pass-through. The stream is read
 // through the kernel layer (formats/kernel_stream.hpp) and handed out in
 // batches of complete kernels. pipe-sim spills each batch's cta records to
-// a temporary file and keeps of each CTA only what placement needs, so
-// memory holds the batch's small records and the CTAs resident on the SMs,
-// whatever the kernels' size; tests and small inputs may hold the CTAs.
+// a temporary file and keeps of each CTA only what placement needs
+// (cta_summaries.hpp), so memory holds the batch's small records, a few
+// bytes per CTA and the CTAs resident on the SMs, whatever the kernels'
+// size; tests and small inputs may hold the CTAs.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "cta_summaries.hpp"
 #include "decode.hpp"
 #include "formats/cache_record.hpp"
 #include "formats/kernel_stream.hpp"
@@ -22,19 +24,14 @@
 
 namespace sasskit::pipesim {
 
-// A CTA whose record waits in the batch's spill file.
-struct SpilledCta {
-  uint64_t linear = 0;  // place in the grid (checked by the kernel layer)
-  size_t record = 0;   // index in the spill file
-  uint64_t insts = 0;  // dynamic warp instructions
-  UnitCounts units{};  // the same by pipeline unit (the modelled schedule's CTA time)
-};
-
 struct KernelInput {
   KernelInfo info;
   std::vector<StaticInst> table;
-  std::vector<CtaTrace> ctas;        // held in memory, in stream order
-  std::vector<SpilledCta> spilled;   // or spilled, in stream order
+  std::vector<CtaTrace> ctas;  // held in memory, in stream order
+  CtaSummaries spilled;        // or spilled, in stream order
+  // The spill file's record of spilled CTA 0; the others follow it, as a
+  // kernel's cta records follow one another in the stream.
+  size_t first_spilled = 0;
   std::optional<KernelCacheModel> cache;
   std::optional<KernelSchedule> sched;
   std::optional<KernelSample> sample;  // cta-sample kept only some SMs' CTAs
