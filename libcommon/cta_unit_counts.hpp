@@ -29,6 +29,8 @@ class UnitCountsTable {
   // The number of `counts`, new or found.
   uint32_t intern(const UnitCounts& counts);
   UnitCounts operator[](uint32_t id) const;
+  // Distinct counts numbered so far (0 .. size() - 1).
+  uint32_t size() const { return static_cast<uint32_t>(offsets_.size()); }
 
  private:
   std::string_view encoded(uint32_t id) const;

@@ -6,10 +6,9 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
-#include "libcommon/nonstall.hpp"
+#include "libcommon/cta_unit_counts.hpp"
 
 namespace sasskit::pipesim {
 
@@ -17,27 +16,21 @@ class CtaSummaries {
  public:
   // The kernel's next CTA in the stream.
   void add(uint64_t linear, const UnitCounts& units);
-  // The kernel is complete: drops the index that add() looks counts up in.
-  void seal();
 
   size_t size() const { return ids_.size(); }
   bool empty() const { return ids_.empty(); }
   uint64_t linear(size_t i) const { return in_grid_order_ ? i : linear_[i]; }
-  // Its counts: distinct()[units_id(i)].
+  // Its counts: distinct(units_id(i)).
   uint32_t units_id(size_t i) const { return ids_[i]; }
-  const UnitCounts& units(size_t i) const { return distinct_[ids_[i]]; }
-  const std::vector<UnitCounts>& distinct() const { return distinct_; }
+  UnitCounts units(size_t i) const { return distinct_[ids_[i]]; }
+  uint32_t distinct_count() const { return distinct_.size(); }
+  UnitCounts distinct(uint32_t id) const { return distinct_[id]; }
 
  private:
-  struct Hash {
-    size_t operator()(const UnitCounts& units) const;
-  };
-
   bool in_grid_order_ = true;     // linear(i) == i so far: linear_ holds nothing
   std::vector<uint64_t> linear_;  // per CTA, once the stream leaves grid order
   std::vector<uint32_t> ids_;     // per CTA
-  std::vector<UnitCounts> distinct_;
-  std::unordered_map<UnitCounts, uint32_t, Hash> index_;  // of distinct_, until sealed
+  UnitCountsTable distinct_;
 };
 
 }  // namespace sasskit::pipesim

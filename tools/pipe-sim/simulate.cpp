@@ -24,7 +24,6 @@ CtaSummaries summarize_held(const KernelInput& k, const KernelProgram& program) 
     out.add(stream::cta_linear_index(c.cta, k.info.grid, stream::kernel_label(k.info),
                                      "kernel " + std::to_string(k.info.id)),
             count_units(c.warps, [&](uint32_t inst) { return program.insts[inst].op.unit; }));
-  out.seal();
   return out;
 }
 
@@ -57,7 +56,7 @@ class GridOrder {
 std::vector<uint64_t> predicted_cycles(const CtaSummaries& ctas, const GridOrder& order,
                                        const NonStallModel& model) {
   std::vector<uint64_t> of_distinct;
-  for (const UnitCounts& units : ctas.distinct()) of_distinct.push_back(predicted_cta_cycles(model, units));
+  for (uint32_t id = 0; id < ctas.distinct_count(); ++id) of_distinct.push_back(predicted_cta_cycles(model, ctas.distinct(id)));
   std::vector<uint64_t> out;
   out.reserve(order.size());
   for (uint32_t rank = 0; rank < order.size(); ++rank) out.push_back(of_distinct[ctas.units_id(order[rank])]);

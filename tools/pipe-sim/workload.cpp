@@ -66,8 +66,6 @@ class BatchBuilder : public stream::KernelHandler {
     add_spilled(record);
   }
 
-  void end_kernel(const stream::Kernel&) override { open_.kernels.back().spilled.seal(); }
-
   // cache, sample and sched records inform the simulation; every attached
   // record passes through.
   void attached(const stream::Kernel&, const stream::Record& r) override {
