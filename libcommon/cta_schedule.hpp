@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,7 @@ struct KernelLaunch {
   uint64_t stream_id = 0;
   uint32_t num_ctas = 0;
   unsigned ctas_per_sm = 0;           // occupancy(); must be > 0
-  std::vector<uint64_t> cta_cycles;   // optional, as in model_schedule()
+  std::span<const uint64_t> cta_cycles;  // optional, as in model_schedule(); the caller's, not copied
   SmLoad cta_load;                    // what one CTA holds of an SM (cta_load())
 };
 

@@ -71,7 +71,8 @@ TEST(Schedule, SameStreamKernelsRunOneAfterAnother) {
 SharingOptions two_slots(bool serial = false) {
   return SharingOptions{.serial_kernels = serial, .sm_capacity = SmLoad{.ctas = 2}};
 }
-KernelLaunch launch(uint32_t id, uint64_t stream, U64 cycles, unsigned ctas_per_sm = 2) {
+// `cycles` lives until the end of the caller's full expression, as the launch must.
+KernelLaunch launch(uint32_t id, uint64_t stream, const U64& cycles, unsigned ctas_per_sm = 2) {
   return KernelLaunch{id, stream, uint32_t(cycles.size()), ctas_per_sm, cycles, SmLoad{.ctas = 1}};
 }
 
@@ -98,12 +99,12 @@ TEST(Schedule, EachResourceOfTheSmLimitsSharing) {
   // 4 slots and 8 warps: A's CTA of 6 warps leaves room for B's CTA of 4
   // warps only once it ends, although slots are free beside it.
   CtaScheduler sched(1, SharingOptions{.sm_capacity = SmLoad{.ctas = 4, .warps = 8}});
-  sched.schedule(KernelLaunch{1, 0, 1, 1, {10}, SmLoad{.ctas = 1, .warps = 6}}, SchedPolicyKind::RoundRobin);
+  sched.schedule(KernelLaunch{1, 0, 1, 1, U64{10}, SmLoad{.ctas = 1, .warps = 6}}, SchedPolicyKind::RoundRobin);
   KernelSchedule b =
-      sched.schedule(KernelLaunch{2, 1, 2, 2, {3, 3}, SmLoad{.ctas = 1, .warps = 2}}, SchedPolicyKind::RoundRobin);
+      sched.schedule(KernelLaunch{2, 1, 2, 2, U64{3, 3}, SmLoad{.ctas = 1, .warps = 2}}, SchedPolicyKind::RoundRobin);
   EXPECT_EQ(b.start, (U64{0, 3}));  // 6 + 2 warps fit, a second 2 does not
   KernelSchedule c =
-      sched.schedule(KernelLaunch{3, 2, 1, 1, {1}, SmLoad{.ctas = 1, .warps = 4}}, SchedPolicyKind::RoundRobin);
+      sched.schedule(KernelLaunch{3, 2, 1, 1, U64{1}, SmLoad{.ctas = 1, .warps = 4}}, SchedPolicyKind::RoundRobin);
   EXPECT_EQ(c.start, (U64{10}));
 }
 
@@ -131,15 +132,15 @@ TEST(Schedule, AKernelAloneIsPlacedAsWithoutSharing) {
 
 TEST(Schedule, LaunchLatencyAndConcurrentKernelLimit) {
   CtaScheduler sched(4, SharingOptions{.launch_latency = 3, .max_concurrent_kernels = 2});
-  KernelSchedule a = sched.schedule({1, 0, 1, 1, {10}}, SchedPolicyKind::RoundRobin);
-  KernelSchedule b = sched.schedule({2, 1, 1, 1, {20}}, SchedPolicyKind::RoundRobin);
+  KernelSchedule a = sched.schedule({1, 0, 1, 1, U64{10}}, SchedPolicyKind::RoundRobin);
+  KernelSchedule b = sched.schedule({2, 1, 1, 1, U64{20}}, SchedPolicyKind::RoundRobin);
   EXPECT_EQ(a.launch, 3u);
   EXPECT_EQ(b.launch, 3u);
   // A third stream waits for one of the two running kernels to end (A at 13).
-  KernelSchedule c = sched.schedule({3, 2, 1, 1, {1}}, SchedPolicyKind::RoundRobin);
+  KernelSchedule c = sched.schedule({3, 2, 1, 1, U64{1}}, SchedPolicyKind::RoundRobin);
   EXPECT_EQ(c.launch, 13u);
   // A's stream again: 3 cycles after A's end, not before C's launch.
-  KernelSchedule d = sched.schedule({4, 0, 1, 1, {1}}, SchedPolicyKind::RoundRobin);
+  KernelSchedule d = sched.schedule({4, 0, 1, 1, U64{1}}, SchedPolicyKind::RoundRobin);
   EXPECT_EQ(d.launch, 16u);
 }
 
