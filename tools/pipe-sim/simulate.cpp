@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <ranges>
 #include <set>
 
 #include "gpu_timeline.hpp"
@@ -37,7 +36,9 @@ class GridOrder {
  public:
   explicit GridOrder(const CtaSummaries& ctas) : size_(static_cast<uint32_t>(ctas.size())) {
     auto linear = [&](uint32_t i) { return ctas.linear(i); };
-    if (std::ranges::is_sorted(std::views::iota(0u, size_), {}, linear)) return;
+    bool in_order = true;  // (clang 14 cannot use libstdc++ 12's views::iota)
+    for (uint32_t i = 1; i < size_ && in_order; ++i) in_order = linear(i - 1) <= linear(i);
+    if (in_order) return;
     place_.resize(size_);
     std::iota(place_.begin(), place_.end(), 0u);
     std::ranges::stable_sort(place_, {}, linear);
