@@ -187,6 +187,24 @@ TEST(Fidelity, SharedMemoryBankConflictsSerialise) {
   EXPECT_NEAR(double(conflict.result.cycles - clean.result.cycles), 20.0 * 31, 20.0 * 31 * 0.05);
 }
 
+// An LDS.128 moves 512 bytes: 4 wavefronts of 128, none of them a bank
+// conflict when the lanes read consecutive 16-byte words (Nsight Compute
+// counts conflicts beyond that minimum); lanes 128 bytes apart all hit the
+// same four banks: 32 wavefronts, 28 of them conflicts.
+TEST(Fidelity, WideSharedLoadsCountOnlyTheWavefrontsBeyondTheirWidthAsConflicts) {
+  TableBuilder t;
+  uint32_t lds = t.add("LDS.U.128", {4}, {4}, 16);
+  std::vector<uint32_t> seq(10, lds);
+  auto stride = [&](uint64_t bytes) {
+    return make_warp(0, t.insts, seq, [=](uint32_t lane, uint32_t) { return bytes * lane; });
+  };
+  auto clean = simulate(test_gpu(), t.insts, {make_cta({stride(16)})});
+  auto conflict = simulate(test_gpu(), t.insts, {make_cta({stride(128)})});
+  EXPECT_EQ(counters(clean).smem_conflict_cycles, 0u);
+  EXPECT_EQ(counters(conflict).smem_conflict_cycles, 10u * 28);
+  EXPECT_GT(conflict.result.cycles, clean.result.cycles);
+}
+
 // 32 warps (8 per sub-core) of independent loads, each warp's k-th access
 // at addr_of(warp, lane, k).
 template <class AddrFn>

@@ -69,8 +69,17 @@ void for_each_distinct_unit(const uint64_t* addrs, unsigned lanes, unsigned widt
   }
 }
 
+// The shared-memory wavefronts an access of `lanes` lanes of `width` bytes
+// needs whatever its banks: one per 128 bytes moved, at least one. Those
+// beyond it are bank conflicts (as Nsight Compute's
+// l1tex__data_bank_conflicts_pipe_lsu_mem_shared counts them: an LDS.128
+// without conflicts takes 4 wavefronts and has none).
+uint32_t smem_width_wavefronts(unsigned lanes, unsigned width) {
+  return static_cast<uint32_t>(std::max<uint64_t>(1, (uint64_t(lanes) * std::max(1u, width) + 127) / 128));
+}
+
 // Shared-memory wavefronts: the most distinct 4-byte words any bank must
-// serve, and at least one per 128 bytes moved. Each bank keeps a chain of
+// serve, and at least smem_width_wavefronts. Each bank keeps a chain of
 // the words it serves, so a broadcast or a conflict-free access costs one
 // comparison per word whatever the lane order.
 uint32_t smem_wavefronts(const uint64_t* addrs, unsigned lanes, unsigned width, unsigned banks, BankChains& c) {
@@ -98,8 +107,7 @@ uint32_t smem_wavefronts(const uint64_t* addrs, unsigned lanes, unsigned width, 
       worst = std::max(worst, ++c.count[b]);
     }
   }
-  uint32_t by_bytes = static_cast<uint32_t>((uint64_t(lanes) * bytes + 127) / 128);
-  return std::max(worst, by_bytes);
+  return std::max(worst, smem_width_wavefronts(lanes, width));
 }
 
 bool spread(double& acc, double rate) {
@@ -180,7 +188,7 @@ void MemoryPipeline::coalesce(const Op& op, MemLatch& latch) {
   if (d.op.space == MemSpace::Shared) {
     uint32_t waves =
         lanes ? smem_wavefronts(addrs, lanes, d.mem_width, std::max(1u, g.smem_banks), smem_scratch_) : 1;
-    counters_.smem_conflict_cycles += waves - 1;
+    counters_.smem_conflict_cycles += waves - (lanes ? smem_width_wavefronts(lanes, d.mem_width) : 1);
     for (uint32_t i = 0; i < waves; ++i) latch.reqs.push_back(MemRequest{0, request_latency(g.smem_latency), false});
   } else if (d.op.space == MemSpace::Constant || lanes == 0 || d.mem_width == 0) {
     latch.reqs.push_back(MemRequest{0, request_latency(g.l1d.latency), false});
