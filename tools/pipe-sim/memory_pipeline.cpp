@@ -14,6 +14,8 @@
 #include <bit>
 #include <cmath>
 
+#include "libcommon/divisor.hpp"
+
 namespace sasskit::pipesim {
 namespace {
 
@@ -22,19 +24,6 @@ namespace {
 constexpr unsigned kPipelineCycles = 3;
 
 uint64_t request_latency(unsigned measured) { return std::max(1u, measured > kPipelineCycles ? measured - kPipelineCycles : 1u); }
-
-// Division by a divisor fixed for many values: a shift when it is a power
-// of two (the usual sector, word and bank sizes), a division otherwise.
-class Divisor {
- public:
-  explicit Divisor(uint64_t d) : d_(d), shift_(std::has_single_bit(d) ? std::countr_zero(d) : -1) {}
-  uint64_t div(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / d_; }
-  uint64_t mod(uint64_t x) const { return shift_ >= 0 ? x & (d_ - 1) : x % d_; }
-
- private:
-  uint64_t d_;
-  int shift_;
-};
 
 // Calls `visit` with each distinct value, ascending, among the first
 // kMaxUnits 4-byte words or sectors a warp access touches, lane by lane (32

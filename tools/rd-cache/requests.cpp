@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "libcommon/diag.hpp"
+#include "libcommon/divisor.hpp"
 #include "reuse_distance.hpp"
 
 namespace sasskit::rdcache {
@@ -24,9 +25,10 @@ void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape&
   thread_local std::vector<uint64_t> sectors;
   sectors.clear();
   bool sorted = true;
+  const Divisor sector(shape.sector_bytes), per_line(shape.sectors_per_line());
   for (uint64_t start : starts) {
-    const uint64_t first = start / shape.sector_bytes;
-    const uint64_t last = (start + (bytes - 1)) / shape.sector_bytes;
+    const uint64_t first = sector.div(start);
+    const uint64_t last = sector.div(start + (bytes - 1));
     for (uint64_t s = first; s <= last; ++s) {
       if (!sectors.empty()) {
         if (s == sectors.back()) continue;
@@ -39,10 +41,9 @@ void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape&
     std::sort(sectors.begin(), sectors.end());
     sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
   }
-  const unsigned per_line = shape.sectors_per_line();
   for (uint64_t s : sectors) {
-    const uint64_t line = s / per_line;
-    const uint32_t bit = 1u << (s % per_line);
+    const uint64_t line = per_line.div(s);
+    const uint32_t bit = 1u << per_line.mod(s);
     if (out.empty() || out.back().line != line)
       out.push_back(LineAccess{line, bit});
     else

@@ -1,0 +1,23 @@
+// Division by a divisor fixed for many values: a shift when it is a power
+// of two (the usual sector, line, word and bank sizes), a division
+// otherwise. The memory models divide every lane's address by the same few
+// sizes, and a 64-bit division costs tens of cycles.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace sasskit {
+
+class Divisor {
+ public:
+  explicit Divisor(uint64_t d) : d_(d), shift_(std::has_single_bit(d) ? std::countr_zero(d) : -1) {}
+  uint64_t div(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / d_; }
+  uint64_t mod(uint64_t x) const { return shift_ >= 0 ? x & (d_ - 1) : x % d_; }
+
+ private:
+  uint64_t d_;
+  int shift_;
+};
+
+}  // namespace sasskit
