@@ -70,7 +70,7 @@ bool CtaUnitCounts::contains(uint32_t index) const {
   return ahead_.count(index) != 0;
 }
 
-uint32_t CtaUnitCounts::id_of(uint32_t index) const {
+uint32_t CtaUnitCounts::id(uint32_t index) const {
   return index < by_index_.size() ? by_index_[index] : ahead_.at(index);
 }
 

@@ -53,12 +53,13 @@ class CtaUnitCounts {
   bool contains(uint32_t index) const;
   // CTAs added.
   uint64_t size() const { return added_; }
-  // The counts of CTA `index`, which was added.
-  UnitCounts operator[](uint32_t index) const { return table_[id_of(index)]; }
+  // The counts of CTA `index`, which was added: table()[id(index)].
+  UnitCounts operator[](uint32_t index) const { return table_[id(index)]; }
+  uint32_t id(uint32_t index) const;
+  const UnitCountsTable& table() const { return table_; }
 
  private:
   static constexpr uint32_t kAbsent = UINT32_MAX;
-  uint32_t id_of(uint32_t index) const;
   void place(uint32_t index, uint32_t id);
   uint64_t bound() const { return 2 * added_ + 4096; }
 

@@ -21,6 +21,13 @@ uint64_t predicted_cta_cycles(const NonStallModel& model, const UnitCounts& coun
   return static_cast<uint64_t>(std::ceil(model.cycles(counts)));
 }
 
+std::vector<uint64_t> predicted_cycles_by_id(const NonStallModel& model, const UnitCountsTable& table) {
+  std::vector<uint64_t> cycles;
+  cycles.reserve(table.size());
+  for (uint32_t id = 0; id < table.size(); ++id) cycles.push_back(predicted_cta_cycles(model, table[id]));
+  return cycles;
+}
+
 Placement::Placement(const GpuConfig& gpu, SchedPolicyKind policy, bool serial_kernels)
     : gpu_(gpu), policy_(policy), scheduler_(gpu.num_sms, gpu_sharing(gpu, serial_kernels)) {}
 

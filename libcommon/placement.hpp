@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libcommon/cta_schedule.hpp"
+#include "libcommon/cta_unit_counts.hpp"
 #include "libcommon/gpu_config.hpp"
 #include "libcommon/nonstall.hpp"
 
@@ -32,6 +33,9 @@ unsigned resident_ctas(const GpuConfig& gpu, const KernelToPlace& k);
 // A CTA's predicted time in cycles (HyFiSS Eq. 2, rounded up): the modeled
 // schedule gives an SM with longer CTAs fewer of them.
 uint64_t predicted_cta_cycles(const NonStallModel& model, const UnitCounts& counts);
+// predicted_cta_cycles of each distinct count of `table`, by its number:
+// CTAs that share their counts share their time, computed once.
+std::vector<uint64_t> predicted_cycles_by_id(const NonStallModel& model, const UnitCountsTable& table);
 
 // Places the kernels of one GPU timeline in launch order: kernels modeled by
 // one Placement share the SMs as CtaScheduler does, with the model's

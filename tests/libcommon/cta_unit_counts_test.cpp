@@ -17,6 +17,11 @@ TEST(CtaUnitCounts, GivesEachCtaItsOwnCountsWhateverTheOrderOfArrival) {
   for (uint32_t i : {3u, 0u, 2u, 1u}) EXPECT_TRUE(counts.add(i, with_sp(i % 2 ? 7 : 9)));
   EXPECT_EQ(counts.size(), 4u);
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(counts[i], with_sp(i % 2 ? 7 : 9)) << i;
+  // CTAs of equal counts share one number in the table.
+  EXPECT_EQ(counts.id(1), counts.id(3));
+  EXPECT_NE(counts.id(0), counts.id(1));
+  EXPECT_EQ(counts.table().size(), 2u);
+  EXPECT_EQ(counts.table()[counts.id(2)], with_sp(9));
 }
 
 TEST(CtaUnitCounts, RefusesACtaAddedTwice) {

@@ -114,3 +114,17 @@ TEST(Placement, OccupancyFitsTheSmCapacityThatKernelsShare) {
   // rounds up to the allocation unit.
   EXPECT_EQ(cta_load(gpu, CtaResources{96, 40, 5000}), (SmLoad{1, 3, 3 * 1280, 6144}));
 }
+
+TEST(Placement, PredictedCyclesByIdAreEachDistinctCountsOwn) {
+  const GpuConfig gpu = test::volta_like_gpu("two", 2);
+  const NonStallModel model(gpu);
+  UnitCounts light{}, heavy{};
+  light[size_t(UnitClass::Sp)] = 40;
+  heavy[size_t(UnitClass::Sp)] = 4000;
+  heavy[size_t(UnitClass::Ldst)] = 300;
+  UnitCountsTable table;
+  ASSERT_EQ(table.intern(light), 0u);
+  ASSERT_EQ(table.intern(heavy), 1u);
+  EXPECT_EQ(predicted_cycles_by_id(model, table),
+            (std::vector<uint64_t>{predicted_cta_cycles(model, light), predicted_cta_cycles(model, heavy)}));
+}

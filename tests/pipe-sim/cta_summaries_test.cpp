@@ -20,7 +20,7 @@ TEST(CtaSummaries, CtasOfTheSameCountsShareThem) {
   CtaSummaries s;
   for (uint64_t i = 0; i < 5; ++i) s.add(i, counts(4, i == 3 ? 2 : 1));
   ASSERT_EQ(s.size(), 5u);
-  EXPECT_EQ(s.distinct_count(), 2u);
+  EXPECT_EQ(s.distinct().size(), 2u);
   EXPECT_EQ(s.units_id(0), s.units_id(4));
   EXPECT_NE(s.units_id(0), s.units_id(3));
   EXPECT_EQ(s.units(3), counts(4, 2));

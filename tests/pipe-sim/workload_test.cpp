@@ -136,7 +136,7 @@ TEST(Batches, SpilledCtasLeaveOnlyTheirSummary) {
     EXPECT_EQ(in.spilled.linear(1), 1u);
     EXPECT_EQ(total(in.spilled.units(0)), 7u);  // warps of 4 and 3 instructions
     EXPECT_EQ(in.spilled.units(0)[size_t(UnitClass::Ldst)], 2u);
-    EXPECT_EQ(in.spilled.distinct_count(), 1u);  // both CTAs run the same instructions
+    EXPECT_EQ(in.spilled.distinct().size(), 1u);  // both CTAs run the same instructions
   }
 }
 

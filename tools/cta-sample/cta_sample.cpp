@@ -88,8 +88,9 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
         options.replay ? options.replay->schedule(k.id(), open.num_ctas, gpu.num_sms) : k.find<KernelSchedule>();
     std::vector<uint64_t> cycles;
     if (!recorded) {
+      const std::vector<uint64_t> by_id = predicted_cycles_by_id(model, open.counts.table());
       cycles.reserve(open.num_ctas);  // every CTA of the grid arrived
-      for (uint32_t i = 0; i < open.num_ctas; ++i) cycles.push_back(predicted_cta_cycles(model, open.counts[i]));
+      for (uint32_t i = 0; i < open.num_ctas; ++i) cycles.push_back(by_id[open.counts.id(i)]);
     }
     return placement->place(stream::kernel_to_place(k.info(), k.where()), recorded ? &*recorded : nullptr, cycles);
   }

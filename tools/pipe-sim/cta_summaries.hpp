@@ -20,11 +20,10 @@ class CtaSummaries {
   size_t size() const { return ids_.size(); }
   bool empty() const { return ids_.empty(); }
   uint64_t linear(size_t i) const { return in_grid_order_ ? i : linear_[i]; }
-  // Its counts: distinct(units_id(i)).
+  // Its counts: distinct()[units_id(i)].
   uint32_t units_id(size_t i) const { return ids_[i]; }
   UnitCounts units(size_t i) const { return distinct_[ids_[i]]; }
-  uint32_t distinct_count() const { return distinct_.size(); }
-  UnitCounts distinct(uint32_t id) const { return distinct_[id]; }
+  const UnitCountsTable& distinct() const { return distinct_; }
 
  private:
   bool in_grid_order_ = true;     // linear(i) == i so far: linear_ holds nothing

@@ -56,8 +56,7 @@ class GridOrder {
 // distinct instruction counts.
 std::vector<uint64_t> predicted_cycles(const CtaSummaries& ctas, const GridOrder& order,
                                        const NonStallModel& model) {
-  std::vector<uint64_t> of_distinct;
-  for (uint32_t id = 0; id < ctas.distinct_count(); ++id) of_distinct.push_back(predicted_cta_cycles(model, ctas.distinct(id)));
+  const std::vector<uint64_t> of_distinct = predicted_cycles_by_id(model, ctas.distinct());
   std::vector<uint64_t> out;
   out.reserve(order.size());
   for (uint32_t rank = 0; rank < order.size(); ++rank) out.push_back(of_distinct[ctas.units_id(order[rank])]);

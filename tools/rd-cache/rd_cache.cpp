@@ -49,10 +49,11 @@ class SpilledCtas : public CtaSource {
   // The CTAs' predicted times, by linear index (0 where the stream holds
   // no CTA), at least `grid` of them.
   std::vector<uint64_t> cycles(const NonStallModel& model, size_t grid) const {
+    const std::vector<uint64_t> by_id = predicted_cycles_by_id(model, units_);
     std::vector<uint64_t> out(grid);
     for (const Spilled& c : ctas_) {
       if (c.linear >= out.size()) out.resize(c.linear + size_t(1));
-      out[c.linear] = predicted_cta_cycles(model, units_[c.units]);
+      out[c.linear] = by_id[c.units];
     }
     return out;
   }
