@@ -505,9 +505,30 @@ TEST(Plot, LabelsRunningIntoEachOtherOnOneLineShareOne) {
   const size_t from = s.find("$ref0 << EOD");
   const std::string data = s.substr(from, s.find("\nEOD\n", from) - from);
   // The label at 0 ends before the one at 948 starts; that one runs into the
-  // one at 1748, which runs towards it.
-  EXPECT_NE(data.find("0 0 \"a: 1 wmma\"\n948 0 \"b: 2 gather and 1 more\"\n1748 0 \"\""), std::string::npos)
+  // one at 1748, which runs towards it. Said of both, it is longer than the
+  // room right of 948 in the panel (one of 230 px: 38 characters across), so
+  // its name is cut, not its count.
+  EXPECT_NE(data.find("0 0 \"a: 1 wmma\" r\n948 0 \"b: 2 ... and 1 more\" r\n1748 0 \"\""), std::string::npos)
       << data;
+}
+
+TEST(Plot, ALabelNeverRunsPastItsPanelsEdge) {
+  // A point near the middle with a label longer than the room on either side
+  // of it: whole, it would run past the panel's edge (or, leftwards, over the
+  // y tick labels); it is cut to the room on its roomier side.
+  Validation v;
+  MetricValidation mv{RefMetric::DramReadSectors, {}, {}, {}, {}};
+  const std::string run = "a-run-label-far-longer-than-the-panel";
+  mv.pairs = {{1, "_Z4wmmaPf", 0, 0, "a"}, {2, "_Z6gatherPf", 1100, 1100, run}, {3, "_Z6vecaddPf", 2000, 2000, "c"}};
+  v.metrics.push_back(mv);
+  const std::string s = plot_script(report({}), &v, "svg", "p.svg");
+  const size_t from = s.find("$ref0 << EOD");
+  const std::string data = s.substr(from, s.find("\nEOD\n", from) - from);
+  // 1100 on axes of 0 to 2500 is 0.44 of the panel: 0.56 x 230 px / 6 px,
+  // less the offset, is 20 characters, of the 26 in "a-run-label-far-: 2 gather".
+  EXPECT_NE(s.find("set xrange [0:2500]"), std::string::npos);
+  EXPECT_NE(data.find("1100 1100 \"a-run-label-far-:...\" r\n"), std::string::npos) << data;
+  EXPECT_NE(s.find("strcol(4) eq 'r' ? strcol(3) : ''"), std::string::npos);
 }
 
 TEST(Plot, DecimalTicksAreFourIntervalsAtMost) {
@@ -547,7 +568,7 @@ TEST(Plot, ScatterOfOneRunIsLogLogWithEqualAxesDiagonalLabelsAndError) {
   const std::string s = plot_script(report({}), &v, "svg", "a.svg");
   // cycles: vecAdd 1000 against 1200, gemm 5000 against 6000: whole decades, equal axes.
   const std::string cycles = s.substr(s.find("$ref0 << EOD"));
-  EXPECT_NE(cycles.find("\"1 vecAdd\"\n"), std::string::npos) << cycles;  // a label per kernel
+  EXPECT_NE(cycles.find("\"1 vecAdd\" l\n"), std::string::npos) << cycles;  // a label per kernel, leftwards
   EXPECT_NE(cycles.find("set size ratio 1 "), std::string::npos);
   EXPECT_NE(cycles.find("set logscale xy\n"), std::string::npos);
   EXPECT_NE(cycles.find("set xrange [99.9:10010]\nset yrange [99.9:10010]\n"), std::string::npos) << cycles;

@@ -40,6 +40,9 @@ std::string single_quoted(const std::string& s) {
   return q + "'";
 }
 
+// Every plot's width in pixels (its height follows its panels).
+constexpr int kCanvasWidth = 1200;
+
 // Where a panel sits on the canvas, in fractions of it.
 struct Area {
   double x, y, w, h;
@@ -227,29 +230,59 @@ std::string tick_list(const ScatterAxes& ax) {
   return s.str();
 }
 
-// Where a point's label reaches across its panel (fractions of the panel):
-// from the point rightwards left of the middle, leftwards right of it
-// (scatter() anchors them so), about 0.018 of the panel a character, room
-// left for " and N more".
+// The label font's character width as a fraction of a scatter's square:
+// about 6 px a character (sans 8 on the 1200 px canvas, measured on the
+// PNGs) over the square's side, which is the panel less its tick labels and
+// y label across (about 100 px) and less its title, x label and key down
+// (about 150 px).
+double label_char_width(const Area& a, double canvas_w, double canvas_h) {
+  const double side = std::min(a.w * canvas_w - 100, a.h * canvas_h - 150);
+  return 6 / std::max(side, 60.0);
+}
+
+// A point's label as drawn: its text, and whether it runs right of the
+// point (anchored left) or left of it.
+struct PlacedLabel {
+  std::string text;
+  bool rightwards = true;
+};
+
+// Where a label reaches across its panel (fractions of the panel): from the
+// point rightwards or leftwards, `chars` characters and the 0.7 of one that
+// scatter() offsets it by.
 struct LabelExtent {
   double from, to, y;
 };
-LabelExtent label_extent(double x, double y, const std::string& label) {
-  const double width = 0.018 * double(label.size() + 12);
-  return x < 0.5 ? LabelExtent{x, x + width, y} : LabelExtent{x - width, x, y};
+LabelExtent label_extent(double x, double y, size_t chars, bool rightwards, double char_width) {
+  const double width = char_width * (double(chars) + 0.7);
+  return rightwards ? LabelExtent{x, x + width, y} : LabelExtent{x - width, x, y};
+}
+
+// A label placed to stay inside its panel (past the left edge it would run
+// over the y tick labels): on the side away from the nearer edge, the
+// roomier one, cut to fit where it is longer than that room (its suffix,
+// " and N more", kept whole).
+PlacedLabel fit_label(const std::string& label, const std::string& suffix, double x, double char_width) {
+  const bool rightwards = x < 0.5;
+  const double room_chars = (rightwards ? 1 - x : x) / char_width - 0.7;
+  if (double(label.size() + suffix.size()) <= room_chars) return {label + suffix, rightwards};
+  const double keep = std::floor(room_chars) - double(suffix.size()) - 3;
+  return {(keep >= 1 ? label.substr(0, size_t(keep)) : std::string()) + "..." + suffix, rightwards};
 }
 
 // The points' labels as drawn: where labels would run into each other (a
 // line's height apart, their extents across the panel overlapping), the
-// first says "LABEL and N more" and the others nothing.
-std::vector<std::string> panel_labels(const ScatterSeries& s, const ScatterAxes& ax) {
+// first says "LABEL and N more" and the others nothing; each fitted into
+// the panel.
+std::vector<PlacedLabel> panel_labels(const ScatterSeries& s, const ScatterAxes& ax, double char_width) {
   auto at = [&](double v) {
     return ax.log ? std::log10(v / ax.lo) / std::log10(ax.hi / ax.lo) : (v - ax.lo) / (ax.hi - ax.lo);
   };
   auto extent = [&](size_t i) {
-    return label_extent(at(s.points[i].reference), at(s.points[i].simulated), s.points[i].label);
+    const double x = at(s.points[i].reference);
+    const PlacedLabel p = fit_label(s.points[i].label, "", x, char_width);
+    return label_extent(x, at(s.points[i].simulated), p.text.size(), p.rightwards, char_width);
   };
-  std::vector<std::string> labels(s.points.size());
   std::vector<size_t> more(s.points.size(), 0);
   std::vector<size_t> shown;
   for (size_t i = 0; i < s.points.size(); ++i) {
@@ -262,8 +295,10 @@ std::vector<std::string> panel_labels(const ScatterSeries& s, const ScatterAxes&
     if (near != shown.end()) ++more[*near];
     else shown.push_back(i);
   }
+  std::vector<PlacedLabel> labels(s.points.size());
   for (size_t i : shown)
-    labels[i] = s.points[i].label + (more[i] ? " and " + std::to_string(more[i]) + " more" : "");
+    labels[i] = fit_label(s.points[i].label, more[i] ? " and " + std::to_string(more[i]) + " more" : "",
+                          at(s.points[i].reference), char_width);
   return labels;
 }
 
@@ -271,19 +306,19 @@ std::vector<std::string> panel_labels(const ScatterSeries& s, const ScatterAxes&
 // unit, the y = x line, the error, correlation and count under the title,
 // and the kernels' labels (kScatterLabels) beside their points, on the side
 // away from the nearer edge.
-void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s, const Area& a) {
+void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s, const Area& a, double char_width) {
   const ScatterAxes ax = scatter_axes(s);
-  const std::vector<std::string> labels = panel_labels(s, ax);
+  const std::vector<PlacedLabel> labels = panel_labels(s, ax, char_width);
   out << '$' << name << " << EOD\n";
   for (size_t i = 0; i < s.points.size(); ++i)
-    out << s.points[i].reference << ' ' << s.points[i].simulated << " \"" << labels[i] << "\"\n";
+    out << s.points[i].reference << ' ' << s.points[i].simulated << " \"" << labels[i].text << "\" "
+        << (labels[i].rightwards ? 'r' : 'l') << '\n';
   out << "EOD\n";
   place_square(out, a);
   // gnuplot drops a tick on the end of a log axis now and then (rounding):
   // the range reaches a little past both.
   const double below = ax.log ? ax.lo * 0.999 : ax.lo, above = ax.log ? ax.hi * 1.001 : ax.hi;
   const std::string unit = s.unit.empty() ? "" : " (" + s.unit + ")";
-  const double middle = ax.log ? std::sqrt(ax.lo * ax.hi) : (ax.lo + ax.hi) / 2;
   out << "set title " << single_quoted(s.metric) << ".\"\\n\"." << single_quoted(s.stats) << '\n'
       << "set xlabel " << single_quoted("reference" + unit) << "\nset ylabel " << single_quoted("simulated" + unit)
       << "\nset key below\nset xtics norotate\nset grid xtics ytics\n"
@@ -294,9 +329,9 @@ void scatter(std::ostream& out, const std::string& name, const ScatterSeries& s,
       << tick_list(ax) << '\n'
       << "plot $" << name << " using 1:2 with points lt 2 pt 7 ps 1.2 title 'kernels', "
       << "x with lines lt 8 dt 2 title 'y = x', "
-      << "$" << name << " using 1:2:($1 < " << middle << " ? strcol(3) : '') with labels left offset char 0.7,0.3 "
+      << "$" << name << " using 1:2:(strcol(4) eq 'r' ? strcol(3) : '') with labels left offset char 0.7,0.3 "
       << "font ',8' notitle, "
-      << "$" << name << " using 1:2:($1 < " << middle << " ? '' : strcol(3)) with labels right offset char -0.7,0.3 "
+      << "$" << name << " using 1:2:(strcol(4) eq 'r' ? '' : strcol(3)) with labels right offset char -0.7,0.3 "
       << "font ',8' notitle\n"
       << "unset xlabel\nset format xy '%g'\nset xtics autofreq\nset ytics autofreq\nunset mxtics\nunset mytics\n"
       << "unset grid\n";
@@ -320,7 +355,8 @@ std::string plot_size(const std::string& terminal, int width, int height) {
 
 std::string header(const std::string& terminal, const std::string& output, int height, const std::string& title) {
   std::ostringstream s;
-  s << "set terminal " << terminal << " size " << plot_size(terminal, 1200, height) << " noenhanced font 'sans,10'\n";
+  s << "set terminal " << terminal << " size " << plot_size(terminal, kCanvasWidth, height)
+    << " noenhanced font 'sans,10'\n";
   colours(s);
   s << "set output " << single_quoted(output) << "\nset multiplot title " << single_quoted(title) << '\n';
   return s.str();
@@ -379,7 +415,8 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
   const int rows = 3 + int(stalls) + int(scatter_rows);
   const double h = 1.0 / rows;
   std::ostringstream s;
-  s << header(terminal, output, 400 * rows,
+  const int height = 400 * rows;
+  s << header(terminal, output, height,
               std::string(rep.projected ? "Projected s" : "S") + "tall breakdown: " + plot_label(rep.source, 60));
   histogram(s, "cpi", cpi_stack_table(rep), {0, 1 - h, 1, h * 0.95});
   histogram(s, "cycles", cycle_stack_table(rep), {0, 1 - 2 * h, 1, h * 0.95});
@@ -389,7 +426,8 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
   for (size_t i = 0; i < scatters.size(); ++i) {
     const double w = 1.0 / per_row;
     const size_t row = i / kPerRow;
-    scatter(s, "ref" + std::to_string(i), scatters[i], {(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95});
+    const Area a{(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95};
+    scatter(s, "ref" + std::to_string(i), scatters[i], a, label_char_width(a, kCanvasWidth, height));
   }
   s << "unset multiplot\n";
   return s.str();
@@ -417,13 +455,15 @@ std::string correlation_plot_script(const std::vector<Validation>& runs, const s
   const size_t rows = scatter_rows + (stalls.empty() ? 0 : 1);
   const double h = 0.96 / rows;
   std::ostringstream s;
-  s << header(terminal, output, int(450 * rows),
+  const int height = int(450 * rows);
+  s << header(terminal, output, height,
               "Simulated against reference: " + std::to_string(suite.matched) + " kernels, " + suite.reference);
   if (!stalls.empty()) histogram(s, "stalls", stall_comparison_table(stalls), {0, scatter_rows * h, 1, h * 0.95});
   for (size_t i = 0; i < panels.size(); ++i) {
     const double w = 1.0 / kPerRow;
     const size_t row = i / kPerRow;
-    scatter(s, "corr" + std::to_string(i), panels[i], {(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95});
+    const Area a{(i % kPerRow) * w, (scatter_rows - 1 - row) * h, w, h * 0.95};
+    scatter(s, "corr" + std::to_string(i), panels[i], a, label_char_width(a, kCanvasWidth, height));
   }
   s << "unset multiplot\n";
   return s.str();
