@@ -19,7 +19,7 @@ std::vector<T> column(const MapView& m, std::string_view key, size_t expected, s
 }  // namespace
 
 void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) {
-  pk.pack_map(30 + (c.gpu.empty() ? 0 : 1));
+  pk.pack_map(30 + (c.gpu.empty() ? 0 : 1) + (c.l2_bound_write_sectors ? 1 : 0));
   pack_type(pk, type);
   pack_field(pk, "kernel", c.kernel_id);
   if (!c.gpu.empty()) pack_field(pk, "gpu", c.gpu);
@@ -32,6 +32,7 @@ void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) 
   pack_field(pk, "l2_sectors", c.l2_sectors);
   pack_field(pk, "l2_hits", c.l2_hits);
   pack_field(pk, "l2_bound_sectors", c.l2_bound_sectors);
+  if (c.l2_bound_write_sectors) pack_field(pk, "l2_bound_write_sectors", *c.l2_bound_write_sectors);
   pack_field(pk, "dram_sectors", c.dram_sectors);
   pack_field(pk, "dram_read_sectors", c.dram_read_sectors);
   pack_field(pk, "dram_write_sectors", c.dram_write_sectors);
@@ -76,6 +77,11 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   c.l2_sectors = m.get_or<uint64_t>("l2_sectors", 0);
   c.l2_hits = m.get_or<uint64_t>("l2_hits", 0);
   c.l2_bound_sectors = m.get_or<uint64_t>("l2_bound_sectors", 0);
+  if (m.has("l2_bound_write_sectors")) {
+    c.l2_bound_write_sectors = m.get<uint64_t>("l2_bound_write_sectors");
+    if (*c.l2_bound_write_sectors > c.l2_bound_sectors)
+      fail_input(r.where(), "field 'l2_bound_write_sectors' is more than 'l2_bound_sectors'");
+  }
   c.dram_sectors = m.get_or<uint64_t>("dram_sectors", 0);
   c.dram_read_sectors = m.get_or<uint64_t>("dram_read_sectors", 0);
   c.dram_write_sectors = m.get_or<uint64_t>("dram_write_sectors", 0);

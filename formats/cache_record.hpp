@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct KernelCacheModel {
   uint64_t l1_sectors = 0, l1_hits = 0;
   uint64_t l2_sectors = 0, l2_hits = 0;
   uint64_t l2_bound_sectors = 0;   // sent from L1 to L2 over the interconnect
+  std::optional<uint64_t> l2_bound_write_sectors;  // of those, stores' (2.5; unknown before)
   uint64_t dram_sectors = 0;        // read + write
   uint64_t dram_read_sectors = 0;   // 2.2; 0 in older streams
   uint64_t dram_write_sectors = 0;  // 2.2: write-backs and writes L2 does not keep

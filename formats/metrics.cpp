@@ -34,6 +34,18 @@ struct WeightedMean {
   std::optional<double> get() const { return weight > 0 ? std::optional<double>(sum / weight) : std::nullopt; }
 };
 
+// The weighted sum of an optional metric, when every kernel has it.
+std::optional<double> weighted_sum_if_all(const std::vector<WeightedMetrics>& kernels,
+                                          std::optional<double> Metrics::*metric) {
+  if (kernels.empty()) return std::nullopt;
+  double sum = 0;
+  for (const auto& [m, w] : kernels) {
+    if (!(m->*metric)) return std::nullopt;
+    sum += *(m->*metric) * w;
+  }
+  return sum;
+}
+
 }  // namespace
 
 Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, const KernelSample* sample) {
@@ -50,6 +62,8 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, con
   m.occupancy = t.achieved_occupancy();
   m.mem_requests = double(t.mem_requests) * scale;
   m.l2_sectors = double(cache ? cache->l2_bound_sectors : t.l2_sectors) * scale;
+  if (cache ? cache->l2_bound_write_sectors.has_value() : ks.l2_writes_known)
+    m.l2_write_sectors = double(cache ? *cache->l2_bound_write_sectors : t.l2_write_sectors) * scale;
   m.dram_read_sectors = double(cache ? cache->dram_read_sectors : t.dram_read_sectors) * scale;
   m.dram_write_sectors = double(cache ? cache->dram_write_sectors : t.dram_write_sectors) * scale;
   m.smem_conflict_cycles = double(t.smem_conflict_cycles) * scale;
@@ -93,12 +107,10 @@ Metrics application_totals(const std::vector<WeightedMetrics>& kernels) {
     scheduler_cycles.push_back({(m->instructions + m->stall_cycles()) * w, m->sampled, m->sampling_error});
     if (m->projection_error) projection_off = projection_off.value_or(0) + *m->projection_error * m->cycles * w;
   }
-  // Global memory requests only when every kernel has them (a cache record).
-  const auto has_gmem = [](const WeightedMetrics& k) { return k.m->gmem_requests.has_value(); };
-  if (!kernels.empty() && std::all_of(kernels.begin(), kernels.end(), has_gmem)) {
-    t.gmem_requests = 0;
-    for (const auto& [m, w] : kernels) *t.gmem_requests += *m->gmem_requests * w;
-  }
+  // Global memory requests only when every kernel has them (a cache record),
+  // and the L2 writes when every kernel's record splits them.
+  t.gmem_requests = weighted_sum_if_all(kernels, &Metrics::gmem_requests);
+  t.l2_write_sectors = weighted_sum_if_all(kernels, &Metrics::l2_write_sectors);
   t.occupancy = occupancy.get().value_or(0);
   t.l1_hit_rate = l1.get();
   t.l2_hit_rate = l2.get();

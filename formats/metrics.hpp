@@ -28,6 +28,8 @@ struct Metrics {
   // pipe-sim's): sectors sent from L1 to L2, DRAM sectors read and written,
   // and the extra shared-memory cycles of bank conflicts.
   double l2_sectors = 0, dram_read_sectors = 0, dram_write_sectors = 0;
+  // Of the L2 sectors, those of stores; unknown from records before 2.5.
+  std::optional<double> l2_write_sectors;
   double smem_conflict_cycles = 0;
   std::array<double, kStallTypes> stall_type{};
   std::array<double, kStallEvents> stall_event{};
@@ -47,6 +49,10 @@ struct Metrics {
 
   double ipc() const { return cycles > 0 ? instructions / cycles : 0; }
   double sm_ipc() const { return sm_cycles > 0 ? instructions / sm_cycles : 0; }
+  // L2 sectors of loads and atomics: all but the stores'.
+  std::optional<double> l2_read_sectors() const {
+    return l2_write_sectors ? std::optional<double>(l2_sectors - *l2_write_sectors) : std::nullopt;
+  }
   double stall_cycles() const;
 };
 

@@ -72,6 +72,10 @@ class Values {
 
 // One kernel launch, or for the summary layouts one kernel name over all
 // of its launches.
+// The name under which an Accel-Sim log's kernels carry the L2
+// configuration the log echoes (its -gpgpu_cache:dl2 value, "S:32:128:24,...").
+inline constexpr std::string_view kAccelsimL2Config = "-gpgpu_cache:dl2";
+
 struct Kernel {
   uint64_t line = 0;             // line of the file it came from (0: sqlite)
   std::optional<uint64_t> id;    // 1-based launch number when the file numbers launches

@@ -38,14 +38,28 @@ namespace {
 // "a b = c" lines are messages, not statistics.
 bool spaced_statistic(std::string_view key) { return key == "total dram reads" || key == "total dram writes"; }
 
+// The value of a configuration option as the log echoes it
+// ("-gpgpu_cache:dl2     S:32:128:24,... # comment"), or empty.
+std::string_view option_value(std::string_view line, std::string_view option) {
+  if (line.substr(0, option.size()) != option || line.size() == option.size() || line[option.size()] != ' ')
+    return {};
+  line.remove_prefix(option.size());
+  while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+  return line.substr(0, line.find(' '));
+}
+
 }  // namespace
 
 void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
   p.cycles_from = "gpu_sim_cycle";
   Kernel current = p.new_kernel();
   bool in_kernel = false;  // "key = value" lines before the first kernel are the configuration
+  // The L2's configuration, which says whether its accesses are sectors
+  // (formats/reference_stats.cpp): given to each kernel as a value.
+  std::string l2_config;
   auto flush = [&] {
     if (!in_kernel) return;
+    if (!l2_config.empty()) current.values.set(kAccelsimL2Config, l2_config);
     set_accelsim_identity(p.source, current);
     p.kernels.push_back(std::move(current));
     current = p.new_kernel();
@@ -53,6 +67,8 @@ void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (!in_kernel)
+      if (auto l2 = option_value(line, "-gpgpu_cache:dl2"); !l2.empty()) l2_config = l2;
     // The cache statistics are indented with a tab.
     while (!line.empty() && (line.front() == '\t' || line.front() == ' ')) line.remove_prefix(1);
     const size_t eq = line.find(" = ");

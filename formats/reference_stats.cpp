@@ -16,7 +16,7 @@ using profile::Layout;
 
 constexpr std::array<const char*, kRefMetrics> kMetricNames = {
     "cycles", "instructions", "ipc", "sm_ipc", "gmem_requests", "l1_hit_rate", "l2_hit_rate", "occupancy",
-    "sm_active_cycles", "l2_sectors", "dram_read_sectors", "dram_write_sectors", "smem_bank_conflicts",
+    "sm_active_cycles", "l2_sectors", "l2_read_sectors", "l2_write_sectors", "dram_read_sectors", "dram_write_sectors", "smem_bank_conflicts",
     "stall_MemStruct_share", "stall_MemData_share", "stall_ComStruct_share", "stall_ComData_share",
     "stall_Sync_share", "stall_Ctrl_share"};
 constexpr size_t kFirstStallShare = size_t(RefMetric::StallMemStruct);
@@ -47,8 +47,8 @@ constexpr MetricSource kNvprof[] = {
     {"inst_executed_global_reductions", RefMetric::GmemRequests, 1, true},
     {"active_cycles", RefMetric::SmActiveCycles},  // event, summed over SMs
     // A transaction is a 32-byte sector; l2_tex_* are those from the SMs' L1/tex.
-    {"l2_tex_read_transactions", RefMetric::L2Sectors, 1, true},
-    {"l2_tex_write_transactions", RefMetric::L2Sectors, 1, true},
+    {"l2_tex_read_transactions", RefMetric::L2ReadSectors},
+    {"l2_tex_write_transactions", RefMetric::L2WriteSectors},
     {"dram_read_transactions", RefMetric::DramReadSectors},
     {"dram_write_transactions", RefMetric::DramWriteSectors},
     {"shared_ld_bank_conflict", RefMetric::SmemConflicts, 1, true},  // events
@@ -72,8 +72,8 @@ constexpr MetricSource kNcu[] = {
     {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", RefMetric::GmemRequests, 1, true},
     {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", RefMetric::GmemRequests, 1, true},
     {"sm__cycles_active.sum", RefMetric::SmActiveCycles},
-    {"lts__t_sectors_srcunit_tex_op_read.sum", RefMetric::L2Sectors, 1, true},
-    {"lts__t_sectors_srcunit_tex_op_write.sum", RefMetric::L2Sectors, 1, true},
+    {"lts__t_sectors_srcunit_tex_op_read.sum", RefMetric::L2ReadSectors},
+    {"lts__t_sectors_srcunit_tex_op_write.sum", RefMetric::L2WriteSectors},
     {"dram__sectors_read.sum", RefMetric::DramReadSectors},
     {"dram__sectors_write.sum", RefMetric::DramWriteSectors},
     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", RefMetric::SmemConflicts, 1, true},
@@ -97,15 +97,15 @@ constexpr MetricSource kNcu[] = {
     {"sm__shmem_ld_bank_conflict_sum", RefMetric::SmemConflicts, 1, true},
     {"sm__shmem_st_bank_conflict_sum", RefMetric::SmemConflicts, 1, true},
     // Sectors the L1/tex sent to L2: its read misses and its writes.
-    {"tex__m_rd_sectors_miss_global_ld_cached", RefMetric::L2Sectors, 1, true},
-    {"tex__m_rd_sectors_miss_global_ld_uncached", RefMetric::L2Sectors, 1, true},
-    {"tex__m_rd_sectors_miss_local_ld_cached", RefMetric::L2Sectors, 1, true},
-    {"tex__m_rd_sectors_miss_local_ld_uncached", RefMetric::L2Sectors, 1, true},
-    {"tex__m_rd_sectors_global_atom", RefMetric::L2Sectors, 1, true},
-    {"tex__m_wr_sectors_global_nonatom", RefMetric::L2Sectors, 1, true},
-    {"tex__m_wr_sectors_global_atom", RefMetric::L2Sectors, 1, true},
-    {"tex__m_wr_sectors_global_red", RefMetric::L2Sectors, 1, true},
-    {"tex__m_wr_sectors_local_st", RefMetric::L2Sectors, 1, true},
+    {"tex__m_rd_sectors_miss_global_ld_cached", RefMetric::L2ReadSectors, 1, true},
+    {"tex__m_rd_sectors_miss_global_ld_uncached", RefMetric::L2ReadSectors, 1, true},
+    {"tex__m_rd_sectors_miss_local_ld_cached", RefMetric::L2ReadSectors, 1, true},
+    {"tex__m_rd_sectors_miss_local_ld_uncached", RefMetric::L2ReadSectors, 1, true},
+    {"tex__m_rd_sectors_global_atom", RefMetric::L2ReadSectors, 1, true},
+    {"tex__m_wr_sectors_global_nonatom", RefMetric::L2WriteSectors, 1, true},
+    {"tex__m_wr_sectors_global_atom", RefMetric::L2WriteSectors, 1, true},
+    {"tex__m_wr_sectors_global_red", RefMetric::L2WriteSectors, 1, true},
+    {"tex__m_wr_sectors_local_st", RefMetric::L2WriteSectors, 1, true},
 };
 
 // DRAM traffic as bytes, read only where the file lacks the sector count:
@@ -194,19 +194,45 @@ void apply_nvprof_l2_directions(const Source& s, ReferenceKernel& k) {
   if (total > 0) slot = hits / total;
 }
 
+// The L2 accesses of some of gpgpu-sim's access types: the sum of their
+// TOTAL_ACCESS entries in L2_cache_stats_breakdown. gpgpu-sim prints only
+// the entries that are not 0, so a log with the L2's totals
+// (L2_total_cache_accesses) has 0 of a type it does not print; without
+// those, the count is unknown.
+std::optional<double> l2_accesses(const Source& s, std::initializer_list<const char*> types) {
+  std::optional<double> sum;
+  if (s.get("L2_total_cache_accesses")) sum = 0;
+  for (const char* type : types)
+    if (auto n = s.get("L2_cache_stats_breakdown[" + std::string(type) + "][TOTAL_ACCESS]")) sum = sum.value_or(0) + *n;
+  return sum;
+}
+
+// Whether the L2's accesses and DRAM requests are 32-byte sectors: with the
+// sectored L2 of Accel-Sim's Volta and later configs (gpgpu_cache:dl2 S:...).
+// A log whose L2 is not sectored (N:, the Pascal configs) counts 128-byte
+// lines, which are not sectors; a file that does not echo the configuration
+// (accelsim_log.csv) is taken as sectored.
+bool accelsim_l2_counts_sectors(const Source& s) {
+  const auto l2 = s.kernel.values.get(profile::kAccelsimL2Config);
+  return !l2 || l2->substr(0, 2) == "S:";
+}
+
 // gpgpu-sim's totals (gpgpu_n_tot_w_icount, L1D_total_cache_*,
 // L2_total_cache_*, the DRAM totals, gpgpu_n_shmem_bkconflict) count from the
 // start of the run: they are a kernel's own only for the run's first kernel
-// (its gpu_tot_sim_cycle is its gpu_sim_cycle). A DRAM request is a 32-byte
-// sector with the sectored L2 of Accel-Sim's GPU configs (gpgpu_cache:dl2 S:).
+// (its gpu_tot_sim_cycle is its gpu_sim_cycle).
 void apply_accelsim_totals(const Source& s, ReferenceKernel& k) {
   const auto cycles = s.get("gpu_sim_cycle"), total_cycles = s.get("gpu_tot_sim_cycle");
   if (!cycles || !total_cycles || *cycles != *total_cycles) return;
   auto& m = k.metrics;
   if (!m[size_t(RefMetric::Instructions)]) m[size_t(RefMetric::Instructions)] = s.get("gpgpu_n_tot_w_icount");
-  m[size_t(RefMetric::DramReadSectors)] = s.get("total dram reads");
-  m[size_t(RefMetric::DramWriteSectors)] = s.get("total dram writes");
   m[size_t(RefMetric::SmemConflicts)] = s.get("gpgpu_n_shmem_bkconflict");
+  if (accelsim_l2_counts_sectors(s)) {
+    m[size_t(RefMetric::DramReadSectors)] = s.get("total dram reads");
+    m[size_t(RefMetric::DramWriteSectors)] = s.get("total dram writes");
+    m[size_t(RefMetric::L2ReadSectors)] = l2_accesses(s, {"GLOBAL_ACC_R", "LOCAL_ACC_R"});
+    m[size_t(RefMetric::L2WriteSectors)] = l2_accesses(s, {"GLOBAL_ACC_W", "LOCAL_ACC_W"});
+  }
   auto hit_rate = [&](const char* accesses, const char* miss_rate) -> std::optional<double> {
     auto n = s.get(accesses), miss = s.get(miss_rate);
     if (!n || !miss || *n <= 0) return std::nullopt;
@@ -255,6 +281,15 @@ void apply_plain(const Source& s, ReferenceKernel& k) {
     const double v = *s.get(kMetricNames[m]);
     k.metrics[m] = text->find('%') != std::string_view::npos ? v / 100 : v;
   }
+}
+
+// The L2 sectors as reads plus writes, where the file gives both and not
+// their sum (a plain CSV may give the sum alone).
+void add_l2_total(ReferenceKernel& k) {
+  auto& total = k.metrics[size_t(RefMetric::L2Sectors)];
+  const auto& rd = k.metrics[size_t(RefMetric::L2ReadSectors)];
+  const auto& wr = k.metrics[size_t(RefMetric::L2WriteSectors)];
+  if (!total && rd && wr) total = *rd + *wr;
 }
 
 bool has_metrics(Layout layout) {
@@ -361,6 +396,7 @@ Reference to_reference(const profile::Profile& p) {
       case Layout::AccelsimLog: apply_accelsim(s, k); break;
       default: apply_plain(s, k); break;
     }
+    add_l2_total(k);
     ref.kernels.push_back(std::move(k));
   }
   set_applications(p, ref);

@@ -28,6 +28,8 @@ enum class RefMetric : uint8_t {
   Occupancy,     // achieved occupancy
   SmActiveCycles,    // cycles with a warp resident, summed over SMs
   L2Sectors,         // sectors the SMs sent to L2, reads and writes
+  L2ReadSectors,     // of those, reads (loads; atomics as each source counts them)
+  L2WriteSectors,    // of those, writes (stores)
   DramReadSectors,
   DramWriteSectors,
   SmemConflicts,     // shared-memory bank conflicts (extra wavefronts / cycles)

@@ -51,6 +51,7 @@ void SimCounters::add(const SimCounters& o) {
   mem_requests += o.mem_requests;
   l1d_misses += o.l1d_misses;
   l2_sectors += o.l2_sectors;
+  l2_write_sectors += o.l2_write_sectors;
   dram_read_sectors += o.dram_read_sectors;
   dram_write_sectors += o.dram_write_sectors;
   smem_conflict_cycles += o.smem_conflict_cycles;
@@ -70,7 +71,7 @@ void pack_column(Packer& pk, const std::array<T, N>& a, F field) {
 }
 
 void pack_counters(Packer& pk, const SimCounters& c, uint32_t extra_fields) {
-  pk.pack_map(26 + extra_fields);
+  pk.pack_map(27 + extra_fields);
   pack_key(pk, "active_cycles"); pk.pack(c.active_cycles);
   pack_key(pk, "sm_cycles"); pk.pack(c.sm_cycles);
   pack_key(pk, "sched_cycles"); pk.pack(c.sched_cycles);
@@ -91,6 +92,7 @@ void pack_counters(Packer& pk, const SimCounters& c, uint32_t extra_fields) {
   pack_key(pk, "mem_requests"); pk.pack(c.mem_requests);
   pack_key(pk, "l1d_misses"); pk.pack(c.l1d_misses);
   pack_key(pk, "l2_sectors"); pk.pack(c.l2_sectors);
+  pack_key(pk, "l2_write_sectors"); pk.pack(c.l2_write_sectors);
   pack_key(pk, "dram_read_sectors"); pk.pack(c.dram_read_sectors);
   pack_key(pk, "dram_write_sectors"); pk.pack(c.dram_write_sectors);
   pack_key(pk, "smem_conflict_cycles"); pk.pack(c.smem_conflict_cycles);
@@ -132,6 +134,9 @@ SimCounters unpack_counters(const MapView& m) {
   c.mem_requests = m.get<uint64_t>("mem_requests");
   c.l1d_misses = m.get<uint64_t>("l1d_misses");
   c.l2_sectors = m.get_or<uint64_t>("l2_sectors", 0);
+  c.l2_write_sectors = m.get_or<uint64_t>("l2_write_sectors", 0);
+  if (c.l2_write_sectors > c.l2_sectors)
+    fail_input(m.where(), "field 'l2_write_sectors' is more than 'l2_sectors'");
   c.dram_read_sectors = m.get_or<uint64_t>("dram_read_sectors", 0);
   c.dram_write_sectors = m.get_or<uint64_t>("dram_write_sectors", 0);
   c.smem_conflict_cycles = m.get<uint64_t>("smem_conflict_cycles");
@@ -219,7 +224,9 @@ KernelStats RecordCodec<KernelStats>::unpack(const Record& r) {
   s.stream_id = m.get<uint64_t>("stream");
   s.start_cycle = m.get<uint64_t>("start");
   s.cycles = m.get<uint64_t>("cycles");
-  s.total = unpack_counters(MapView(m.at("total"), r.where() + " (total)"));
+  const MapView total(m.at("total"), r.where() + " (total)");
+  s.total = unpack_counters(total);
+  s.l2_writes_known = total.has("l2_write_sectors");
   for (const auto& o : m.array("sms")) {
     MapView sm(o, r.where() + " (sms)");
     s.per_sm.push_back(SmStats{sm.get<uint32_t>("sm"), unpack_counters(sm)});

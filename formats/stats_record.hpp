@@ -68,6 +68,7 @@ struct SimCounters {
   uint64_t mem_requests = 0;   // coalesced requests (global/local lines, shared wavefronts)
   uint64_t l1d_misses = 0;     // requests that left the SM
   uint64_t l2_sectors = 0;     // sectors those requests took to L2 (2.2)
+  uint64_t l2_write_sectors = 0;  // of those, the sectors of stores (2.5)
   uint64_t dram_read_sectors = 0;   // sectors read from DRAM (2.2)
   uint64_t dram_write_sectors = 0;  // sectors written to DRAM: write-backs, writes passed on (2.2)
   uint64_t smem_conflict_cycles = 0;  // extra shared-memory cycles from bank conflicts
@@ -126,6 +127,9 @@ struct KernelStats {
   std::vector<SmStats> per_sm;   // simulated SMs only, by SM number
   PcStats per_pc;
   Projection projection;
+  // Whether the counters split L2 sectors into writes: false for a record
+  // written before 2.5, whose l2_write_sectors read as 0.
+  bool l2_writes_known = true;
   bool operator==(const KernelStats&) const = default;
 };
 

@@ -23,7 +23,7 @@ struct InstTable;
 namespace sasskit::stream {
 
 inline constexpr uint32_t kMajor = 2;
-inline constexpr uint32_t kMinor = 4;
+inline constexpr uint32_t kMinor = 5;
 // The oldest major version still read: 1.x differs only in how cta records
 // are written, and its layout remains the expanded form of a cta record.
 inline constexpr uint32_t kOldestMajor = 1;

@@ -71,3 +71,31 @@ TEST(Metrics, ProjectionErrorIsThatOfTheSummedCycles) {
   EXPECT_DOUBLE_EQ(*application_totals({{&a, 1}, {&b, 2}}).projection_error, 40.0 / 7000);
   EXPECT_FALSE(application_totals({{&b, 1}}).projection_error);
 }
+
+TEST(Metrics, L2SectorsSplitIntoReadsAndWritesOnlyWhereTheRecordSplitsThem) {
+  KernelStats s = stats(1000, 100, 0);
+  s.total.l2_sectors = 96;
+  s.total.l2_write_sectors = 32;
+  const KernelSample kept_half = sample(200, 100);
+  const Metrics m = kernel_metrics(s, nullptr, &kept_half);
+  EXPECT_EQ(m.l2_write_sectors, 64);  // scaled by the sample, as every count
+  EXPECT_EQ(m.l2_read_sectors(), 128);
+  // A cache record (rd-cache's model) decides the traffic over pipe-sim's.
+  KernelCacheModel cache;
+  cache.l2_bound_sectors = 10;
+  cache.l2_bound_write_sectors = 4;
+  const Metrics c = kernel_metrics(s, &cache, nullptr);
+  EXPECT_EQ(c.l2_read_sectors(), 6);
+  EXPECT_EQ(c.l2_write_sectors, 4);
+  // Records before 2.5 do not split them: unknown, never all reads.
+  cache.l2_bound_write_sectors.reset();
+  EXPECT_FALSE(kernel_metrics(s, &cache, nullptr).l2_write_sectors);
+  KernelStats old = s;
+  old.l2_writes_known = false;
+  const Metrics o = kernel_metrics(old, nullptr, nullptr);
+  EXPECT_FALSE(o.l2_read_sectors());
+  // The application's split only when every kernel's is known.
+  const Metrics a = kernel_metrics(s, nullptr, nullptr);
+  EXPECT_EQ(application_totals({{&a, 2}, {&c, 1}}).l2_write_sectors, 2 * 32 + 4);
+  EXPECT_FALSE(application_totals({{&a, 1}, {&o, 1}}).l2_write_sectors);
+}

@@ -294,6 +294,23 @@ TEST(Stream, CacheRecordCarriesDramReadsWritesAndWriteBacks) {
   EXPECT_EQ(read_back(c), c);
 }
 
+TEST(Stream, CacheRecordSplitsItsL2SectorsIntoWritesSince2_5) {
+  KernelCacheModel c = cache_with_writebacks(32, 24);
+  c.l2_bound_sectors = 40;
+  EXPECT_FALSE(read_back(c).l2_bound_write_sectors);  // a record that does not split them
+  c.l2_bound_write_sectors = 8;
+  EXPECT_EQ(read_back(c), c);
+  c.l2_bound_write_sectors = 41;
+  try {
+    read_back(c);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'l2_bound_write_sectors' is more than 'l2_bound_sectors'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Stream, CacheRecordWithMoreWriteBacksThanItsAccessesCanEvictIsRefused) {
   // Each L2 sector looked up evicts at most one line: 32 sectors cannot write back 2^40.
   try {

@@ -208,6 +208,9 @@ TEST(Pipeline, StoresTakeDramBandwidthWhenTheirDirtyLinesAreWrittenBack) {
   EXPECT_NEAR(double(kept.result.cycles), loads + latency, 0.1 * (loads + latency));
   EXPECT_EQ(kept.result.counters.dram_read_sectors, 4 * lines);
   EXPECT_EQ(kept.result.counters.dram_write_sectors, 0u);
+  // The L2 sectors are the stores' and the loads', the stores' counted apart.
+  EXPECT_EQ(kept.result.counters.l2_sectors, 2 * 4 * lines);
+  EXPECT_EQ(kept.result.counters.l2_write_sectors, 4 * lines);
   // Streaming: every sector sent to L2 evicts a dirty one. The stores' write-backs
   // and the loads' evictions of stored lines double the traffic.
   const KernelCacheModel streams = all_miss_record(t.insts, 1.0);

@@ -290,10 +290,13 @@ TEST(CacheModel, StoresReachDramAsWriteBacksOfTheLinesTheyDirtied) {
   EXPECT_EQ(rec.dram_sectors, 256u * 4);
   EXPECT_EQ(rec.pc_l2_sectors, (std::vector<uint64_t>{512 * 4}));
   EXPECT_EQ(rec.pc_writeback_sectors, (std::vector<uint64_t>{256 * 4}));
+  EXPECT_EQ(rec.l2_bound_write_sectors, 512u * 4);  // every stored sector goes to L2
   // Loads of 256 new lines read them and evict the other 256 dirty lines.
   const KernelAccesses loads = one_line_per_access(2, "LDG.E", 1000, 256, gpu);
   r = model.run(loads, round_robin(1, gpu.num_sms), 1);
   EXPECT_EQ(r.counts.dram_read_sectors, 256u * 4);
+  EXPECT_EQ(r.counts.l2_bound_sectors, 256u * 4);
+  EXPECT_EQ(r.counts.l2_bound_write_sectors, 0u);
   EXPECT_EQ(r.counts.dram_write_sectors, 256u * 4);
   // Those lines are clean: evicting them writes nothing back.
   r = model.run(one_line_per_access(3, "LDG.E", 2000, 256, gpu), round_robin(1, gpu.num_sms), 1);

@@ -57,6 +57,8 @@ TEST(Reference, NcuRawOldMetricNamesOfVectoradd) {
       {RefMetric::Occupancy, 0.283},      {RefMetric::L1HitRate, 0},        {RefMetric::L2HitRate, 0.3077},
       {RefMetric::GmemRequests, 8 + 4},   // global load and store warp instructions (sass__inst_executed_*)
       {RefMetric::L2Sectors, 26 + 13},    // L1/tex read misses and writes
+      {RefMetric::L2ReadSectors, 26},     // tex__m_rd_sectors_miss_global_ld_cached
+      {RefMetric::L2WriteSectors, 13},    // tex__m_wr_sectors_global_nonatom
       {RefMetric::DramReadSectors, 236},  {RefMetric::DramWriteSectors, 12}, {RefMetric::SmemConflicts, 0}};
   for (auto [m, value] : held) EXPECT_DOUBLE_EQ(metric(k, m), value) << ref_metric_name(m);
   EXPECT_FALSE(k.metrics[size_t(RefMetric::SmActiveCycles)]);
@@ -78,6 +80,8 @@ TEST(Reference, NvprofStallReasonsAndTraffic) {
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "needs ../shared/data";
   const ReferenceKernel k = load_reference(file).kernels.at(0);
   EXPECT_EQ(metric(k, RefMetric::L2Sectors), 26 + 13);
+  EXPECT_EQ(metric(k, RefMetric::L2ReadSectors), 26);  // l2_tex_read_transactions
+  EXPECT_EQ(metric(k, RefMetric::L2WriteSectors), 13);
   EXPECT_EQ(metric(k, RefMetric::DramReadSectors), 223);
   EXPECT_EQ(metric(k, RefMetric::DramWriteSectors), 0);
   ASSERT_TRUE(k.stalls);
@@ -92,8 +96,8 @@ TEST(Reference, MetricsHeldByEachRealExport) {
   const std::string dir = std::string(SASSKIT_SHARED_DATA) + "/profiles/real/";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "needs ../shared/data";
   const std::pair<const char*, size_t> files[] = {
-      {"ncu-raw-vectoradd-gtx1080.csv", 17},         {"ncu-raw-vectoradd-gtx1080.stdout.txt", 17},
-      {"nvprof-metrics-vectoradd-gtx1080.txt", 15}, {"nvprof-metrics-matrixmul-gtx1080ti.csv", 14},
+      {"ncu-raw-vectoradd-gtx1080.csv", 19},         {"ncu-raw-vectoradd-gtx1080.stdout.txt", 19},
+      {"nvprof-metrics-vectoradd-gtx1080.txt", 17}, {"nvprof-metrics-matrixmul-gtx1080ti.csv", 16},
       {"ncu-raw-pka-tiny-rtx2070s.csv", 3},          {"ncu-details-gemm-naive-rtx5070.csv", 6},
   };
   for (const auto& [file, count] : files) {
@@ -113,19 +117,50 @@ TEST(Reference, AccelsimRunTotalsCountOnlyForTheFirstKernel) {
       "gpgpu_n_tot_w_icount = 400\n\tL1D_total_cache_accesses = 50\n\tL1D_total_cache_miss_rate = 0.2500\n"
       "L2_total_cache_accesses = 10\nL2_total_cache_miss_rate = 0.1000\n"
       "gpgpu_n_shmem_bkconflict = 6\ntotal dram reads = 12\ntotal dram writes = 3\nsome message = 7\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS] = 64\n"
+      "\tL2_cache_stats_breakdown[LOCAL_ACC_R][TOTAL_ACCESS] = 4\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS] = 32\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_W][MISS] = 8\n"
       "kernel_name = second\nkernel_launch_uid = 2\ngpu_sim_cycle = 50\ngpu_tot_sim_cycle = 150\n"
       "gpgpu_n_tot_w_icount = 900\n\tL1D_total_cache_accesses = 70\n\tL1D_total_cache_miss_rate = 0.3000\n"
-      "gpgpu_n_shmem_bkconflict = 9\ntotal dram reads = 20\ntotal dram writes = 5\n");
-  ASSERT_EQ(r.kernels.size(), 2u);
+      "gpgpu_n_shmem_bkconflict = 9\ntotal dram reads = 20\ntotal dram writes = 5\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS] = 90\n"
+      "kernel_name = third\nkernel_launch_uid = 3\ngpu_sim_cycle = 10\ngpu_tot_sim_cycle = 10\n"
+      "L2_total_cache_accesses = 8\n\tL2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS] = 8\n");
+  ASSERT_EQ(r.kernels.size(), 3u);
   const std::pair<RefMetric, double> first[] = {
       {RefMetric::Instructions, 400},   {RefMetric::Ipc, 4},
       {RefMetric::L1HitRate, 0.75},     {RefMetric::L2HitRate, 0.9},
       {RefMetric::DramReadSectors, 12}, {RefMetric::DramWriteSectors, 3},
-      {RefMetric::SmemConflicts, 6}};
+      {RefMetric::SmemConflicts, 6},    {RefMetric::L2ReadSectors, 64 + 4},
+      {RefMetric::L2WriteSectors, 32},  {RefMetric::L2Sectors, 64 + 4 + 32}};
   for (auto [m, value] : first) EXPECT_DOUBLE_EQ(metric(r.kernels[0], m), value) << ref_metric_name(m);
   for (RefMetric m : {RefMetric::Instructions, RefMetric::L1HitRate, RefMetric::L2HitRate, RefMetric::DramReadSectors,
-                      RefMetric::DramWriteSectors, RefMetric::SmemConflicts})
+                      RefMetric::DramWriteSectors, RefMetric::SmemConflicts, RefMetric::L2ReadSectors,
+                      RefMetric::L2Sectors})
     EXPECT_FALSE(r.kernels[1].metrics[size_t(m)]) << ref_metric_name(m);  // the run's, not its own
+  // gpgpu-sim prints an access type's L2 total only where it is not 0: with
+  // the L2's totals printed, a type left out had none.
+  EXPECT_EQ(metric(r.kernels[2], RefMetric::L2ReadSectors), 8);
+  EXPECT_EQ(metric(r.kernels[2], RefMetric::L2WriteSectors), 0);
+}
+
+TEST(Reference, AccelsimLinesOfAnL2WithoutSectorsAreNotTakenForSectors) {
+  const std::string kernel =
+      "kernel_name = k\nkernel_launch_uid = 1\ngpu_sim_cycle = 100\ngpu_tot_sim_cycle = 100\n"
+      "total dram reads = 8\n\tL2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS] = 8\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS] = 4\n";
+  // GTX1080-microgpusim's L2: 128-byte lines, no sectors. The counts are lines.
+  const Reference lines =
+      parse("-gpgpu_cache:dl2     N:64:128:16,L:B:m:W:L,A:1024:1024,4:0,32 # unified banked L2\n" + kernel);
+  for (RefMetric m : {RefMetric::DramReadSectors, RefMetric::L2ReadSectors, RefMetric::L2WriteSectors,
+                      RefMetric::L2Sectors})
+    EXPECT_FALSE(lines.kernels[0].metrics[size_t(m)]) << ref_metric_name(m);
+  // QV100's sectored L2: an access is a sector.
+  const Reference sectors =
+      parse("-gpgpu_cache:dl2     S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 # unified banked L2\n" + kernel);
+  EXPECT_EQ(metric(sectors.kernels[0], RefMetric::DramReadSectors), 8);
+  EXPECT_EQ(metric(sectors.kernels[0], RefMetric::L2Sectors), 12);
 }
 
 TEST(Reference, PlainCsvCarriesStallShares) {
@@ -330,6 +365,8 @@ TEST(Reference, NvprofSummaryOfMatrixmulWeighsItsL2HitRatesExactly) {
   // l2_tex_{read,write}_transactions, whose Min and Max are equal.
   EXPECT_NEAR(metric(k, RefMetric::L2HitRate), (97.674216 * 512000 + 64.119134 * 25600) / (512000 + 25600) / 100, 1e-12);
   EXPECT_EQ(metric(k, RefMetric::L2Sectors), 512000 + 25600);
+  EXPECT_EQ(metric(k, RefMetric::L2ReadSectors), 512000);
+  EXPECT_EQ(metric(k, RefMetric::L2WriteSectors), 25600);
 }
 
 TEST(Reference, NcuExportOfSeveralProcessesIsSplitByApplication) {

@@ -290,6 +290,7 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
   }
   ++c.l1d_misses;
   c.l2_sectors += req.sectors;
+  if (d.op.is_store && !d.op.is_atomic) c.l2_write_sectors += req.sectors;
   return done;
 }
 

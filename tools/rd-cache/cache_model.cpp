@@ -268,6 +268,7 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult
       l2_.measure_into(req.kernel);
       const std::span<const uint64_t> sectors(sms[sm].l2_sectors.data() + req.begin, req.end - req.begin);
       counts.l2_bound_sectors += sectors.size();
+      if (req.op == Op::Store) counts.l2_bound_write_sectors += sectors.size();
       coalesce(sectors, l1_sector, l2_.shape(), lines);
       // Loads and atomics read what misses; stores and atomics write, into
       // the line (dirty until evicted) or, past a write-through or

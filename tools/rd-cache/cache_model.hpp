@@ -40,6 +40,7 @@ struct KernelCounts {
   std::vector<HitCount> sm_l1, sm_l2;  // per SM; L2 by the SM the request came from
   std::vector<InstCounts> inst;        // per entry of the kernel's table
   uint64_t l2_bound_sectors = 0;       // sectors sent from L1 to L2 (interconnect)
+  uint64_t l2_bound_write_sectors = 0; // of those, the sectors of stores
   uint64_t dram_read_sectors = 0;      // misses of loads and atomics, loads L2 does not allocate
   uint64_t dram_write_sectors = 0;     // write-backs of dirty lines, writes L2 does not keep
   uint64_t issue_cycles = 0;           // max over SMs: warp instructions / sub-cores

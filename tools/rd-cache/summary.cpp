@@ -57,6 +57,7 @@ KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& r
   m.l2_sectors = counts.l2.accesses;
   m.l2_hits = counts.l2.hits;
   m.l2_bound_sectors = counts.l2_bound_sectors;
+  m.l2_bound_write_sectors = counts.l2_bound_write_sectors;
   m.dram_read_sectors = counts.dram_read_sectors;
   m.dram_write_sectors = counts.dram_write_sectors;
   m.dram_sectors = m.dram_read_sectors + m.dram_write_sectors;

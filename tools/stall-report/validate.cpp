@@ -24,6 +24,8 @@ std::optional<double> simulated(const Metrics& m, RefMetric metric) {
   switch (metric) {
     case RefMetric::SmActiveCycles: return m.sm_cycles;
     case RefMetric::L2Sectors: return m.l2_sectors;
+    case RefMetric::L2ReadSectors: return m.l2_read_sectors();
+    case RefMetric::L2WriteSectors: return m.l2_write_sectors;
     case RefMetric::DramReadSectors: return m.dram_read_sectors;
     case RefMetric::DramWriteSectors: return m.dram_write_sectors;
     case RefMetric::SmemConflicts: return m.smem_conflict_cycles;
