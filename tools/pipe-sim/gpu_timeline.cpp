@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "bandwidth_lending.hpp"
 #include "libcommon/cta_schedule.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/progress.hpp"
@@ -16,7 +17,9 @@ namespace {
 // Between windows of a kernel, every SM still running gets 1 / n of the
 // bandwidth, n the SMs running any kernel at that cycle, plus those of a
 // grid that the stream left out and that still run by plan_absent_sms, plus
-// the SMs of a kernel PKP stopped until its projected end. SMs only meet at
+// the SMs of a kernel PKP stopped until its projected end; while kernels of
+// several streams run, each kernel's SMs also get what the others left of
+// their parts in the window before (bandwidth_lending.hpp). SMs only meet at
 // window boundaries (and, with PKP, at the sampling steps within a window),
 // so the results do not depend on the thread count.
 constexpr uint64_t kShareWindow = 1000;
@@ -59,6 +62,22 @@ struct Task {
   bool shared = false;      // has had its bandwidth share
   bool done = false;
   uint64_t end = 0;         // on the timeline, once done
+  uint64_t window_from = kNever;  // the last window boundary it ran at
+  MovedBytes window_moved;        // what it had moved then
+};
+
+// A kernel's running segments at a window boundary, and what those that ran
+// through the whole window before moved in it.
+struct KernelWindow {
+  unsigned segments = 0;
+  unsigned measured = 0;
+  MovedBytes moved;
+  // Its use of a resource of the chip's `rate`, when all its segments ran
+  // the `span` cycles.
+  KernelUse use(double bytes, double span, double rate) const {
+    if (measured < segments || span <= 0 || rate <= 0) return {segments, std::nullopt};
+    return {segments, bytes / span / rate};
+  }
 };
 
 struct KernelState {
@@ -247,7 +266,7 @@ class GpuTimeline {
         if (tasks_[i].start < limit) now.push_back(i);
       if (now.empty()) return;
       for (size_t i : now)
-        if (!tasks_[i].shared) share(tasks_[i], sharing_at(tasks_[i].start));
+        if (!tasks_[i].shared) share(tasks_[i], BandwidthShare::equal(sharing_at(tasks_[i].start)));
       std::vector<char> busy(now.size());
       parallel_for(now.size(), threads_, [&](size_t j) {
         Task& t = tasks_[now[j]];
@@ -277,14 +296,63 @@ class GpuTimeline {
       if (ks.origin < at && (at - ks.origin) % step_ == 0) apply_pkp(k, at);
       window |= !ks.finished() && (at - ks.origin) % kShareWindow == 0;
     }
-    if (!window) return;
-    const unsigned sharing = sharing_at(at);
-    for (size_t i : active_)
-      if (tasks_[i].start <= at) share(tasks_[i], sharing);
+    if (window) share_window(at);
   }
 
-  void share(Task& t, unsigned sharing) {
-    t.sim->share_bandwidth(sharing);
+  // Sets the bandwidth of every running segment for the window from `at`:
+  // 1 / n each while one kernel runs; while several do, lent out from each
+  // kernel's use in the window before.
+  void share_window(uint64_t at) {
+    const unsigned sharing = sharing_at(at);
+    std::map<size_t, KernelWindow> kernels;
+    std::vector<size_t> running;
+    for (size_t i : active_) {
+      const Task& t = tasks_[i];
+      if (t.start > at) continue;
+      running.push_back(i);
+      KernelWindow& w = kernels[t.kernel];
+      ++w.segments;
+      if (last_window_ == kNever || t.window_from != last_window_) continue;  // started within the window
+      const MovedBytes now = t.sim->moved();
+      w.moved.l2 += now.l2 - t.window_moved.l2;
+      w.moved.dram += now.dram - t.window_moved.dram;
+      ++w.measured;
+    }
+    if (kernels.size() < 2) {
+      for (size_t i : running) share(tasks_[i], BandwidthShare::equal(sharing));
+    } else {
+      lend(kernels, running, sharing, double(at - last_window_));
+    }
+    for (size_t i : running) {
+      tasks_[i].window_from = at;
+      tasks_[i].window_moved = tasks_[i].sim->moved();
+    }
+    last_window_ = at;
+  }
+
+  // Each segment's part of what its kernel gets of L2 and DRAM from
+  // lend_bandwidth.
+  void lend(const std::map<size_t, KernelWindow>& kernels, const std::vector<size_t>& running, unsigned sharing,
+            double span) {
+    const GpuConfig& gpu = plans_.front().sim.gpu;
+    std::vector<KernelUse> l2, dram;
+    for (const auto& [k, w] : kernels) {
+      l2.push_back(w.use(w.moved.l2, span, gpu.l2_bytes_per_cycle()));
+      dram.push_back(w.use(w.moved.dram, span, gpu.dram_bytes_per_cycle()));
+    }
+    const std::vector<double> l2_parts = lend_bandwidth(l2, sharing), dram_parts = lend_bandwidth(dram, sharing);
+    std::map<size_t, BandwidthShare> per_segment;
+    size_t j = 0;
+    for (const auto& [k, w] : kernels) {
+      const double segments = w.segments;
+      per_segment[k] = {segments / l2_parts[j], segments / dram_parts[j]};
+      ++j;
+    }
+    for (size_t i : running) share(tasks_[i], per_segment.at(tasks_[i].kernel));
+  }
+
+  void share(Task& t, const BandwidthShare& bandwidth) {
+    t.sim->share_bandwidth(bandwidth);
     t.shared = true;
   }
 
@@ -361,6 +429,7 @@ class GpuTimeline {
   size_t next_launch_ = 0;
   size_t unfinished_ = 0;           // launched kernels with segments not done
   uint64_t now_ = 0;                // the last boundary reached
+  uint64_t last_window_ = kNever;   // the last window boundary
   WorkProgress progress_;           // by segments ended
 };
 

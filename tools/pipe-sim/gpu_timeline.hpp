@@ -12,7 +12,9 @@
 // -gpgpu_concurrent_kernel_sm 1). Each segment is simulated by its own
 // SmSim: co-resident kernels share the SM's resources, not its pipeline
 // cycle by cycle. Every running segment of any kernel shares the
-// interconnect and DRAM bandwidth as one SM.
+// interconnect and DRAM bandwidth as one SM; while kernels of several
+// streams run, a kernel's segments also get what the others left unused of
+// their parts in the window before (bandwidth_lending.hpp).
 #pragma once
 
 #include <map>

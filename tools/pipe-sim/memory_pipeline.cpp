@@ -117,14 +117,21 @@ MemoryPipeline::MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes&
   wb_acc_.assign(prog_.pcs.size(), 0);
 }
 
-// The SMs running a kernel share the chip's interconnect and DRAM bandwidth
-// equally; one SM moves at most what its interconnect port carries.
-void MemoryPipeline::share_bandwidth(unsigned sharing) {
+// The SMs running share the chip's interconnect and DRAM bandwidth (the
+// timeline decides how); one SM moves at most what its interconnect port
+// carries.
+void MemoryPipeline::share_bandwidth(const BandwidthShare& share) {
   const GpuConfig& g = gpu_;
-  sharing = std::max(1u, sharing);
   if (g.noc_bytes_per_cycle > 0)
-    noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / sharing, g.noc_port_bytes());
-  dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / sharing;
+    noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / share.l2_divisor, g.noc_port_bytes());
+  dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / share.dram_divisor;
+}
+
+// As send_miss and book_dram book them.
+MovedBytes MemoryPipeline::moved() const {
+  const SimCounters& c = counters_;
+  return {double(c.l2_sectors) * std::max(4u, gpu_.l1d.sector_bytes),
+          double(c.dram_read_sectors + c.dram_write_sectors) * std::max(4u, gpu_.l2.sector_bytes)};
 }
 
 bool MemoryPipeline::accept(unsigned subcore, const Op& op) {

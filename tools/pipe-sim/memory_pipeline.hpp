@@ -4,6 +4,7 @@
 // DRAM bandwidth, which the sub-cores take in turn.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -24,6 +25,25 @@ struct BankChains {
   std::vector<int32_t> next;
 };
 
+// What one SM gets of the chip's interconnect and DRAM bandwidth: the
+// chip's rate divided by each divisor.
+struct BandwidthShare {
+  double l2_divisor = 1;
+  double dram_divisor = 1;
+  // 1 / `sharing` of both (at least 1).
+  static BandwidthShare equal(unsigned sharing) {
+    const double d = std::max(1u, sharing);
+    return {d, d};
+  }
+};
+
+// Bytes an SM has moved over the interconnect and to or from DRAM, as its
+// shares count them.
+struct MovedBytes {
+  double l2 = 0;
+  double dram = 0;
+};
+
 class MemoryPipeline : private Stage {
  public:
   // The stall events cycle() adds; no other stage adds them.
@@ -31,9 +51,10 @@ class MemoryPipeline : private Stage {
 
   MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec);
 
-  // From now on the SM gets 1 / `sharing` of the chip's interconnect and
-  // DRAM bandwidth.
-  void share_bandwidth(unsigned sharing);
+  // From now on the SM gets `share` of the chip's interconnect and DRAM
+  // bandwidth.
+  void share_bandwidth(const BandwidthShare& share);
+  MovedBytes moved() const;
   bool latch_busy(unsigned subcore) const { return latches_[subcore].busy; }
   // Dispatch of a memory instruction: false (a dispatch-queue stall) while
   // the sub-core's latch holds another.

@@ -39,7 +39,7 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
       collectors_(wiring_, exec_, memory_),
       scheduler_(wiring_, res_.pc_insts, warps_, collectors_, exec_, memory_, opt.lrr_mask_scan),
       accounting_(opt, program, ports_, warps_, res_) {
-  memory_.share_bandwidth(opt.active_sms);
+  memory_.share_bandwidth(BandwidthShare::equal(opt.active_sms));
   res_.sm = work.sm;
   res_.pc_insts.assign(program.pcs.size(), 0);
   for (auto& col : res_.pc_stalls) col.assign(program.pcs.size(), 0);

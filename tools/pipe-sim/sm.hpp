@@ -55,9 +55,10 @@ class SmSim {
   // Simulates up to cycle `limit` (a quiet stretch may run past it) or the
   // SM's end; true while work is left.
   bool run_until(uint64_t limit);
-  // From now on this SM gets 1 / `sharing` of the chip's interconnect and
-  // DRAM bandwidth.
-  void share_bandwidth(unsigned sharing) { memory_.share_bandwidth(sharing); }
+  // From now on this SM gets `share` of the chip's interconnect and DRAM
+  // bandwidth.
+  void share_bandwidth(const BandwidthShare& share) { memory_.share_bandwidth(share); }
+  MovedBytes moved() const { return memory_.moved(); }
   // PKP stopped the SM's kernel: it ends now, projected to end at
   // `projected_end`.
   void stop(uint64_t projected_end);
