@@ -103,10 +103,10 @@ class Pkp {
 };
 
 // The drain rule's projection at `c` from the steps a window (`b`) and
-// two (`a`) before: per SM, its warps' rates from `b` to `c`, and the
-// change of its rate from `a` to `b`; none where a warp ended on an SM
-// still running since `a` (its rates are not those of the warps left), or
-// one made no progress from `b`.
+// two (`a`) before, over `window` cycles: per SM, the rate of its warps
+// still running at `c` from `b` to `c`, and its change from `a` to `b`;
+// none where an SM with warps left made no progress from `b`, or within
+// the last window.
 std::optional<PkpStop> project_drain(const WorkLeft& a, const WorkLeft& b, const WorkLeft& c, uint64_t window);
 
 // The cycles one SM needs for its CTAs still to run, each CTA at `cta_rate`
