@@ -112,7 +112,7 @@ TEST(Pkp, SmsThatEndFarApartRunOn) {
   }
 }
 
-TEST(Pkp, NeverStopsWithoutTwoWavesOrBelowOneWave) {
+TEST(Pkp, WavesNeverStopWithoutTwoWavesOrBelowOneWave) {
   // Two waves and a half: the second wave's end leaves too little to gain.
   Synthetic few{std::vector<std::vector<uint64_t>>(4, std::vector<uint64_t>(5, 100))};
   EXPECT_FALSE(few.run());
@@ -123,6 +123,137 @@ TEST(Pkp, NeverStopsWithoutTwoWavesOrBelowOneWave) {
   PkpOptions unstable;
   unstable.s = 0;  // no IPC is stable
   EXPECT_FALSE(many.run(unstable));
+}
+
+// One SM's warp slots at cycles 0, 1000 and 2000 (a window of 1000): each
+// slot's warp with `left` instructions at 2000, having run at `before` per
+// cycle and then at `rate`.
+struct Drain {
+  WorkLeft a{0, {}}, b{1000, {}}, c{2000, {}};
+  void sm(const std::vector<uint64_t>& left, const std::vector<uint64_t>& rate, const std::vector<uint64_t>& before) {
+    std::vector<uint64_t> at_a, at_b;
+    for (size_t s = 0; s < left.size(); ++s) {
+      at_b.push_back(left[s] + 1000 * rate[s]);
+      at_a.push_back(at_b.back() + 1000 * before[s]);
+    }
+    a.left.push_back(at_a);
+    b.left.push_back(at_b);
+    c.left.push_back(left);
+  }
+  std::optional<PkpStop> project() const { return project_drain(a, b, c, 1000); }
+};
+
+// Half a window (the warps' last instructions) is in every estimate.
+constexpr double kLastStretch = 500;
+
+TEST(PkpDrainRule, EqualWarpsAtSteadyRatesEndTogether) {
+  Drain d;
+  d.sm({1000, 1000}, {1, 1}, {1, 1});
+  d.sm({2000}, {2}, {2});
+  auto stop = d.project();
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->remaining_cycles, 1000u);
+  EXPECT_DOUBLE_EQ(stop->error_frac, kLastStretch / (2000 + 1000));
+}
+
+TEST(PkpDrainRule, TheLongestWarpBoundsTheTail) {
+  // 4000 left at 2 per cycle: 2000 cycles if the SM keeps its rate, 3000
+  // if the longest warp keeps its half of it; the middle, within half the
+  // gap.
+  Drain d;
+  d.sm({3000, 1000}, {1, 1}, {1, 1});
+  auto stop = d.project();
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->remaining_cycles, 2500u);
+  EXPECT_DOUBLE_EQ(stop->error_frac, (500 + kLastStretch) / (2000 + 2500));
+}
+
+TEST(PkpDrainRule, SmsEndingApartAndAChangingRateWidenTheEstimate) {
+  // Two SMs of 2000 and 1000 left at 1 per cycle: 1500 cycles if the GPU
+  // keeps its rate of 2, 2000 if the first SM keeps its own.
+  Drain apart;
+  apart.sm({2000}, {1}, {1});
+  apart.sm({1000}, {1}, {1});
+  auto stop = apart.project();
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->remaining_cycles, 1750u);
+  EXPECT_DOUBLE_EQ(stop->error_frac, (250 + kLastStretch) / (2000 + 1750));
+  // Twice as fast a window before: the change over its 2000 cycles left.
+  Drain slowing;
+  slowing.sm({2000}, {1}, {2});
+  stop = slowing.project();
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->remaining_cycles, 2000u);
+  EXPECT_DOUBLE_EQ(stop->error_frac, (2000 + kLastStretch) / (2000 + 2000));
+}
+
+TEST(PkpDrainRule, WarpsThatEndedLeaveTheRatesToThoseRunning) {
+  // A warp ended beside one still running, and an SM whose warps have all
+  // ended: the running warp's rates alone.
+  Drain d;
+  d.sm({2000, 0}, {1, 0}, {1, 1});
+  d.sm({0}, {0}, {1});
+  auto stop = d.project();
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->remaining_cycles, 2000u);
+  EXPECT_DOUBLE_EQ(stop->error_frac, kLastStretch / (2000 + 2000));
+}
+
+TEST(PkpDrainRule, NoProjectionForAStuckSmOrWithinTheLastWindow) {
+  Drain stuck;
+  stuck.sm({2000}, {1}, {1});
+  stuck.sm({1000, 500}, {0, 0}, {1, 1});
+  EXPECT_FALSE(stuck.project());
+  Drain last;
+  last.sm({900}, {1}, {1});
+  EXPECT_FALSE(last.project());
+}
+
+// A grid below one wave: every CTA, of one warp, launched at cycle 0,
+// each running at one instruction per cycle; SmProgress as gpu_timeline
+// gives it.
+std::vector<SmProgress> below_wave_at(const std::vector<std::vector<uint64_t>>& ctas, uint64_t cycle) {
+  std::vector<SmProgress> out;
+  for (const auto& sm : ctas) {
+    SmProgress p;
+    for (uint64_t insts : sm) {
+      const uint64_t done = std::min(insts, cycle);
+      p.insts += done;
+      p.finished_ctas += done == insts;
+      p.left_per_warp.push_back(insts - done);
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+TEST(PkpDrainRule, AGridBelowAWaveStopsAfterTwoWindowsWithinItsEstimate) {
+  const std::vector<std::vector<uint64_t>> ctas(4, std::vector<uint64_t>{40000, 40000});
+  PkpOptions opt;
+  opt.enabled = true;
+  opt.grid_below_wave = true;
+  Pkp pkp(opt, ctas, 2);
+  std::optional<std::pair<uint64_t, PkpStop>> stop;
+  for (uint64_t c = pkp.interval(); c < 40000 && !stop; c += pkp.interval())
+    if (auto s = pkp.step(c, below_wave_at(ctas, c))) stop = std::make_pair(c, *s);
+  ASSERT_TRUE(stop);
+  // The first step two windows after the first sample.
+  EXPECT_EQ(stop->first, 2 * opt.window + pkp.interval());
+  EXPECT_EQ(stop->first + stop->second.remaining_cycles, 40000u);
+  EXPECT_LE(stop->second.error_frac, opt.max_error);
+}
+
+TEST(PkpDrainRule, NotWhileCtasWaitToLaunch) {
+  const std::vector<std::vector<uint64_t>> ctas(4, std::vector<uint64_t>{40000, 40000});
+  PkpOptions opt;
+  opt.enabled = true;
+  opt.grid_below_wave = true;
+  Pkp pkp(opt, ctas, 2);
+  for (uint64_t c = pkp.interval(); c < 40000; c += pkp.interval()) {
+    std::vector<SmProgress> sms = below_wave_at(ctas, c);
+    sms[0].left_per_warp.clear();  // one SM has a CTA still to launch
+    EXPECT_FALSE(pkp.step(c, sms));
+  }
 }
 
 }  // namespace

@@ -380,9 +380,13 @@ class GpuTimeline {
   // Its segments that have not started end with it: the SMs are free for
   // the next segments at the projected end.
   void apply_pkp(size_t k, uint64_t at) {
+    if (!plans_[k].sim.pkp.enabled) return;
     KernelState& ks = kernels_[k];
     std::vector<SmProgress> sms;
-    for (size_t i : ks.tasks) sms.push_back({tasks_[i].sim->simulated_insts(), tasks_[i].sim->finished_ctas()});
+    for (size_t i : ks.tasks) {
+      const SmSim& sim = *tasks_[i].sim;
+      sms.push_back({sim.simulated_insts(), sim.finished_ctas(), sim.insts_left_per_warp()});
+    }
     const std::optional<PkpStop> stop = ks.pkp.step(at - ks.origin, sms);
     if (!stop) return;
     const uint64_t end = at + stop->remaining_cycles;

@@ -21,7 +21,14 @@ Pkp::Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, un
 }
 
 std::optional<PkpStop> Pkp::step(uint64_t cycle, const std::vector<SmProgress>& sms) {
-  if (!opt_.enabled || opt_.grid_below_wave) return std::nullopt;
+  if (!opt_.enabled) return std::nullopt;
+  std::optional<PkpStop> stop = opt_.grid_below_wave ? std::nullopt : wave_step(cycle, sms);
+  if (!stop) stop = drain_step(cycle, sms);
+  if (!stop || stop->error_frac > opt_.max_error) return std::nullopt;
+  return stop;
+}
+
+std::optional<PkpStop> Pkp::wave_step(uint64_t cycle, const std::vector<SmProgress>& sms) {
   uint64_t insts = 0, finished = 0;
   for (const SmProgress& sm : sms) {
     insts += sm.insts;
@@ -35,9 +42,26 @@ std::optional<PkpStop> Pkp::step(uint64_t cycle, const std::vector<SmProgress>& 
   waves_.push_back(std::move(mark));
   // The first wave only gives a rate to compare the second's with.
   if (!stable || waves_.size() < 3) return std::nullopt;
-  std::optional<PkpStop> stop = project(cycle, sms);
-  if (!stop || stop->error_frac > opt_.max_error) return std::nullopt;
-  return stop;
+  return project(cycle, sms);
+}
+
+std::optional<PkpStop> Pkp::drain_step(uint64_t cycle, const std::vector<SmProgress>& sms) {
+  WorkLeft now{cycle, {}};
+  for (const SmProgress& sm : sms) {
+    if (sm.left_per_warp.empty()) {  // CTAs still to launch
+      drain_.clear();
+      return std::nullopt;
+    }
+    now.left.push_back(sm.left_per_warp);
+  }
+  drain_.push_back(std::move(now));
+  // The front: the latest step at least two windows back.
+  while (drain_.size() > 1 && drain_[1].cycle + 2 * opt_.window <= cycle) drain_.pop_front();
+  if (drain_.front().cycle + 2 * opt_.window > cycle) return std::nullopt;
+  size_t b = 0;
+  while (drain_[b + 1].cycle + opt_.window <= cycle) ++b;
+  if (b == 0) return std::nullopt;  // no step between: no rate to compare
+  return project_drain(drain_.front(), drain_[b], drain_.back(), opt_.window);
 }
 
 bool Pkp::ipc_quasi_stable(uint64_t cycle, uint64_t insts) {
@@ -93,6 +117,45 @@ std::optional<PkpStop> Pkp::project(uint64_t cycle, const std::vector<SmProgress
   const double error = (drained - steady) / 2 + (steady - std::min(steady, earliest)) / 2 +
                        remaining * std::fabs(rate - rate_before) / rate;
   return PkpStop{static_cast<uint64_t>(std::llround(remaining)), error / (double(cycle) + remaining)};
+}
+
+std::optional<PkpStop> project_drain(const WorkLeft& a, const WorkLeft& b, const WorkLeft& c, uint64_t window) {
+  const double recent = double(c.cycle - b.cycle), before = double(b.cycle - a.cycle);
+  // The latest end: each warp keeping its share of its SM's rate as the
+  // others end (latency-bound). The earliest: the GPU keeping its rate
+  // until the last instruction (SMs that end first hand their bandwidth to
+  // the others). The change of the rate of an SM's warps still running (as
+  // others end), over the cycles it has left.
+  double latest = 0, drift = 0, rate = 0;
+  uint64_t left = 0;
+  for (size_t j = 0; j < c.left.size(); ++j) {
+    const std::vector<uint64_t> &was = a.left[j], &mid = b.left[j], &now = c.left[j];
+    uint64_t sm_left = 0, longest = 0, warps = 0, sm_done = 0, sm_done_before = 0;
+    for (size_t w = 0; w < now.size(); ++w) {
+      if (now[w] == 0) continue;
+      ++warps;
+      sm_left += now[w];
+      longest = std::max(longest, now[w]);
+      sm_done += mid[w] - now[w];
+      sm_done_before += was[w] - mid[w];
+    }
+    if (warps == 0) continue;  // ended
+    if (sm_done == 0) return std::nullopt;
+    const double sm_rate = double(sm_done) / recent, sm_latest = double(longest * warps) / sm_rate;
+    left += sm_left;
+    rate += sm_rate;
+    latest = std::max(latest, sm_latest);
+    drift = std::max(drift, sm_latest * std::fabs(sm_rate - double(sm_done_before) / before) / sm_rate);
+  }
+  if (!(rate > 0)) return std::nullopt;
+  const double earliest = double(left) / rate, remaining = (earliest + latest) / 2;
+  // The rates are measured over a window: the warps' last instructions
+  // (stores, exits, the last barrier), a stretch shorter than that, may run
+  // at another rate, up to half a window either way; so a kernel is not
+  // stopped in its last window.
+  const double error = (latest - earliest) / 2 + drift + double(window) / 2;
+  if (remaining < double(window)) return std::nullopt;
+  return PkpStop{static_cast<uint64_t>(std::llround(remaining)), error / (double(c.cycle) + remaining)};
 }
 
 double drain_cycles(const std::vector<uint64_t>& resident, uint64_t resident_left, const std::vector<uint64_t>& queued,

@@ -1,6 +1,8 @@
 // Principal Kernel Projection (pka-micro21 §3.2) for one kernel, made to
 // hold on kernels whose rate changes after the first wave or whose CTAs
-// differ in work (pipe-sim(1), PROJECTION):
+// differ in work (pipe-sim(1), PROJECTION). Two rules, either may stop it:
+//
+// Waves, while CTAs are still to launch:
 // - as in the paper, the kernel's cumulative IPC must have been
 //   quasi-stable over the window (standard deviation below s);
 // - it stops only where a wave of CTAs has just finished, the second or a
@@ -13,8 +15,18 @@
 //   limits' half-gap, plus the change of rate since the wave before over
 //   the remaining cycles) is at most the user's tolerance
 //   (PkpOptions::max_error); otherwise it runs on.
-// A grid smaller than one wave is simulated in full: the paper stops it at
-// the first stable IPC, which on bench/pkp's stencil was 11-13% off.
+// A grid smaller than one wave is left to the second rule: the paper stops
+// it at the first stable IPC, which on bench/pkp's stencil was 11-13% off.
+//
+// Drain, once every CTA has launched: each resident warp's remaining work
+// is known (the trace's instructions it has still to issue), so the end is
+// projected from the rates of the last window, between two limits: the
+// GPU keeping its rate until the last instruction (throughput-bound), and
+// each SM's longest warp keeping its share of its SM's rate
+// (latency-bound). The estimate adds to their half-gap the change of the
+// SMs' rates from the window before, over what is left, and half a window
+// for the warps' last instructions, which the rates do not see; the
+// kernel is not stopped in its last window.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +42,16 @@ namespace sasskit::pipesim {
 struct SmProgress {
   uint64_t insts = 0;          // warp instructions simulated
   uint64_t finished_ctas = 0;
+  // Once all its CTAs have launched: per warp slot, the instructions its
+  // warp has still to issue (0: none there); empty before.
+  std::vector<uint64_t> left_per_warp;
+};
+
+// The work a kernel has left at a step once every CTA has launched: per SM,
+// per warp slot, the instructions its warp has still to issue.
+struct WorkLeft {
+  uint64_t cycle = 0;
+  std::vector<std::vector<uint64_t>> left;
 };
 
 // Where PKP stops a kernel: the cycles it still needs, and the estimated
@@ -63,8 +85,10 @@ class Pkp {
     uint64_t insts = 0;
     std::vector<uint64_t> sm_insts;
   };
+  std::optional<PkpStop> wave_step(uint64_t cycle, const std::vector<SmProgress>& sms);
   bool ipc_quasi_stable(uint64_t cycle, uint64_t insts);
   std::optional<PkpStop> project(uint64_t cycle, const std::vector<SmProgress>& sms) const;
+  std::optional<PkpStop> drain_step(uint64_t cycle, const std::vector<SmProgress>& sms);
 
   PkpOptions opt_;
   std::vector<std::vector<uint64_t>> cta_insts_;
@@ -75,7 +99,15 @@ class Pkp {
   uint64_t next_sample_;
   std::deque<double> samples_;
   std::vector<Mark> waves_;  // the kernel's start, then each wave's end
+  std::deque<WorkLeft> drain_;  // the last two windows' steps since every CTA launched
 };
+
+// The drain rule's projection at `c` from the steps a window (`b`) and
+// two (`a`) before, over `window` cycles: per SM, the rate of its warps
+// still running at `c` from `b` to `c`, and its change from `a` to `b`;
+// none where an SM with warps left made no progress from `b`, or within
+// the last window.
+std::optional<PkpStop> project_drain(const WorkLeft& a, const WorkLeft& b, const WorkLeft& c, uint64_t window);
 
 // The cycles one SM needs for its CTAs still to run, each CTA at `cta_rate`
 // warp instructions per cycle however many share the SM (`slots` at most):

@@ -71,7 +71,7 @@ struct PkpOptions {
   // The largest estimated error (a fraction of the kernel's cycles) at which
   // a kernel stops: the user's tolerance, 5% by default.
   double max_error = 0.05;
-  bool grid_below_wave = false;  // the grid fits in one wave: PKP declines to stop it early
+  bool grid_below_wave = false;  // the grid fits in one wave: only the drain rule may stop it
 };
 
 struct SimOptions {

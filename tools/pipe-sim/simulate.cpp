@@ -127,10 +127,6 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   p.sim.ctas_per_sm = resident_ctas(opt.sim.gpu, to_place);
   const uint64_t wave = uint64_t(p.sim.ctas_per_sm) * opt.sim.gpu.num_sms;
   p.sim.pkp.grid_below_wave = k.info.grid.volume() < wave;
-  if (p.sim.pkp.enabled && p.sim.pkp.grid_below_wave)
-    warn(stream::kernel_label(k.info), "PKP: its " + std::to_string(k.info.grid.volume()) +
-                                           " CTAs are fewer than one wave (" + std::to_string(wave) +
-                                           "): simulated in full, not projected");
   MemoryDefaults mem = opt.memory;
   p.program = build_program(k.info.id, k.table, code_base, classify(k.info.binary_version),
                             k.cache ? &*k.cache : nullptr, mem);

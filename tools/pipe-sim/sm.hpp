@@ -66,6 +66,12 @@ class SmSim {
   uint64_t trace_insts() const { return res_.trace_insts; }
   uint64_t finished_ctas() const { return res_.counters.ctas; }
   size_t ctas() const { return work_.ctas.size(); }
+  // Once every CTA of the SM has launched: per warp slot, the
+  // instructions its warp has still to issue (0 once it has ended); empty
+  // while CTAs wait to launch.
+  std::vector<uint64_t> insts_left_per_warp() const {
+    return next_cta_ < work_.ctas.size() ? std::vector<uint64_t>{} : warps_.insts_left_per_warp();
+  }
   // The SM's clock: where run_until stopped, or the cycle after its end.
   uint64_t cycle() const { return clock_.now; }
   // Share of the SM's trace instructions simulated so far.

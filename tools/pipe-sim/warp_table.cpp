@@ -61,6 +61,13 @@ const std::vector<uint32_t>& WarpTable::launch(CtaSlot& slot, const CtaTrace& ct
   return slot.warps;
 }
 
+std::vector<uint64_t> WarpTable::insts_left_per_warp() const {
+  std::vector<uint64_t> out(warps_.size(), 0);
+  for (size_t w = 0; w < warps_.size(); ++w)
+    if (warps_[w].active) out[w] = warps_[w].trace->inst.size() - warps_[w].next_issue;
+  return out;
+}
+
 void WarpTable::retire(uint32_t w) {
   Warp& warp = warps_[w];
   if (!warp.active || !warp.issued_all || warp.outstanding > 0) return;

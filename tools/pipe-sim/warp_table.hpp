@@ -89,6 +89,9 @@ class WarpTable : private Stage {
   uint32_t resident_warps() const { return resident_warps_; }
   uint32_t resident_ctas() const { return resident_ctas_; }
   size_t cta_slots() const { return ctas_.size(); }
+  // Per warp slot, the instructions its warp has still to issue (0 for a
+  // free slot).
+  std::vector<uint64_t> insts_left_per_warp() const;
   const DecodedInst& inst_at(const Warp& w, uint32_t pos) const { return prog_.insts[w.trace->inst[pos]]; }
 
   // CTAs. The first free slot whose launch latency has passed, or null (the
