@@ -189,7 +189,6 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
   pass.l2.clear();
   pass.l2_sectors.clear();
   LevelStacks& l1 = pass.l1;
-  std::vector<LineAccess> lines;
   while (pass.l2.size() < kL2Chunk && !pass.done()) {
     const bool alone = pass.lanes.size() == 1;  // one kernel: no times to merge by
     const size_t k = alone ? 0 : pass.next_lane();
@@ -213,9 +212,8 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
       const WarpAccesses& w = lane.group[ref.cta].warps[ref.warp];
       const uint32_t inst = w.inst[ref.k];
       const Route& route = kernel.routes[inst];
-      const std::span<const uint64_t> addrs(w.addrs.data() + w.addr_begin[ref.k],
-                                            w.addr_begin[ref.k + 1] - w.addr_begin[ref.k]);
-      coalesce(addrs, kernel.table[inst].mem_width, l1.shape(), lines);
+      const std::span<const LineAccess> lines(w.lines.data() + w.line_begin[ref.k],
+                                              w.line_begin[ref.k + 1] - w.line_begin[ref.k]);
       Traffic& t = lane.counts.traffic[route.category];
       InstCounts& ic = lane.counts.inst[inst];
       uint64_t sectors = 0;
