@@ -265,6 +265,10 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult
       KernelCounts& counts = results[req.kernel].counts;
       l2_.measure_into(req.kernel);
       const std::span<const uint64_t> sectors(sms[sm].l2_sectors.data() + req.begin, req.end - req.begin);
+      // The SMs' chunks together outgrow the CPU's caches, and this SM's
+      // next request comes up only after every other SM's.
+      __builtin_prefetch(sms[sm].l2_sectors.data() + req.end);
+      __builtin_prefetch(&req + 2);
       counts.l2_bound_sectors += sectors.size();
       if (req.op == Op::Store) counts.l2_bound_write_sectors += sectors.size();
       coalesce(sectors, l1_sector, l2_.shape(), lines);

@@ -29,6 +29,11 @@ void add_sector(uint64_t s, const Divisor& per_line, std::vector<LineAccess>& ou
     out.back().mask |= bit;
 }
 
+// Adds sectors first..last to `out`, whose lines so far hold only lower sectors.
+void add_sectors(uint64_t first, uint64_t last, const Divisor& per_line, std::vector<LineAccess>& out) {
+  for (uint64_t s = first; s <= last; ++s) add_sector(s, per_line, out);
+}
+
 // coalesce of lanes in any order: their sectors sorted first.
 void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
                         const Divisor& per_line, std::vector<LineAccess>& out) {
@@ -49,18 +54,24 @@ void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const 
 void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape& shape,
               std::vector<LineAccess>& out) {
   out.clear();
-  if (bytes == 0) return;
+  if (bytes == 0 || starts.empty()) return;
   const Divisor sector(shape.sector_bytes), per_line(shape.sectors_per_line());
   // Lanes usually rise (consecutive lanes, rising addresses): their sectors
   // go straight to `out` until a lane starts below the last sector added.
-  bool any = false;
-  uint64_t last_added = 0;
-  for (uint64_t start : starts) {
-    const uint64_t first = sector.div(start), last = sector.div(start + (bytes - 1));
-    if (any && first < last_added) return coalesce_unordered(starts, bytes, sector, per_line, out);
-    for (uint64_t s = any && first == last_added ? first + 1 : first; s <= last; ++s) add_sector(s, per_line, out);
-    any = true;
-    last_added = last;
+  // Most lanes lie within that sector, which `start - tail < room` finds
+  // without dividing.
+  const uint64_t room = bytes <= shape.sector_bytes ? shape.sector_bytes - bytes + 1 : 0;
+  uint64_t last = sector.div(starts[0] + (bytes - 1));  // the last sector added
+  add_sectors(sector.div(starts[0]), last, per_line, out);
+  uint64_t tail = last * shape.sector_bytes;  // its first byte
+  for (uint64_t start : starts.subspan(1)) {
+    if (start - tail < room) continue;
+    const uint64_t first = sector.div(start);
+    if (first < last) return coalesce_unordered(starts, bytes, sector, per_line, out);
+    const uint64_t lane_last = sector.div(start + (bytes - 1));
+    add_sectors(first == last ? first + 1 : first, lane_last, per_line, out);
+    last = lane_last;
+    tail = last * shape.sector_bytes;
   }
 }
 
