@@ -25,9 +25,7 @@ std::string hex(uint64_t v) {
 // Whether an access of `bytes` at one of `lanes` runs past 2^64.
 bool past_address_space(std::span<const uint64_t> lanes, uint32_t bytes) {
   const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (bytes - 1);
-  uint64_t highest = 0;
-  for (uint64_t a : lanes) highest = std::max(highest, a);  // no early exit: the compiler vectorizes it
-  return highest > last_start;
+  return std::any_of(lanes.begin(), lanes.end(), [&](uint64_t a) { return a > last_start; });
 }
 
 [[noreturn]] void fail_past_address_space(std::span<const uint64_t> lanes, const StaticInst& s,
