@@ -93,7 +93,13 @@ inline constexpr uint64_t kMaxWarpsPerCta = 2048;
 // instructions, 512 MiB of instruction and mask columns.
 inline constexpr uint64_t kMaxCtaInstructions = uint64_t(1) << 26;
 
-inline unsigned active_lanes(uint32_t mask) { return std::popcount(mask); }
+// Bits counted in parallel (SWAR): the build targets every x86-64 (no
+// -mpopcnt), where std::popcount is a call into libgcc.
+inline unsigned active_lanes(uint32_t mask) {
+  mask -= (mask >> 1) & 0x55555555u;
+  mask = (mask & 0x33333333u) + ((mask >> 2) & 0x33333333u);
+  return (((mask + (mask >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 
 // How many addr_extra values a memory instruction carries: base+stride with
 // no active lane keeps base and stride, with one active lane the stride;

@@ -106,6 +106,7 @@ struct CtaScheduler::State {
   uint32_t kernels = 0;  // scheduled so far
   std::map<uint64_t, uint64_t> stream_end;
   std::multiset<uint64_t> kernel_ends;  // of the kernels scheduled so far
+  std::vector<std::pair<unsigned, Slot>> slots;  // pick_sm's, reused from CTA to CTA
 
   State(unsigned n, const SharingOptions& s) : sharing(s), sms(n), last_sm(n - 1) {}
 
@@ -119,7 +120,7 @@ struct CtaScheduler::State {
   // spread); otherwise, and among equals, the policy's choice.
   unsigned pick_sm(SchedPolicyKind policy, uint64_t floor, const CtaNeed& need, uint64_t& start) {
     const unsigned n = static_cast<unsigned>(sms.size());
-    std::vector<std::pair<unsigned, Slot>> slots;  // in the policy's order
+    slots.clear();  // in the policy's order
     bool shared = false;
     for (unsigned k = 0; k < n; ++k) {
       unsigned sm = policy == SchedPolicyKind::RoundRobin ? (last_sm + 1 + k) % n : k;

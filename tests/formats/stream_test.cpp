@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <random>
 #include <sstream>
 
 #include "formats/cache_record.hpp"
 #include "formats/records.hpp"
+#include "formats/trace.hpp"
 #include "libcommon/diag.hpp"
 
 using namespace sasskit;
@@ -319,4 +322,11 @@ TEST(Stream, CacheRecordWithMoreWriteBacksThanItsAccessesCanEvictIsRefused) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("more than its 32 L2 sectors can evict"), std::string::npos) << e.what();
   }
+}
+
+TEST(Trace, ActiveLanesCountsTheMaskBits) {
+  std::mt19937 rng(7);
+  std::vector<uint32_t> masks = {0, 1, 0x80000000u, 0xffffffffu, 0x7fffffffu, 0x55555555u};
+  for (int i = 0; i < 1000; ++i) masks.push_back(static_cast<uint32_t>(rng()));
+  for (uint32_t m : masks) EXPECT_EQ(active_lanes(m), static_cast<unsigned>(std::popcount(m))) << m;
 }

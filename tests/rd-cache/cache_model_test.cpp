@@ -110,7 +110,6 @@ struct Totals {
 Totals reference(const KernelAccesses& k, const GpuConfig& gpu, const KernelSchedule& s, unsigned per_sm) {
   const auto order = make_access_order("round-robin");
   const OpcodeTable& ops = OpcodeTable::for_version(k.info.binary_version);
-  const LineShape l1_shape{gpu.l1d.line_bytes, gpu.l1d.sector_bytes};
   const LineShape l2_shape{gpu.l2.line_bytes, gpu.l2.sector_bytes};
   const SetsWays l1_geom = sets_ways(gpu.l1d.size_bytes, gpu.l1d.assoc, gpu.l1d.line_bytes, "l1");
   const SetsWays l2_geom = sets_ways(gpu.l2.size_bytes, gpu.l2.assoc, gpu.l2.line_bytes, "l2");
@@ -138,9 +137,8 @@ Totals reference(const KernelAccesses& k, const GpuConfig& gpu, const KernelSche
         const StaticInst& si = k.table[w.inst[r.k]];
         const Route route = route_of(si.opcode, ops.classify(si.opcode), gpu);
         if (!route.cached) continue;
-        std::vector<LineAccess> lines;
-        coalesce(std::span(w.addrs).subspan(w.addr_begin[r.k], w.addr_begin[r.k + 1] - w.addr_begin[r.k]),
-                 si.mem_width, l1_shape, lines);
+        const std::span<const LineAccess> lines(w.lines.data() + w.line_begin[r.k],
+                                                w.line_begin[r.k + 1] - w.line_begin[r.k]);
         Req req{route.l2_lookup, {}};
         for (const LineAccess& l : lines) {
           uint32_t hits = 0;

@@ -71,8 +71,8 @@ void expect_same(const CtaAccesses& a, const CtaAccesses& b) {
     EXPECT_EQ(a.warps[w].dyn_insts, b.warps[w].dyn_insts);
     EXPECT_EQ(a.warps[w].pos, b.warps[w].pos);
     EXPECT_EQ(a.warps[w].inst, b.warps[w].inst);
-    EXPECT_EQ(a.warps[w].addr_begin, b.warps[w].addr_begin);
-    EXPECT_EQ(a.warps[w].addrs, b.warps[w].addrs);
+    EXPECT_EQ(a.warps[w].line_begin, b.warps[w].line_begin);
+    EXPECT_EQ(a.warps[w].lines, b.warps[w].lines);
   }
 }
 
@@ -133,4 +133,23 @@ TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
 
   EXPECT_EQ(k.lane_addresses, before.lane_addresses);
   for (size_t c = 0; c < kCategories; ++c) EXPECT_EQ(k.uncached[c].requests, before.uncached[c].requests);
+}
+
+TEST(KernelAccesses, AWarpKeepsTheL1LinesItsCachedLanesTouch) {
+  const GpuConfig g = gpu();
+  const KernelAccesses k = kernel(g);
+  CtaTrace cta;
+  WarpTrace w;
+  w.inst = {1, 3, 4};  // a global load, a shared load (uncached), a 64-bit global load
+  w.mask = {0xf, 0x3, 0x7};
+  w.addr_mode = {0, 0, 0};
+  w.addrs = {0x1000, 0x1004, 0x1008, 0x1020, 0x20, 0x24, 0x2078, 0x1000, 0x2000};
+  cta.warps.push_back(w);
+  const WarpAccesses a = cta_accesses(k, cta, 0).warps[0];
+  EXPECT_EQ(a.pos, (std::vector<uint32_t>{0, 2}));
+  EXPECT_EQ(a.line_begin, (std::vector<uint32_t>{0, 1, 3}));
+  EXPECT_EQ(a.lines, (std::vector<LineAccess>{{0x20, 0b11}, {0x20, 0b1}, {0x40, 0b1001}}));
+  CtaAccesses read;
+  payload_accesses(k, stream::encode_warps({w}, k.table), 0, read);
+  EXPECT_EQ(read.warps[0].lines, a.lines);
 }

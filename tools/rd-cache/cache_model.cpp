@@ -22,7 +22,7 @@ struct L2Request {
   uint32_t inst = 0;
   bool lookup = true;  // L2 allocates them
   Op op = Op::Load;
-  uint32_t begin = 0, end = 0;  // into SmPass::l2_sectors
+  uint32_t begin = 0, end = 0;  // into SmPass::l2_lines
 };
 
 // A group of CTAs resident on an SM together, and when: from its first
@@ -61,7 +61,7 @@ struct CacheModel::SmPass {
   SmPass(const GpuConfig& gpu, const std::vector<SweepPoint>& sweep) : l1(Level::L1, gpu.l1d, sweep) {}
   std::vector<Lane> lanes;           // per kernel of the run
   std::vector<L2Request> l2;         // this chunk's
-  std::vector<uint64_t> l2_sectors;  // L1-sector base addresses
+  std::vector<LineAccess> l2_lines;  // L1 lines, with the sectors bound for L2
   LevelStacks l1;
   bool done() const {
     return std::all_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.done(); });
@@ -187,9 +187,8 @@ void parallel_for(size_t n, unsigned threads, F fn) {
 // kL2Chunk requests to L2 or the SM's CTAs are done.
 void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) const {
   pass.l2.clear();
-  pass.l2_sectors.clear();
+  pass.l2_lines.clear();
   LevelStacks& l1 = pass.l1;
-  std::vector<LineAccess> lines;
   while (pass.l2.size() < kL2Chunk && !pass.done()) {
     const bool alone = pass.lanes.size() == 1;  // one kernel: no times to merge by
     const size_t k = alone ? 0 : pass.next_lane();
@@ -213,9 +212,8 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
       const WarpAccesses& w = lane.group[ref.cta].warps[ref.warp];
       const uint32_t inst = w.inst[ref.k];
       const Route& route = kernel.routes[inst];
-      const std::span<const uint64_t> addrs(w.addrs.data() + w.addr_begin[ref.k],
-                                            w.addr_begin[ref.k + 1] - w.addr_begin[ref.k]);
-      coalesce(addrs, kernel.table[inst].mem_width, l1.shape(), lines);
+      const std::span<const LineAccess> lines(w.lines.data() + w.line_begin[ref.k],
+                                              w.line_begin[ref.k + 1] - w.line_begin[ref.k]);
       Traffic& t = lane.counts.traffic[route.category];
       InstCounts& ic = lane.counts.inst[inst];
       uint64_t sectors = 0;
@@ -225,7 +223,7 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
       ic.traffic.requests += 1;
       ic.traffic.sectors += sectors;
       L2Request req{static_cast<uint32_t>(k), inst, route.l2_lookup, route.op,
-                    static_cast<uint32_t>(pass.l2_sectors.size()), 0};
+                    static_cast<uint32_t>(pass.l2_lines.size()), 0};
       l1.measure_into(k);
       for (const LineAccess& l : lines) {
         uint32_t hits = 0;
@@ -236,11 +234,9 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
           ic.l1.add(n, h);
         }
         const uint32_t to_l2 = route.l2_all ? l.mask : (route.l1_lookup ? l.mask & ~hits : 0);
-        for (unsigned s = 0; s < kMaxSectorsPerLine; ++s)
-          if (to_l2 & (1u << s))
-            pass.l2_sectors.push_back((l.line * l1.shape().sectors_per_line() + s) * l1.shape().sector_bytes);
+        if (to_l2) pass.l2_lines.push_back(LineAccess{l.line, to_l2});
       }
-      req.end = static_cast<uint32_t>(pass.l2_sectors.size());
+      req.end = static_cast<uint32_t>(pass.l2_lines.size());
       if (req.end > req.begin) pass.l2.push_back(req);
     }
   }
@@ -253,10 +249,30 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
   }
 }
 
+namespace {
+
+// The L2 lines and sectors of L1 lines bound for L2: the same lines where
+// both levels have the same shape, else their sectors coalesced again
+// (`sectors` and `out` are scratch).
+std::span<const LineAccess> in_l2_lines(std::span<const LineAccess> from_l1, const LineShape& l1,
+                                        const LineShape& l2, std::vector<uint64_t>& sectors,
+                                        std::vector<LineAccess>& out) {
+  if (l1.line_bytes == l2.line_bytes && l1.sector_bytes == l2.sector_bytes) return from_l1;
+  sectors.clear();
+  for (const LineAccess& l : from_l1)
+    for (unsigned s = 0; s < kMaxSectorsPerLine; ++s)
+      if (l.mask & (1u << s)) sectors.push_back((l.line * l1.sectors_per_line() + s) * l1.sector_bytes);
+  coalesce(sectors, l1.sector_bytes, l2, out);
+  return out;
+}
+
+}  // namespace
+
 void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult>& results) {
   // The SMs' request streams merged round-robin: request i of SM 0, 1, ...,
   // then request i + 1; the same proxy for time as within an SM.
-  const unsigned l1_sector = gpu_.l1d.sector_bytes;
+  const LineShape l1 = line_shape(gpu_.l1d, level_name(Level::L1));
+  std::vector<uint64_t> sectors;
   std::vector<LineAccess> lines;
   size_t longest = 0;
   for (const SmPass& p : sms) longest = std::max(longest, p.l2.size());
@@ -266,15 +282,20 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult
       const L2Request& req = sms[sm].l2[i];
       KernelCounts& counts = results[req.kernel].counts;
       l2_.measure_into(req.kernel);
-      const std::span<const uint64_t> sectors(sms[sm].l2_sectors.data() + req.begin, req.end - req.begin);
-      counts.l2_bound_sectors += sectors.size();
-      if (req.op == Op::Store) counts.l2_bound_write_sectors += sectors.size();
-      coalesce(sectors, l1_sector, l2_.shape(), lines);
+      const std::span<const LineAccess> from_l1(sms[sm].l2_lines.data() + req.begin, req.end - req.begin);
+      // The SMs' chunks together outgrow the CPU's caches, and this SM's
+      // next request comes up only after every other SM's.
+      __builtin_prefetch(sms[sm].l2_lines.data() + req.end);
+      __builtin_prefetch(&req + 2);
+      uint64_t bound = 0;
+      for (const LineAccess& l : from_l1) bound += sectors_in(l.mask);
+      counts.l2_bound_sectors += bound;
+      if (req.op == Op::Store) counts.l2_bound_write_sectors += bound;
       // Loads and atomics read what misses; stores and atomics write, into
       // the line (dirty until evicted) or, past a write-through or
       // non-allocating L2, on to DRAM.
       const bool reads = req.op != Op::Store, writes = req.op != Op::Load;
-      for (const LineAccess& l : lines) {
+      for (const LineAccess& l : in_l2_lines(from_l1, l1, l2_.shape(), sectors, lines)) {
         const uint64_t n = sectors_in(l.mask);
         if (!req.lookup) {
           (writes ? counts.dram_write_sectors : counts.dram_read_sectors) += n;

@@ -8,6 +8,7 @@
 #include "formats/cta_payload.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
+#include "level_stacks.hpp"
 #include "libcommon/diag.hpp"
 #include "reuse_distance.hpp"
 
@@ -45,12 +46,25 @@ void count_uncached(std::span<const uint64_t> lanes, const StaticInst& s, const 
   for (const LineAccess& l : lines) traffic.sectors += sectors_in(l.mask);
 }
 
+// Appends the memory instruction at `pos` (table entry `inst`) and the L1
+// lines its lanes touch.
+void add_access(WarpAccesses& w, uint32_t pos, uint32_t inst, std::span<const uint64_t> lanes,
+                const KernelAccesses& kernel) {
+  thread_local std::vector<LineAccess> lines;
+  coalesce(lanes, kernel.table[inst].mem_width, kernel.l1_shape, lines);
+  w.pos.push_back(pos);
+  w.inst.push_back(inst);
+  w.lines.insert(w.lines.end(), lines.begin(), lines.end());
+  w.line_begin.push_back(static_cast<uint32_t>(w.lines.size()));
+}
+
 WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
-                           std::array<Traffic, kCategories>* uncached, const std::string& where) {
+                           std::array<Traffic, kCategories>* uncached, const std::string& where,
+                           uint64_t& cached_lanes) {
   const std::vector<StaticInst>& table = kernel.table;
   WarpAccesses out;
   out.dyn_insts = static_cast<uint32_t>(w.inst.size());
-  out.addr_begin.push_back(0);
+  out.line_begin.push_back(0);
   size_t next = 0;  // into w.addrs
   for (size_t i = 0; i < w.inst.size(); ++i) {
     const StaticInst& s = table[w.inst[i]];
@@ -65,17 +79,16 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
       if (uncached) count_uncached(addrs, s, kernel, (*uncached)[route.category]);
       continue;
     }
-    out.addrs.insert(out.addrs.end(), addrs.begin(), addrs.end());
-    out.pos.push_back(static_cast<uint32_t>(i));
-    out.inst.push_back(w.inst[i]);
-    out.addr_begin.push_back(static_cast<uint32_t>(out.addrs.size()));
+    cached_lanes += lanes;
+    add_access(out, static_cast<uint32_t>(i), w.inst[i], addrs, kernel);
   }
   return out;
 }
 
 }  // namespace
 
-KernelAccesses::KernelAccesses(const KernelInfo& kernel, const GpuConfig& model) : info(kernel), gpu(&model) {}
+KernelAccesses::KernelAccesses(const KernelInfo& kernel, const GpuConfig& model)
+    : info(kernel), gpu(&model), l1_shape(line_shape(model.l1d, level_name(Level::L1))) {}
 
 void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts) {
   const OpcodeTable& opcodes = OpcodeTable::for_version(kernel.info.binary_version);
@@ -86,14 +99,15 @@ void add_insts(KernelAccesses& kernel, const std::vector<StaticInst>& insts) {
 }
 
 void count_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
-  for (const WarpTrace& w : cta.warps)
-    kernel.lane_addresses += warp_accesses(w, kernel, &kernel.uncached, where).addrs.size();
+  for (const WarpTrace& w : cta.warps) warp_accesses(w, kernel, &kernel.uncached, where, kernel.lane_addresses);
 }
 
 CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint32_t linear) {
   CtaAccesses c;
   c.linear = linear;
-  for (const WarpTrace& w : cta.warps) c.warps.push_back(warp_accesses(w, kernel, nullptr, "spilled cta record"));
+  uint64_t cached_lanes = 0;
+  for (const WarpTrace& w : cta.warps)
+    c.warps.push_back(warp_accesses(w, kernel, nullptr, "spilled cta record", cached_lanes));
   return c;
 }
 
@@ -134,27 +148,19 @@ void payload_accesses(const KernelAccesses& kernel, std::string_view payload, ui
   stream::PayloadReader in(payload, "spilled cta record");
   out.linear = linear;
   out.warps.resize(in.warps());
-  std::array<uint64_t, 32> dropped;
+  std::array<uint64_t, 32> lanes;
   for (WarpAccesses& w : out.warps) {
     in.next_warp(true);
     w.dyn_insts = static_cast<uint32_t>(in.inst().size());
     w.pos.clear();
     w.inst.clear();
-    w.addr_begin.assign(1, 0);
-    w.addrs.clear();
+    w.line_begin.assign(1, 0);
+    w.lines.clear();
     for (uint32_t i : in.memory()) {
       const uint32_t inst = in.inst()[i];
       const unsigned n = active_lanes(in.mask()[i]);
-      if (n == 0 || !kernel.routes[inst].cached) {
-        in.read_access(dropped.data());
-        continue;
-      }
-      const size_t at = w.addrs.size();
-      w.addrs.resize(at + n);
-      in.read_access(w.addrs.data() + at);
-      w.pos.push_back(i);
-      w.inst.push_back(inst);
-      w.addr_begin.push_back(static_cast<uint32_t>(w.addrs.size()));
+      in.read_access(lanes.data());
+      if (n > 0 && kernel.routes[inst].cached) add_access(w, i, inst, std::span(lanes.data(), n), kernel);
     }
   }
 }

@@ -1,8 +1,9 @@
 // One kernel's memory accesses: the kernel-wide part (table, routes, traffic
 // the caches do not see) while its CTAs arrive, and per CTA, when the cache
 // model runs it, only the memory instructions of each warp (their position
-// in the warp's dynamic stream, table index and addresses) and the count of
-// all instructions.
+// in the warp's dynamic stream, table index and the L1 lines their lanes
+// touch) and the count of all instructions. Lanes are coalesced as a CTA
+// is read, while its addresses are still in the CPU's cache.
 #pragma once
 
 #include <array>
@@ -23,8 +24,8 @@ struct WarpAccesses {
   uint32_t dyn_insts = 0;            // all dynamic instructions of the warp
   std::vector<uint32_t> pos;         // per memory instruction: index in the dynamic stream
   std::vector<uint32_t> inst;        // per memory instruction: index into the kernel's table
-  std::vector<uint32_t> addr_begin;  // per memory instruction + 1: offsets into addrs
-  std::vector<uint64_t> addrs;
+  std::vector<uint32_t> line_begin;  // per memory instruction + 1: offsets into lines
+  std::vector<LineAccess> lines;     // the L1 lines and sectors its lanes touch (coalesce)
   size_t mem_insts() const { return pos.size(); }
 };
 
@@ -39,6 +40,7 @@ struct KernelAccesses {
   KernelAccesses(const KernelInfo& kernel, const GpuConfig& gpu);
   KernelInfo info;
   const GpuConfig* gpu;
+  LineShape l1_shape;  // of gpu->l1d, the lines a warp's lanes are coalesced into
   std::vector<StaticInst> table;
   std::vector<Route> routes;                  // per table entry (memory instructions)
   std::array<Traffic, kCategories> uncached{};  // requests and sectors outside L1/L2

@@ -17,37 +17,61 @@ LineShape line_shape(const CacheGeometry& g, const std::string& level) {
   return LineShape{g.line_bytes, g.sector_bytes};
 }
 
+namespace {
+
+// Adds sector `s` to `out`, whose lines so far hold only lower sectors.
+void add_sector(uint64_t s, const Divisor& per_line, std::vector<LineAccess>& out) {
+  const uint64_t line = per_line.div(s);
+  const uint32_t bit = 1u << per_line.mod(s);
+  if (out.empty() || out.back().line != line)
+    out.push_back(LineAccess{line, bit});
+  else
+    out.back().mask |= bit;
+}
+
+// Adds sectors first..last to `out`, whose lines so far hold only lower sectors.
+void add_sectors(uint64_t first, uint64_t last, const Divisor& per_line, std::vector<LineAccess>& out) {
+  for (uint64_t s = first; s <= last; ++s) add_sector(s, per_line, out);
+}
+
+// coalesce of lanes in any order: their sectors sorted first.
+void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
+                        const Divisor& per_line, std::vector<LineAccess>& out) {
+  thread_local std::vector<uint64_t> sectors;
+  sectors.clear();
+  for (uint64_t start : starts) {
+    const uint64_t last = sector.div(start + (bytes - 1));
+    for (uint64_t s = sector.div(start); s <= last; ++s) sectors.push_back(s);
+  }
+  std::sort(sectors.begin(), sectors.end());
+  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+  out.clear();
+  for (uint64_t s : sectors) add_sector(s, per_line, out);
+}
+
+}  // namespace
+
 void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape& shape,
               std::vector<LineAccess>& out) {
   out.clear();
-  if (bytes == 0) return;
-  // Sector numbers, usually already in order (consecutive lanes, rising addresses).
-  thread_local std::vector<uint64_t> sectors;
-  sectors.clear();
-  bool sorted = true;
+  if (bytes == 0 || starts.empty()) return;
   const Divisor sector(shape.sector_bytes), per_line(shape.sectors_per_line());
-  for (uint64_t start : starts) {
+  // Lanes usually rise (consecutive lanes, rising addresses): their sectors
+  // go straight to `out` until a lane starts below the last sector added.
+  // Most lanes lie within that sector, which `start - tail < room` finds
+  // without dividing.
+  const uint64_t room = bytes <= shape.sector_bytes ? shape.sector_bytes - bytes + 1 : 0;
+  uint64_t last = sector.div(starts[0] + (bytes - 1));  // the last sector added
+  add_sectors(sector.div(starts[0]), last, per_line, out);
+  uint64_t tail = last * shape.sector_bytes;  // its first byte
+  for (uint64_t start : starts.subspan(1)) {
+    if (start - tail < room) continue;
     const uint64_t first = sector.div(start);
-    const uint64_t last = sector.div(start + (bytes - 1));
-    for (uint64_t s = first; s <= last; ++s) {
-      if (!sectors.empty()) {
-        if (s == sectors.back()) continue;
-        sorted = sorted && s > sectors.back();
-      }
-      sectors.push_back(s);
-    }
-  }
-  if (!sorted) {
-    std::sort(sectors.begin(), sectors.end());
-    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
-  }
-  for (uint64_t s : sectors) {
-    const uint64_t line = per_line.div(s);
-    const uint32_t bit = 1u << per_line.mod(s);
-    if (out.empty() || out.back().line != line)
-      out.push_back(LineAccess{line, bit});
-    else
-      out.back().mask |= bit;
+    if (first < last) return coalesce_unordered(starts, bytes, sector, per_line, out);
+    const uint64_t lane_last = sector.div(start + (bytes - 1));
+    add_sectors(first == last ? first + 1 : first, lane_last, per_line, out);
+    last = lane_last;
+    tail = last * shape.sector_bytes;
   }
 }
 

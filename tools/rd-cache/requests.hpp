@@ -26,6 +26,7 @@ LineShape line_shape(const CacheGeometry& g, const std::string& level);
 struct LineAccess {
   uint64_t line = 0;
   uint32_t mask = 0;
+  bool operator==(const LineAccess&) const = default;
 };
 
 // The lines and sectors that byte ranges [start, start + bytes) touch,
