@@ -130,8 +130,7 @@ void MemoryPipeline::share_bandwidth(const BandwidthShare& share) {
 // As send_miss and book_dram book them.
 MovedBytes MemoryPipeline::moved() const {
   const SimCounters& c = counters_;
-  return {double(c.l2_sectors) * std::max(4u, gpu_.l1d.sector_bytes),
-          double(c.dram_read_sectors + c.dram_write_sectors) * std::max(4u, gpu_.l2.sector_bytes)};
+  return {noc_bytes(c.l2_sectors), dram_bytes(c.dram_read_sectors + c.dram_write_sectors)};
 }
 
 bool MemoryPipeline::accept(unsigned subcore, const Op& op) {
@@ -210,7 +209,7 @@ void MemoryPipeline::coalesce(const Op& op, MemLatch& latch) {
 // before them.
 double MemoryPipeline::book_dram(uint64_t sectors) {
   if (dram_bytes_per_cycle_ <= 0 || sectors == 0) return 0;
-  double bytes = double(sectors) * std::max(4u, gpu_.l2.sector_bytes);
+  double bytes = dram_bytes(sectors);
   double wait = std::max(0.0, dram_free_ - double(clock_.now));
   dram_free_ = double(clock_.now) + wait + bytes / dram_bytes_per_cycle_;
   return wait;
@@ -292,7 +291,7 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
   c.dram_write_sectors += book_writebacks(d, req.sectors);
   if (!d.op.is_store) mshr_release_.push(done);
   if (noc_bytes_per_cycle_ > 0) {
-    double bytes = double(req.sectors) * std::max(4u, gpu_.l1d.sector_bytes);
+    double bytes = noc_bytes(req.sectors);
     noc_busy_until_ = std::max(noc_busy_until_, double(clock_.now)) + bytes / noc_bytes_per_cycle_;
   }
   ++c.l1d_misses;

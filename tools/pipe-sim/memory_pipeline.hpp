@@ -83,6 +83,10 @@ class MemoryPipeline : private Stage {
 
   bool step(unsigned subcore);
   double book_dram(uint64_t sectors);
+  // The bytes `sectors` take on the interconnect (L1 sectors) and on DRAM
+  // (L2 sectors), as the bandwidth shares count them.
+  double noc_bytes(uint64_t sectors) const { return double(sectors) * std::max(4u, gpu_.l1d.sector_bytes); }
+  double dram_bytes(uint64_t sectors) const { return double(sectors) * std::max(4u, gpu_.l2.sector_bytes); }
   uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
   bool causes_writebacks(const DecodedInst& d) const;
   bool uses_dram(const DecodedInst& d, const MemRequest& req) const;
