@@ -218,6 +218,71 @@ TEST(Batches, SpillingRefusesWhatHoldingRefuses) {
   }
 }
 
+// Spilled CTAs are counted in groups on the run's threads; what each holds
+// does not depend on how many.
+TEST(Batches, SpilledCtasAreCountedAlikeOnAnyNumberOfThreads) {
+  MiniKernel k = mini_kernel(1);
+  k.info.grid = {64, 1, 1};
+  k.ctas.clear();
+  const auto& t = k.table.insts;
+  for (uint32_t c = 0; c < 64; ++c) {  // CTAs of 1 to 4 adds a warp, so their counts differ
+    std::vector<uint32_t> body{0};
+    body.insert(body.end(), 1 + c % 4, 1);
+    body.push_back(2);
+    k.ctas.push_back(make_cta({make_warp(0, t, body), make_warp(1, t, {0, 2})}, c, 1));
+  }
+  const std::string bytes = stream_bytes([&](stream::Writer& w) { write_kernel(w, k); });
+  auto summaries = [&](unsigned threads) {
+    std::istringstream in(bytes);
+    stream::Reader reader(in, "test");
+    Collect collect;
+    read_batches(reader, BatchOptions{.batch_bytes = 1, .threads = threads}, collect);
+    std::vector<std::pair<uint64_t, UnitCounts>> out;
+    for (const Workload& w : collect.batches)
+      for (const KernelInput& kernel : w.kernels)
+        for (size_t i = 0; i < kernel.spilled.size(); ++i)
+          out.emplace_back(kernel.spilled.linear(i), kernel.spilled.units(i));
+    return out;
+  };
+  const auto one = summaries(1);
+  ASSERT_EQ(one.size(), 64u);
+  EXPECT_NE(one[0].second, one[1].second);
+  EXPECT_EQ(summaries(3), one);
+}
+
+// A CTA may use only the table entries announced before it, even where a
+// later slice of the table would cover what it uses.
+TEST(Batches, ACtaUsesOnlyTheTableEntriesAnnouncedBeforeIt) {
+  MiniKernel k = mini_kernel(1);
+  InstTable later;
+  later.kernel_id = 1;
+  later.first = k.table.insts.size();
+  later.insts = {k.table.insts[1]};
+  k.ctas[1].warps[0].inst[1] = 3;  // the later slice's entry
+  const std::string bytes = stream_bytes([&](stream::Writer& w) {
+    write_kernel(w, k);
+    w.write(later);
+  });
+  const std::string held = sasskit::test::error_of([&] { read_batches(bytes, 1, CtaIntake::Hold); });
+  EXPECT_NE(held.find("beyond the kernel's table of 3"), std::string::npos) << held;
+  EXPECT_EQ(sasskit::test::error_of([&] { read_batches(bytes, 1); }), held);
+}
+
+// A CTA waiting to be counted is checked before a later record the stream
+// layer refuses: the first error in the stream is the one reported.
+TEST(Batches, TheFirstBadRecordIsTheOneReported) {
+  MiniKernel k = mini_kernel(1);
+  k.ctas[1].warps.clear();
+  const CtaTrace outside_the_grid = make_cta(mini_kernel(1).ctas[0].warps, 5, 1);
+  const std::string bytes = stream_bytes([&](stream::Writer& w) {
+    write_kernel(w, k);
+    w.write(outside_the_grid);
+  });
+  const std::string held = sasskit::test::error_of([&] { read_batches(bytes, size_t(1) << 30, CtaIntake::Hold); });
+  EXPECT_NE(held.find("no warps"), std::string::npos) << held;
+  EXPECT_EQ(sasskit::test::error_of([&] { read_batches(bytes, size_t(1) << 30); }), held);
+}
+
 TEST(Batches, StreamWithoutKernelsIsRefused) {
   const std::string bytes = stream_bytes([](stream::Writer&) {});
   std::string error = sasskit::test::error_of([&] { read_batches(bytes, 1); });

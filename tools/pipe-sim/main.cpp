@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
              : pipesim::stream_sink(out.stream(), out.name(), reader.header(), std::move(self), !stats_only);
     pipesim::StreamOutput run;
     run.batches.batch_bytes = batch_mib << 20;
+    run.batches.threads = opt.threads;
     run.sink = sink.get();
     auto results = pipesim::simulate_stream(reader, opt, run);
     in.check_read_error();

@@ -5,9 +5,14 @@
 #include "formats/sched_record.hpp"
 #include "formats/stats_record.hpp"
 #include "libcommon/diag.hpp"
+#include "parallel.hpp"
 
 namespace sasskit::pipesim {
 namespace {
+
+// Spilled CTAs are counted in groups of about this many record bytes, on
+// the run's threads.
+constexpr size_t kCountGroupBytes = size_t(4) << 20;
 
 // Builds the batches from the kernel layer's events.
 class BatchBuilder : public stream::KernelHandler {
@@ -17,10 +22,17 @@ class BatchBuilder : public stream::KernelHandler {
 
   void begin_member(const stream::Header& header, size_t member) override { sink_.member(header, member); }
   void end_member(size_t) override { hand_out(); }
+  void end_kernel(const stream::Kernel&) override { count_waiting(); }
+
+  // The stream layer refused a record: the CTAs before it, still waiting to
+  // be counted, are checked first, so that the first error in the stream is
+  // the one reported.
+  void before_failing() { count_waiting(); }
 
   // A kernel record completes the kernels before it: hand them out when
   // they are enough.
   void begin_kernel(const stream::Kernel& k, const stream::Record& r) override {
+    count_waiting();
     if (!open_.kernels.empty() && open_bytes_ >= options_.batch_bytes) hand_out();
     saw_kernel_ = true;
     classify_ = options_.classify(k.info().binary_version);
@@ -30,6 +42,7 @@ class BatchBuilder : public stream::KernelHandler {
   }
 
   void insts(const stream::Kernel&, const InstTable& slice, const stream::Record& r) override {
+    count_waiting();
     KernelInput& k = open_.kernels.back();
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, classify_(s.opcode)));
     k.table.insert(k.table.end(), slice.insts.begin(), slice.insts.end());
@@ -40,35 +53,29 @@ class BatchBuilder : public stream::KernelHandler {
     const stream::Record& r = cta.record();
     open_bytes_ += r.bytes().size();
     KernelInput& k = open_.kernels.back();
-    if (kernel.ctas_seen() > UINT32_MAX)  // SmWork numbers a kernel's CTAs in 32 bits
+    if (kernel.ctas_seen() > UINT32_MAX) {  // SmWork numbers a kernel's CTAs in 32 bits
+      count_waiting();
       fail_input(r.where(), kernel.label() + " has more than " + std::to_string(UINT32_MAX) +
                                 " cta records: more than pipe-sim simulates in one kernel");
+    }
     if (!open_.spill) {
       k.ctas.push_back(cta.decode());
       check_has_warps(k.ctas.back().warps.size(), r);
       add_about_kernel(r);
       return;
     }
-    // Only the instruction counts are needed until an SM takes the CTA,
-    // which decodes it: a compact payload is read through for them
-    // without its addresses; one in full form, or one that disagrees with
-    // the table, is decoded (and checked) here.
-    UnitCounts units{};
-    const auto payload = stream::cta_payload(r);
-    if (!payload || !count_payload(*payload, r.where(), kernel.table(), units)) {
-      const CtaTrace c = cta.decode();
-      check_has_warps(c.warps.size(), r);
-      units = count_units(c.warps, [&](uint32_t i) { return units_[i]; });
-    }
-    size_t record = open_.spill->append(r.bytes());
-    if (k.spilled.empty()) k.first_spilled = record;
-    k.spilled.add(cta.index(), units);
-    add_spilled(record);
+    // Only the instruction counts are needed until an SM takes the CTA:
+    // the CTA waits with a group, counted together on the run's threads
+    // before any later record is taken (count_waiting).
+    waiting_.push_back(WaitingCta{r, cta.index()});
+    waiting_bytes_ += r.bytes().size();
+    if (waiting_bytes_ >= kCountGroupBytes) count_waiting();
   }
 
   // cache, sample and sched records inform the simulation; every attached
   // record passes through.
   void attached(const stream::Kernel&, const stream::Record& r) override {
+    count_waiting();
     KernelInput& k = open_.kernels.back();
     const std::string& type = r.type();
     if (type == stream::RecordCodec<KernelCacheModel>::type) k.cache = stream::decode<KernelCacheModel>(r);
@@ -83,10 +90,70 @@ class BatchBuilder : public stream::KernelHandler {
     add_about_kernel(r);
   }
 
-  void memcpy(const stream::Record& r) override { open_.records.push_back(Passed{r}); }
-  void other(const stream::Record& r) override { open_.records.push_back(Passed{r}); }
+  void memcpy(const stream::Record& r) override {
+    count_waiting();
+    open_.records.push_back(Passed{r});
+  }
+  void other(const stream::Record& r) override {
+    count_waiting();
+    open_.records.push_back(Passed{r});
+  }
 
  private:
+  // A spilled CTA of the open kernel not yet counted, with a copy of its
+  // record (the reader reuses its own).
+  struct WaitingCta {
+    stream::Record record;
+    uint64_t index = 0;
+    UnitCounts units{};
+    bool counted = false;
+    std::exception_ptr error;
+  };
+
+  // Counts the waiting CTAs, in parallel, then takes them in stream order:
+  // the first one with an error stops the reading, as if each had been
+  // counted when it came; and as then, a CTA sees only the table entries
+  // announced before it, since they are counted before any later record
+  // (a slice of the table among them) is taken. A compact payload is read through without its
+  // addresses; one in full form, or one that disagrees with the table, is
+  // decoded (and checked) here; an SM decodes the CTA again when it takes it.
+  void count_waiting() {
+    if (waiting_.empty()) return;
+    const std::vector<StaticInst>& table = open_.kernels.back().table;
+    parallel_for(waiting_.size(), options_.threads, [&](size_t i) {
+      WaitingCta& w = waiting_[i];
+      try {
+        const auto payload = stream::cta_payload(w.record);
+        w.counted = payload && count_payload(*payload, w.record.where(), table, w.units);
+      } catch (...) {
+        w.error = std::current_exception();
+      }
+    });
+    for (WaitingCta& w : waiting_) {
+      if (w.error) std::rethrow_exception(w.error);
+      if (!w.counted) w.units = decode_and_count(w, table);
+      spill(w);
+    }
+    waiting_.clear();
+    waiting_bytes_ = 0;
+  }
+
+  UnitCounts decode_and_count(const WaitingCta& w, const std::vector<StaticInst>& table) const {
+    CtaTrace c;
+    stream::RecordCodec<CtaTrace>::unpack(w.record, c);
+    stream::validate_cta(c, table, w.record.where());
+    check_has_warps(c.warps.size(), w.record);
+    return count_units(c.warps, [&](uint32_t i) { return units_[i]; });
+  }
+
+  void spill(const WaitingCta& w) {
+    KernelInput& k = open_.kernels.back();
+    size_t record = open_.spill->append(w.record.bytes());
+    if (k.spilled.empty()) k.first_spilled = record;
+    k.spilled.add(w.index, w.units);
+    add_spilled(record);
+  }
+
   static void check_has_warps(size_t warps, const stream::Record& r) {
     if (warps == 0) fail_input(r.where(), "thread block has no warps (a launched block has at least one)");
   }
@@ -141,6 +208,8 @@ class BatchBuilder : public stream::KernelHandler {
   size_t open_bytes_ = 0;       // cta record bytes of open_'s kernels
   Classifier classify_;         // the open kernel's
   std::vector<UnitClass> units_;  // per table entry of the open kernel
+  std::vector<WaitingCta> waiting_;  // of the open kernel, in stream order
+  size_t waiting_bytes_ = 0;
   bool saw_kernel_ = false;
 };
 
@@ -148,7 +217,12 @@ class BatchBuilder : public stream::KernelHandler {
 
 void read_batches(stream::Reader& reader, const BatchOptions& options, BatchSink& sink) {
   BatchBuilder builder(options, sink);
-  stream::read_kernels(reader, builder);
+  try {
+    stream::read_kernels(reader, builder);
+  } catch (...) {
+    builder.before_failing();
+    throw;
+  }
   if (!builder.saw_kernel())
     fail_input(reader.name(), "the stream holds no kernel records: nothing to simulate");
 }

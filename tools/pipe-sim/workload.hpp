@@ -58,6 +58,7 @@ struct BatchOptions {
   size_t batch_bytes = 256 << 20;  // of cta records
   CtaIntake intake = CtaIntake::Spill;
   ClassifierFor classify = opcode_table_classifier;
+  unsigned threads = 1;  // that count spilled CTAs' instructions as they are read
 };
 
 // Receives the batches of each member of the stream in order.
