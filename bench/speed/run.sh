@@ -10,8 +10,8 @@
 # to whole seconds), that time over pipe-sim's CPU seconds and over the whole
 # unsampled pipeline's (trace-unpack + rd-cache + pipe-sim + stall-report, one
 # thread each). Then the two-thread speed-up of pipe-sim, wall clock: the
-# median of SPEED_RUNS (default 5) alternating -j 1 / -j 2 runs on wmma x80
-# and the corpus's gather cases.
+# median of SPEED_RUNS (default 5) alternating -j 1 / -j 2 runs on wmma x80,
+# the corpus's gather cases and a generated gather of 65,536 CTAs.
 #
 #   bash bench/speed/run.sh [OUTDIR]      (default $TMPDIR/sasskit-speed)
 #
@@ -134,7 +134,13 @@ else
   cp "$data/traces/wmma-sm70/kernelslist.g" "$work/wmma-x80/"
   awk -f "$here/wmma-x80.awk" "$data/traces/wmma-sm70/kernel-1.traceg" >"$work/wmma-x80/kernel-1.traceg"
   measure_case wmma-x80 "$work/wmma-x80" qv100 29.7 >>"$results"
-  two_thread_cases=(wmma-x80:qv100 gen-gather-sm70:qv100 gen-gather-sm75:rtx2060 gen-gather-sm86:rtx3070)
+  # The goal's generated kernel of at least 64k CTAs: a gather of 2M
+  # elements in CTAs of one warp (65,536 CTAs, 58 MB of text).
+  sasskit-gen -q -k gather --block 32 --iters 1 -n 2M -o "$work/gather-64k-ctas"
+  measure_case gather-64k-ctas "$work/gather-64k-ctas" qv100 - >>"$results"
+  rm -rf "$work/gather-64k-ctas"
+  two_thread_cases=(wmma-x80:qv100 gen-gather-sm70:qv100 gen-gather-sm75:rtx2060 gen-gather-sm86:rtx3070
+    gather-64k-ctas:qv100)
 fi
 if [[ ${SPEED_BIG:-0} == 1 ]]; then
   # 5 kinds x 64 launches, 1.09 GB of text; measured once (SPEED_REPEAT=1):
