@@ -1,5 +1,7 @@
 #include "workload.hpp"
 
+#include <utility>
+
 #include "formats/cta_payload.hpp"
 #include "formats/records.hpp"
 #include "formats/sched_record.hpp"
@@ -114,14 +116,17 @@ class BatchBuilder : public stream::KernelHandler {
   // the first one with an error stops the reading, as if each had been
   // counted when it came; and as then, a CTA sees only the table entries
   // announced before it, since they are counted before any later record
-  // (a slice of the table among them) is taken. A compact payload is read through without its
-  // addresses; one in full form, or one that disagrees with the table, is
-  // decoded (and checked) here; an SM decodes the CTA again when it takes it.
+  // (a slice of the table among them) is taken. A compact payload is read
+  // through without its addresses; one in full form, or one that disagrees
+  // with the table, is decoded (and checked) here; an SM decodes the CTA
+  // again when it takes it.
   void count_waiting() {
     if (waiting_.empty()) return;
+    std::vector<WaitingCta> group = std::exchange(waiting_, {});  // none left to count twice after an error
+    waiting_bytes_ = 0;
     const std::vector<StaticInst>& table = open_.kernels.back().table;
-    parallel_for(waiting_.size(), options_.threads, [&](size_t i) {
-      WaitingCta& w = waiting_[i];
+    parallel_for(group.size(), options_.threads, [&](size_t i) {
+      WaitingCta& w = group[i];
       try {
         const auto payload = stream::cta_payload(w.record);
         w.counted = payload && count_payload(*payload, w.record.where(), table, w.units);
@@ -129,15 +134,15 @@ class BatchBuilder : public stream::KernelHandler {
         w.error = std::current_exception();
       }
     });
-    for (WaitingCta& w : waiting_) {
+    for (WaitingCta& w : group) {
       if (w.error) std::rethrow_exception(w.error);
       if (!w.counted) w.units = decode_and_count(w, table);
       spill(w);
     }
-    waiting_.clear();
-    waiting_bytes_ = 0;
   }
 
+  // As CtaRecord::decode does, without the stream layer's kernel, which is
+  // gone when the layer has refused a later record (before_failing).
   UnitCounts decode_and_count(const WaitingCta& w, const std::vector<StaticInst>& table) const {
     CtaTrace c;
     stream::RecordCodec<CtaTrace>::unpack(w.record, c);
