@@ -42,6 +42,8 @@ namespace sasskit::pipesim {
 struct SmProgress {
   uint64_t insts = 0;          // warp instructions simulated
   uint64_t finished_ctas = 0;
+  double l2_bytes = 0;    // moved between the SM and L2 so far
+  double dram_bytes = 0;  // of those, to and from DRAM
   // Once all its CTAs have launched: per warp slot, the instructions its
   // warp has still to issue (0: none there); empty before.
   std::vector<uint64_t> left_per_warp;
@@ -52,6 +54,13 @@ struct SmProgress {
 struct WorkLeft {
   uint64_t cycle = 0;
   std::vector<std::vector<uint64_t>> left;
+};
+
+// The chip's sustained L2 and DRAM bandwidth, bytes per SM cycle (0:
+// unknown), shared by the kernel's SMs.
+struct ChipBandwidth {
+  double l2 = 0;
+  double dram = 0;
 };
 
 // Where PKP stops a kernel: the cycles it still needs, and the estimated
@@ -70,7 +79,8 @@ class Pkp {
 
   // `cta_insts`: per simulated SM, the trace's warp instructions of its
   // CTAs in launch order; `slots`: the CTAs an SM holds at once.
-  Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots);
+  Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots,
+      ChipBandwidth chip = {});
   // Cycles between samples.
   uint64_t interval() const { return interval_; }
   // Feeds the kernel's progress up to `cycle` (per SM, as `cta_insts`);
@@ -84,15 +94,26 @@ class Pkp {
     uint64_t cycle = 0;
     uint64_t insts = 0;
     std::vector<uint64_t> sm_insts;
+    double l2 = 0, dram = 0;  // bytes moved, all SMs
   };
   std::optional<PkpStop> wave_step(uint64_t cycle, const std::vector<SmProgress>& sms);
   bool ipc_quasi_stable(uint64_t cycle, uint64_t insts);
   std::optional<PkpStop> project(uint64_t cycle, const std::vector<SmProgress>& sms) const;
+  // The cycles left, between the projection's two limits, and half their gap.
+  struct Tail {
+    double remaining = 0;
+    double half_gap = 0;
+  };
+  // Whether the kernel moves DRAM or L2 bytes at the chip's rate.
+  bool bandwidth_bound() const;
+  std::optional<Tail> per_sm_tail(uint64_t cycle, const std::vector<SmProgress>& sms) const;
+  std::optional<Tail> throughput_tail(const std::vector<SmProgress>& sms) const;
   std::optional<PkpStop> drain_step(uint64_t cycle, const std::vector<SmProgress>& sms);
 
   PkpOptions opt_;
   std::vector<std::vector<uint64_t>> cta_insts_;
   unsigned slots_;
+  ChipBandwidth chip_;
   uint64_t wave_ = 0;        // CTAs that fill the simulated SMs once
   uint64_t total_ctas_ = 0;
   uint64_t interval_;
