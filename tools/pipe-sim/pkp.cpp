@@ -121,8 +121,9 @@ std::optional<PkpStop> Pkp::project(uint64_t cycle, const std::vector<SmProgress
   const std::optional<Tail> tail = bandwidth_bound() ? throughput_tail(sms) : per_sm_tail(cycle, sms);
   if (!tail) return std::nullopt;
   const double remaining = tail->remaining;
-  // The change of rate since the wave before, over what is left.
-  const double error = tail->half_gap + remaining * std::fabs(rate - rate_before) / rate;
+  // The change of rate since the wave before, or the last wave's rate's
+  // gap to the rate projected with where larger, over what is left.
+  const double error = tail->half_gap + remaining * std::max(std::fabs(rate - rate_before), tail->rate_gap) / rate;
   return PkpStop{static_cast<uint64_t>(std::llround(remaining)), error / (double(cycle) + remaining)};
 }
 
@@ -157,7 +158,7 @@ std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms
   // end at most one CTA's time later, as the bandwidth the emptied SMs
   // leave only speeds them up: the longest CTA still to finish, at its
   // part of the chip's rate (shared by every resident CTA). The rate is
-  // taken only once two waves have run after the warm-up, and it is off by
+  // taken only once two waves have run after the warm-up, and may be off by
   // as much as the last wave's differs from it.
   const size_t n = waves_.size();
   if (n < 4) return std::nullopt;
@@ -176,7 +177,7 @@ std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms
   }
   const double cta_time = double(longest) * double(cta_insts_.size() * slots_) / rate;
   const double remaining = double(left) / rate + cta_time / 2;
-  return Tail{remaining, cta_time / 2 + remaining * std::fabs(last_rate - rate) / rate};
+  return Tail{remaining, cta_time / 2, std::fabs(last_rate - rate)};
 }
 
 std::optional<PkpStop> project_drain(const WorkLeft& a, const WorkLeft& b, const WorkLeft& c, uint64_t window) {

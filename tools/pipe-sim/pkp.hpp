@@ -11,6 +11,10 @@
 //   the CTAs it has still to run, at the rate of the last wave, between two
 //   limits for the tail: the SM keeping its rate to the end, and each CTA
 //   keeping its speed while the SM empties;
+// - but a kernel that moves DRAM or L2 bytes at the chip's rate (within
+//   the tolerance) is projected at the GPU-wide rate since the warm-up,
+//   which holds as SMs that end hand their bandwidth to the others, plus
+//   half its longest CTA still to finish, from two waves after the first;
 // - it stops only when the estimated error of that projection (the two
 //   limits' half-gap, plus the change of rate since the wave before over
 //   the remaining cycles) is at most the user's tolerance
@@ -99,10 +103,12 @@ class Pkp {
   std::optional<PkpStop> wave_step(uint64_t cycle, const std::vector<SmProgress>& sms);
   bool ipc_quasi_stable(uint64_t cycle, uint64_t insts);
   std::optional<PkpStop> project(uint64_t cycle, const std::vector<SmProgress>& sms) const;
-  // The cycles left, between the projection's two limits, and half their gap.
+  // The cycles left, between the projection's two limits, and half their
+  // gap; the gap between the last wave's rate and the rate projected with.
   struct Tail {
     double remaining = 0;
     double half_gap = 0;
+    double rate_gap = 0;
   };
   // Whether the kernel moves DRAM or L2 bytes at the chip's rate.
   bool bandwidth_bound() const;
