@@ -37,7 +37,8 @@ struct Synthetic {
   std::vector<std::vector<uint64_t>> cta_insts;
   unsigned slots = 2;
   double rate = 1;
-  double dram_per_inst = 0;  // bytes each instruction moves to and from DRAM
+  double l2_per_inst = 0;    // bytes each instruction moves to and from L2
+  double dram_per_inst = 0;  // of those, to and from DRAM
   ChipBandwidth chip;
 
   uint64_t total(size_t sm) const {
@@ -52,7 +53,7 @@ struct Synthetic {
       uint64_t finished = 0, sum = 0;
       for (uint64_t i : cta_insts[j])
         if ((sum += i) <= done) ++finished;
-      out.push_back({done, finished, 0, dram_per_inst * double(done)});
+      out.push_back({done, finished, l2_per_inst * double(done), dram_per_inst * double(done)});
     }
     return out;
   }
@@ -168,6 +169,17 @@ TEST(PkpBandwidthBound, OnlyWithinTheTolerance) {
   ASSERT_TRUE(per_sm);
   EXPECT_EQ(per_sm->first, 400u);
   EXPECT_NE(per_sm->second.remaining_cycles, 9500u);
+}
+
+TEST(PkpBandwidthBound, L2AtTheChipsRateBindsAsDramDoes) {
+  // DRAM at half the chip's rate, L2 at its rate.
+  Synthetic k = dram_kernel(0.5);
+  k.l2_per_inst = 16;
+  k.chip.l2 = 4 * 16;
+  auto stop = k.run(short_window());
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->first, 600u);
+  EXPECT_EQ(stop->second.remaining_cycles, 9500u);
 }
 
 // One SM's warp slots at cycles 0, 1000 and 2000 (a window of 1000): each
