@@ -38,7 +38,7 @@ struct Synthetic {
   unsigned slots = 2;
   double rate = 1;
   double l2_per_inst = 0;    // bytes each instruction moves to and from L2
-  double dram_per_inst = 0;  // of those, to and from DRAM
+  double dram_per_inst = 0;  // to and from DRAM
   ChipBandwidth chip;
 
   uint64_t total(size_t sm) const {

@@ -47,7 +47,7 @@ struct SmProgress {
   uint64_t insts = 0;          // warp instructions simulated
   uint64_t finished_ctas = 0;
   double l2_bytes = 0;    // moved between the SM and L2 so far
-  double dram_bytes = 0;  // of those, to and from DRAM
+  double dram_bytes = 0;  // to and from DRAM so far
   // Once all its CTAs have launched: per warp slot, the instructions its
   // warp has still to issue (0: none there); empty before.
   std::vector<uint64_t> left_per_warp;
