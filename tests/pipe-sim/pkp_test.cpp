@@ -37,6 +37,9 @@ struct Synthetic {
   std::vector<std::vector<uint64_t>> cta_insts;
   unsigned slots = 2;
   double rate = 1;
+  double l2_per_inst = 0;    // bytes each instruction moves to and from L2
+  double dram_per_inst = 0;  // to and from DRAM
+  ChipBandwidth chip;
 
   uint64_t total(size_t sm) const {
     uint64_t t = 0;
@@ -50,7 +53,7 @@ struct Synthetic {
       uint64_t finished = 0, sum = 0;
       for (uint64_t i : cta_insts[j])
         if ((sum += i) <= done) ++finished;
-      out.push_back({done, finished});
+      out.push_back({done, finished, l2_per_inst * double(done), dram_per_inst * double(done)});
     }
     return out;
   }
@@ -63,7 +66,7 @@ struct Synthetic {
   // it stopped at, and how.
   std::optional<std::pair<uint64_t, PkpStop>> run(PkpOptions opt = {}) const {
     opt.enabled = true;
-    Pkp pkp(opt, cta_insts, slots);
+    Pkp pkp(opt, cta_insts, slots, chip);
     for (uint64_t c = pkp.interval(); c < end(); c += pkp.interval())
       if (auto stop = pkp.step(c, at(c))) return std::make_pair(c, *stop);
     return std::nullopt;
@@ -123,6 +126,60 @@ TEST(Pkp, WavesNeverStopWithoutTwoWavesOrBelowOneWave) {
   PkpOptions unstable;
   unstable.s = 0;  // no IPC is stable
   EXPECT_FALSE(many.run(unstable));
+}
+
+// 4 SMs of 100 CTAs of 100 instructions, 2 at a time, at 1 instruction per
+// cycle each, every instruction moving 8 bytes of DRAM: the chip's DRAM
+// used at `use` of its rate. Waves of 8 CTAs end every 200 cycles; with a
+// window of 300 cycles the IPC is stable from the second wave's end.
+Synthetic dram_kernel(double use) {
+  Synthetic k{std::vector<std::vector<uint64_t>>(4, std::vector<uint64_t>(100, 100))};
+  k.dram_per_inst = 8;
+  k.chip.dram = 4 * 8 / use;
+  return k;
+}
+
+PkpOptions short_window() {
+  PkpOptions opt;
+  opt.window = 300;
+  return opt;
+}
+
+TEST(PkpBandwidthBound, AKernelAtTheChipsDramRateIsProjectedAtTheChipsRate) {
+  auto stop = dram_kernel(1).run(short_window());
+  ASSERT_TRUE(stop);
+  // Two waves after the warm-up wave: the third's end.
+  EXPECT_EQ(stop->first, 600u);
+  // 4 instructions a cycle for the 4 * 9400 left, then half a CTA's time
+  // (100 instructions at a quarter of one SM's rate, 2 CTAs to an SM: 200).
+  EXPECT_EQ(stop->second.remaining_cycles, 9400u + 100u);
+  EXPECT_DOUBLE_EQ(stop->second.error_frac, 100.0 / (600 + 9500));
+}
+
+TEST(PkpBandwidthBound, OnlyWithinTheTolerance) {
+  // At 96% of the chip's rate the kernel is bandwidth-bound for a
+  // tolerance of 5%, not for one of 3%: then the per-SM rule projects it,
+  // from the second wave's end.
+  auto bound = dram_kernel(0.96).run(short_window());
+  ASSERT_TRUE(bound);
+  EXPECT_EQ(bound->first, 600u);
+  PkpOptions tight = short_window();
+  tight.max_error = 0.03;
+  auto per_sm = dram_kernel(0.96).run(tight);
+  ASSERT_TRUE(per_sm);
+  EXPECT_EQ(per_sm->first, 400u);
+  EXPECT_NE(per_sm->second.remaining_cycles, 9500u);
+}
+
+TEST(PkpBandwidthBound, L2AtTheChipsRateBindsAsDramDoes) {
+  // DRAM at half the chip's rate, L2 at its rate.
+  Synthetic k = dram_kernel(0.5);
+  k.l2_per_inst = 16;
+  k.chip.l2 = 4 * 16;
+  auto stop = k.run(short_window());
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->first, 600u);
+  EXPECT_EQ(stop->second.remaining_cycles, 9500u);
 }
 
 // One SM's warp slots at cycles 0, 1000 and 2000 (a window of 1000): each

@@ -51,7 +51,8 @@ std::vector<std::vector<uint64_t>> cta_insts(const KernelPlan& p) {
 // over its CTAs.
 Pkp kernel_pkp(const KernelPlan& p) {
   if (!p.sim.pkp.enabled) return Pkp(p.sim.pkp, {}, 1);
-  return Pkp(p.sim.pkp, cta_insts(p), p.sim.ctas_per_sm);
+  return Pkp(p.sim.pkp, cta_insts(p), p.sim.ctas_per_sm,
+             ChipBandwidth{p.sim.gpu.l2_bytes_per_cycle(), p.sim.gpu.dram_bytes_per_cycle()});
 }
 
 // One segment: a kernel's CTAs on one SM, simulated in its own clock from
@@ -405,7 +406,8 @@ class GpuTimeline {
     std::vector<SmProgress> sms;
     for (size_t i : ks.tasks) {
       const SmSim& sim = *tasks_[i].sim;
-      sms.push_back({sim.simulated_insts(), sim.finished_ctas(), sim.insts_left_per_warp()});
+      const MovedBytes moved = sim.moved();
+      sms.push_back({sim.simulated_insts(), sim.finished_ctas(), moved.l2, moved.dram, sim.insts_left_per_warp()});
     }
     const std::optional<PkpStop> stop = ks.pkp.step(at - ks.origin, sms);
     if (!stop) return;

@@ -9,10 +9,11 @@
 
 namespace sasskit::pipesim {
 
-Pkp::Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots)
+Pkp::Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots, ChipBandwidth chip)
     : opt_(opt),
       cta_insts_(std::move(cta_insts)),
       slots_(std::max(1u, slots)),
+      chip_(chip),
       interval_(std::max<uint64_t>(1, opt.window / kSamples)),
       next_sample_(interval_) {
   for (const auto& sm : cta_insts_) total_ctas_ += sm.size();
@@ -38,7 +39,11 @@ std::optional<PkpStop> Pkp::wave_step(uint64_t cycle, const std::vector<SmProgre
   // A wave has just finished (several may have in one step: one mark).
   if (finished >= total_ctas_ || finished / wave_ < waves_.size()) return std::nullopt;
   Mark mark{cycle, insts, {}};
-  for (const SmProgress& sm : sms) mark.sm_insts.push_back(sm.insts);
+  for (const SmProgress& sm : sms) {
+    mark.sm_insts.push_back(sm.insts);
+    mark.l2 += sm.l2_bytes;
+    mark.dram += sm.dram_bytes;
+  }
   waves_.push_back(std::move(mark));
   // The first wave only gives a rate to compare the second's with.
   if (!stable || waves_.size() < 3) return std::nullopt;
@@ -79,19 +84,57 @@ bool Pkp::ipc_quasi_stable(uint64_t cycle, uint64_t insts) {
   return std::sqrt(var / double(samples_.size())) < opt_.s;
 }
 
+bool Pkp::bandwidth_bound() const {
+  const size_t n = waves_.size();
+  const Mark &warm = waves_[1], &before = waves_[n - 2], &last = waves_[n - 1];
+  // At the chip's rate within the user's tolerance, over the last wave and
+  // since the warm-up.
+  auto at_rate = [&](double rate, double Mark::*moved) {
+    auto use = [&](const Mark& from) { return (last.*moved - from.*moved) / double(last.cycle - from.cycle) / rate; };
+    return rate > 0 && use(before) >= 1 - opt_.max_error && use(warm) >= 1 - opt_.max_error;
+  };
+  return at_rate(chip_.dram, &Mark::dram) || at_rate(chip_.l2, &Mark::l2);
+}
+
+namespace {
+
+// Of an SM's CTAs in launch order, those not finished: the resident ones
+// (which of the launched CTAs these are is not known: the longest are
+// taken, as they finish last), longest first, then those queued.
+std::pair<std::vector<uint64_t>, std::vector<uint64_t>> unfinished_ctas(const std::vector<uint64_t>& ctas,
+                                                                        uint64_t finished, unsigned slots) {
+  const size_t launched = std::min<size_t>(ctas.size(), finished + slots);
+  std::vector<uint64_t> resident(ctas.begin(), ctas.begin() + launched);
+  std::sort(resident.begin(), resident.end(), std::greater<>());
+  resident.resize(launched - std::min<size_t>(launched, finished));
+  return {std::move(resident), std::vector<uint64_t>(ctas.begin() + launched, ctas.end())};
+}
+
+}  // namespace
+
 std::optional<PkpStop> Pkp::project(uint64_t cycle, const std::vector<SmProgress>& sms) const {
   const size_t n = waves_.size();
   const Mark &earlier = waves_[n - 3], &before = waves_[n - 2], &last = waves_[n - 1];
   const double rate = double(last.insts - before.insts) / double(last.cycle - before.cycle);
   const double rate_before = double(before.insts - earlier.insts) / double(before.cycle - earlier.cycle);
   if (!(rate > 0) || !(rate_before > 0)) return std::nullopt;
+  const std::optional<Tail> tail = bandwidth_bound() ? throughput_tail(sms) : per_sm_tail(cycle, sms);
+  if (!tail) return std::nullopt;
+  const double remaining = tail->remaining;
+  // The change of rate since the wave before, or the last wave's rate's
+  // gap to the rate projected with where larger, over what is left.
+  const double error = tail->half_gap + remaining * std::max(std::fabs(rate - rate_before), tail->rate_gap) / rate;
+  return PkpStop{static_cast<uint64_t>(std::llround(remaining)), error / (double(cycle) + remaining)};
+}
+
+std::optional<Pkp::Tail> Pkp::per_sm_tail(uint64_t cycle, const std::vector<SmProgress>& sms) const {
   // Each SM at its own rate since the first wave (the warm-up) ended: SMs
   // differ in work, and one wave is too short for one SM's rate.
   const Mark& warm = waves_[1];
   double steady = 0, earliest = std::numeric_limits<double>::infinity(), drained = 0;
   for (size_t j = 0; j < cta_insts_.size(); ++j) {
     const std::vector<uint64_t>& ctas = cta_insts_[j];
-    const uint64_t done = sms[j].insts, finished = sms[j].finished_ctas;
+    const uint64_t done = sms[j].insts;
     const uint64_t total = std::accumulate(ctas.begin(), ctas.end(), uint64_t{0});
     if (done >= total) continue;
     const double sm_rate = double(done - warm.sm_insts[j]) / double(cycle - warm.cycle);
@@ -99,24 +142,42 @@ std::optional<PkpStop> Pkp::project(uint64_t cycle, const std::vector<SmProgress
     const double own = double(total - done) / sm_rate;
     steady = std::max(steady, own);
     earliest = std::min(earliest, own);
-    // Which launched CTAs are still resident is not known: the longest are
-    // taken, as they finish last.
-    const size_t launched = std::min<size_t>(ctas.size(), finished + slots_);
-    const uint64_t launched_insts = std::accumulate(ctas.begin(), ctas.begin() + launched, uint64_t{0});
-    std::vector<uint64_t> resident(ctas.begin(), ctas.begin() + launched);
-    std::sort(resident.begin(), resident.end(), std::greater<>());
-    resident.resize(launched - std::min<size_t>(launched, finished));
-    const std::vector<uint64_t> queued(ctas.begin() + launched, ctas.end());
+    const auto [resident, queued] = unfinished_ctas(ctas, sms[j].finished_ctas, slots_);
+    const uint64_t launched_insts = total - std::accumulate(queued.begin(), queued.end(), uint64_t{0});
     drained = std::max(drained, drain_cycles(resident, launched_insts - std::min(launched_insts, done), queued,
                                              slots_, sm_rate / slots_));
   }
-  const double remaining = (steady + drained) / 2;
   // The tail's two limits; SMs that end apart, as the later ones then get
-  // the bandwidth the others leave; and the change of rate since the wave
-  // before, over what is left.
-  const double error = (drained - steady) / 2 + (steady - std::min(steady, earliest)) / 2 +
-                       remaining * std::fabs(rate - rate_before) / rate;
-  return PkpStop{static_cast<uint64_t>(std::llround(remaining)), error / (double(cycle) + remaining)};
+  // the bandwidth the others leave.
+  return Tail{(steady + drained) / 2, (drained - steady) / 2 + (steady - std::min(steady, earliest)) / 2};
+}
+
+std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms) const {
+  // The chip's rate since the warm-up holds while the DRAM or L2 stays
+  // busy; the CTAs still running when the work would be done at that rate
+  // end at most one CTA's time later, as the bandwidth the emptied SMs
+  // leave only speeds them up: the longest CTA still to finish, at its
+  // part of the chip's rate (shared by every resident CTA). The rate is
+  // taken only once two waves have run after the warm-up, and may be off by
+  // as much as the last wave's differs from it.
+  const size_t n = waves_.size();
+  if (n < 4) return std::nullopt;
+  const Mark &warm = waves_[1], &before = waves_[n - 2], &last = waves_[n - 1];
+  const double rate = double(last.insts - warm.insts) / double(last.cycle - warm.cycle);
+  const double last_rate = double(last.insts - before.insts) / double(last.cycle - before.cycle);
+  if (!(rate > 0)) return std::nullopt;
+  uint64_t left = 0, longest = 0;
+  for (size_t j = 0; j < cta_insts_.size(); ++j) {
+    const std::vector<uint64_t>& ctas = cta_insts_[j];
+    const uint64_t total = std::accumulate(ctas.begin(), ctas.end(), uint64_t{0});
+    left += total - std::min(total, sms[j].insts);
+    const auto [resident, queued] = unfinished_ctas(ctas, sms[j].finished_ctas, slots_);
+    for (const auto* part : {&resident, &queued})
+      if (!part->empty()) longest = std::max(longest, *std::max_element(part->begin(), part->end()));
+  }
+  const double cta_time = double(longest) * double(cta_insts_.size() * slots_) / rate;
+  const double remaining = double(left) / rate + cta_time / 2;
+  return Tail{remaining, cta_time / 2, std::fabs(last_rate - rate)};
 }
 
 std::optional<PkpStop> project_drain(const WorkLeft& a, const WorkLeft& b, const WorkLeft& c, uint64_t window) {

@@ -11,6 +11,10 @@
 //   the CTAs it has still to run, at the rate of the last wave, between two
 //   limits for the tail: the SM keeping its rate to the end, and each CTA
 //   keeping its speed while the SM empties;
+// - but a kernel that moves DRAM or L2 bytes at the chip's rate (within
+//   the tolerance) is projected at the GPU-wide rate since the warm-up,
+//   which holds as SMs that end hand their bandwidth to the others, plus
+//   half its longest CTA still to finish, from two waves after the first;
 // - it stops only when the estimated error of that projection (the two
 //   limits' half-gap, plus the change of rate since the wave before over
 //   the remaining cycles) is at most the user's tolerance
@@ -42,6 +46,8 @@ namespace sasskit::pipesim {
 struct SmProgress {
   uint64_t insts = 0;          // warp instructions simulated
   uint64_t finished_ctas = 0;
+  double l2_bytes = 0;    // moved between the SM and L2 so far
+  double dram_bytes = 0;  // to and from DRAM so far
   // Once all its CTAs have launched: per warp slot, the instructions its
   // warp has still to issue (0: none there); empty before.
   std::vector<uint64_t> left_per_warp;
@@ -52,6 +58,13 @@ struct SmProgress {
 struct WorkLeft {
   uint64_t cycle = 0;
   std::vector<std::vector<uint64_t>> left;
+};
+
+// The chip's sustained L2 and DRAM bandwidth, bytes per SM cycle (0:
+// unknown), shared by the kernel's SMs.
+struct ChipBandwidth {
+  double l2 = 0;
+  double dram = 0;
 };
 
 // Where PKP stops a kernel: the cycles it still needs, and the estimated
@@ -70,7 +83,8 @@ class Pkp {
 
   // `cta_insts`: per simulated SM, the trace's warp instructions of its
   // CTAs in launch order; `slots`: the CTAs an SM holds at once.
-  Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots);
+  Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots,
+      ChipBandwidth chip = {});
   // Cycles between samples.
   uint64_t interval() const { return interval_; }
   // Feeds the kernel's progress up to `cycle` (per SM, as `cta_insts`);
@@ -84,15 +98,28 @@ class Pkp {
     uint64_t cycle = 0;
     uint64_t insts = 0;
     std::vector<uint64_t> sm_insts;
+    double l2 = 0, dram = 0;  // bytes moved, all SMs
   };
   std::optional<PkpStop> wave_step(uint64_t cycle, const std::vector<SmProgress>& sms);
   bool ipc_quasi_stable(uint64_t cycle, uint64_t insts);
   std::optional<PkpStop> project(uint64_t cycle, const std::vector<SmProgress>& sms) const;
+  // The cycles left, between the projection's two limits, and half their
+  // gap; the gap between the last wave's rate and the rate projected with.
+  struct Tail {
+    double remaining = 0;
+    double half_gap = 0;
+    double rate_gap = 0;
+  };
+  // Whether the kernel moves DRAM or L2 bytes at the chip's rate.
+  bool bandwidth_bound() const;
+  std::optional<Tail> per_sm_tail(uint64_t cycle, const std::vector<SmProgress>& sms) const;
+  std::optional<Tail> throughput_tail(const std::vector<SmProgress>& sms) const;
   std::optional<PkpStop> drain_step(uint64_t cycle, const std::vector<SmProgress>& sms);
 
   PkpOptions opt_;
   std::vector<std::vector<uint64_t>> cta_insts_;
   unsigned slots_;
+  ChipBandwidth chip_;
   uint64_t wave_ = 0;        // CTAs that fill the simulated SMs once
   uint64_t total_ctas_ = 0;
   uint64_t interval_;
