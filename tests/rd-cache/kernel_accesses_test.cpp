@@ -1,5 +1,5 @@
-// count_payload and payload_accesses read a compact cta payload once and
-// must give exactly what decoding it and count_cta / cta_accesses give.
+// count_payload reads a compact cta payload once and must give exactly
+// what decoding it and count_cta / cta_accesses give.
 #include "kernel_accesses.hpp"
 
 #include <gtest/gtest.h>
@@ -83,15 +83,15 @@ TEST(KernelAccesses, ThePayloadReadOnceCountsAndLoadsWhatTheDecodedTraceDoes) {
   KernelAccesses decoded = kernel(g), read = kernel(g);
   const std::vector<UnitClass> units = units_of(read);
   std::mt19937_64 rng(5);
-  CtaAccesses loaded;  // reused from CTA to CTA, as the cache model does
+  CtaAccesses loaded;  // reused from CTA to CTA, as rd-cache does
   for (uint32_t c = 0; c < 20; ++c) {
     const CtaTrace cta = random_cta(decoded, rng);
     const std::string payload = stream::encode_warps(cta.warps, decoded.table);
     count_cta(decoded, cta, "decoded");
     UnitCounts counted{};
-    ASSERT_TRUE(count_payload(read, payload, "read", units, counted));
+    ASSERT_TRUE(count_payload(read, payload, "read", units, counted, loaded));
     EXPECT_EQ(counted, count_units(cta.warps, [&](uint32_t i) { return units[i]; }));
-    payload_accesses(read, payload, c, loaded);
+    loaded.linear = c;
     expect_same(loaded, cta_accesses(decoded, cta, c));
   }
   EXPECT_EQ(read.lane_addresses, decoded.lane_addresses);
@@ -113,12 +113,13 @@ TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
   w.addr_mode = {0, 0};
   w.addrs = {0x1000, 0x1004, 0x1008, 0x100c, 0x20, 0x24};
   UnitCounts counted{};
-  ASSERT_TRUE(count_payload(k, stream::encode_warps({w}, k.table), "w", units, counted));
+  CtaAccesses accesses;
+  ASSERT_TRUE(count_payload(k, stream::encode_warps({w}, k.table), "w", units, counted, accesses));
   const KernelAccesses before = k;
 
   WarpTrace past_the_end = w;  // an address whose last byte is beyond 2^64: count_cta says so
   past_the_end.addrs[2] = UINT64_MAX - 1;
-  EXPECT_FALSE(count_payload(k, stream::encode_warps({w, past_the_end}, k.table), "w", units, counted));
+  EXPECT_FALSE(count_payload(k, stream::encode_warps({w, past_the_end}, k.table), "w", units, counted, accesses));
 
   // Instruction 0 is no memory instruction of this table, yet the payload
   // (written against another table) lists it: validate_cta says so.
@@ -129,7 +130,7 @@ TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
   listed.mask = {1};
   listed.addr_mode = {0};
   listed.addrs = {0x40};
-  EXPECT_FALSE(count_payload(k, stream::encode_warps({listed}, other), "w", units, counted));
+  EXPECT_FALSE(count_payload(k, stream::encode_warps({listed}, other), "w", units, counted, accesses));
 
   EXPECT_EQ(k.lane_addresses, before.lane_addresses);
   for (size_t c = 0; c < kCategories; ++c) EXPECT_EQ(k.uncached[c].requests, before.uncached[c].requests);
@@ -149,7 +150,10 @@ TEST(KernelAccesses, AWarpKeepsTheL1LinesItsCachedLanesTouch) {
   EXPECT_EQ(a.pos, (std::vector<uint32_t>{0, 2}));
   EXPECT_EQ(a.line_begin, (std::vector<uint32_t>{0, 1, 3}));
   EXPECT_EQ(a.lines, (std::vector<LineAccess>{{0x20, 0b11}, {0x20, 0b1}, {0x40, 0b1001}}));
+  KernelAccesses counting = k;
+  const std::vector<UnitClass> units = units_of(k);
+  UnitCounts counted{};
   CtaAccesses read;
-  payload_accesses(k, stream::encode_warps({w}, k.table), 0, read);
+  ASSERT_TRUE(count_payload(counting, stream::encode_warps({w}, k.table), "w", units, counted, read));
   EXPECT_EQ(read.warps[0].lines, a.lines);
 }

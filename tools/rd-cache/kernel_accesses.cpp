@@ -112,29 +112,40 @@ CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint
 }
 
 bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::string& where,
-                   std::span<const UnitClass> unit_of, UnitCounts& units) {
+                   std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses) {
   stream::PayloadReader in(payload, where);
   std::array<Traffic, kCategories> uncached{};
   uint64_t lane_addresses = 0;
   UnitCounts counted{};
   std::array<uint64_t, 32> lanes;
-  while (in.next_warp(true)) {
+  accesses.warps.resize(in.warps());
+  for (WarpAccesses& w : accesses.warps) {
+    in.next_warp(true);
     if (!stream::warp_agrees_with(in, kernel.table)) return false;
     for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
+    w.dyn_insts = static_cast<uint32_t>(in.inst().size());
+    w.pos.clear();
+    w.inst.clear();
+    w.line_begin.assign(1, 0);
+    w.lines.clear();
     for (uint32_t i : in.memory()) {
       in.read_access(lanes.data());
       const unsigned n = active_lanes(in.mask()[i]);
       if (n == 0) continue;
       const std::span<const uint64_t> addrs(lanes.data(), n);
-      const StaticInst& s = kernel.table[in.inst()[i]];
+      const uint32_t inst = in.inst()[i];
+      const StaticInst& s = kernel.table[inst];
       if (past_address_space(addrs, s.mem_width)) return false;
-      const Route& route = kernel.routes[in.inst()[i]];
-      if (route.cached)
+      const Route& route = kernel.routes[inst];
+      if (route.cached) {
         lane_addresses += n;
-      else
+        add_access(w, i, inst, addrs, kernel);
+      } else {
         count_uncached(addrs, s, kernel, uncached[route.category]);
+      }
     }
   }
+  in.next_warp(true);  // past the last warp: checks that no data follows it
   for (size_t c = 0; c < kCategories; ++c) {
     kernel.uncached[c].requests += uncached[c].requests;
     kernel.uncached[c].sectors += uncached[c].sectors;
@@ -142,27 +153,6 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
   kernel.lane_addresses += lane_addresses;
   units = counted;
   return true;
-}
-
-void payload_accesses(const KernelAccesses& kernel, std::string_view payload, uint32_t linear, CtaAccesses& out) {
-  stream::PayloadReader in(payload, "spilled cta record");
-  out.linear = linear;
-  out.warps.resize(in.warps());
-  std::array<uint64_t, 32> lanes;
-  for (WarpAccesses& w : out.warps) {
-    in.next_warp(true);
-    w.dyn_insts = static_cast<uint32_t>(in.inst().size());
-    w.pos.clear();
-    w.inst.clear();
-    w.line_begin.assign(1, 0);
-    w.lines.clear();
-    for (uint32_t i : in.memory()) {
-      const uint32_t inst = in.inst()[i];
-      const unsigned n = active_lanes(in.mask()[i]);
-      in.read_access(lanes.data());
-      if (n > 0 && kernel.routes[inst].cached) add_access(w, i, inst, std::span(lanes.data(), n), kernel);
-    }
-  }
 }
 
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
