@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <span>
 #include <sstream>
 
@@ -47,11 +48,14 @@ void count_uncached(std::span<const uint64_t> lanes, const StaticInst& s, const 
 }
 
 // Appends the memory instruction at `pos` (table entry `inst`) and the L1
-// lines its lanes touch.
+// lines its lanes touch; `stride`: where the lanes are known to step by one.
 void add_access(WarpAccesses& w, uint32_t pos, uint32_t inst, std::span<const uint64_t> lanes,
-                const KernelAccesses& kernel) {
+                std::optional<uint64_t> stride, const KernelAccesses& kernel) {
   thread_local std::vector<LineAccess> lines;
-  coalesce(lanes, kernel.table[inst].mem_width, kernel.l1_shape, lines);
+  if (stride)
+    coalesce_affine(lanes, *stride, kernel.table[inst].mem_width, kernel.l1_shape, lines);
+  else
+    coalesce(lanes, kernel.table[inst].mem_width, kernel.l1_shape, lines);
   w.pos.push_back(pos);
   w.inst.push_back(inst);
   w.lines.insert(w.lines.end(), lines.begin(), lines.end());
@@ -80,7 +84,7 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
       continue;
     }
     cached_lanes += lanes;
-    add_access(out, static_cast<uint32_t>(i), w.inst[i], addrs, kernel);
+    add_access(out, static_cast<uint32_t>(i), w.inst[i], addrs, std::nullopt, kernel);
   }
   return out;
 }
@@ -129,7 +133,7 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
     w.line_begin.assign(1, 0);
     w.lines.clear();
     for (uint32_t i : in.memory()) {
-      in.read_access(lanes.data());
+      const stream::PayloadReader::Access access = in.read_access(lanes.data());
       const unsigned n = active_lanes(in.mask()[i]);
       if (n == 0) continue;
       const std::span<const uint64_t> addrs(lanes.data(), n);
@@ -139,7 +143,7 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
       const Route& route = kernel.routes[inst];
       if (route.cached) {
         lane_addresses += n;
-        add_access(w, i, inst, addrs, kernel);
+        add_access(w, i, inst, addrs, access.affine ? std::optional(access.stride) : std::nullopt, kernel);
       } else {
         count_uncached(addrs, s, kernel, uncached[route.category]);
       }

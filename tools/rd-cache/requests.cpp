@@ -75,6 +75,20 @@ void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape&
   }
 }
 
+void coalesce_affine(std::span<const uint64_t> starts, uint64_t stride, uint32_t bytes, const LineShape& shape,
+                     std::vector<LineAccess>& out) {
+  const bool falling = static_cast<int64_t>(stride) < 0;
+  const uint64_t step = falling ? 0 - stride : stride;
+  if (starts.size() < 2 || bytes == 0 || step > std::max<uint64_t>(bytes, shape.sector_bytes))
+    return coalesce(starts, bytes, shape, out);
+  const uint64_t low = falling ? starts.back() : starts.front();
+  const uint64_t high = falling ? starts.front() : starts.back();
+  if (high < low) return coalesce(starts, bytes, shape, out);  // the lanes wrap past 2^64
+  const Divisor sector(shape.sector_bytes), per_line(shape.sectors_per_line());
+  out.clear();
+  add_sectors(sector.div(low), sector.div(high + (bytes - 1)), per_line, out);
+}
+
 std::string category_name(size_t category) {
   static const char* const ops[kOps] = {"ld", "st", "atom"};
   return std::string(mem_space_name(static_cast<MemSpace>(category / kOps))) + "." +

@@ -34,6 +34,14 @@ struct LineAccess {
 void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape& shape,
               std::vector<LineAccess>& out);
 
+// coalesce of lanes that step by `stride` (starts[j] = starts[0] + stride * j,
+// as a compact payload says of its affine lanes). Where no step skips a
+// sector (|stride| at most the access or the sector), the lanes touch every
+// sector from the lowest lane's to the highest lane's last byte, which are
+// added without looking at each lane; otherwise as coalesce.
+void coalesce_affine(std::span<const uint64_t> starts, uint64_t stride, uint32_t bytes, const LineShape& shape,
+                     std::vector<LineAccess>& out);
+
 // Memory spaces and operations as counted in the cache record: like
 // Nsight Compute, one request per warp-level instruction with an active
 // lane, and its sectors are the distinct 32-byte sectors the lanes touch.
