@@ -157,3 +157,39 @@ TEST(KernelAccesses, AWarpKeepsTheL1LinesItsCachedLanesTouch) {
   ASSERT_TRUE(count_payload(counting, stream::encode_warps({w}, k.table), "w", units, counted, read));
   EXPECT_EQ(read.warps[0].lines, a.lines);
 }
+
+// Affine lanes are checked at their ends unless they wrap past 2^64; the
+// verdict is the one the decoded trace gets.
+TEST(KernelAccesses, AffineLanesRunningPastTheAddressSpaceAreRefused) {
+  const GpuConfig g = gpu();
+  const std::vector<UnitClass> units = units_of(kernel(g));
+  const uint64_t top = UINT64_MAX;
+  const std::pair<std::vector<uint64_t>, bool> cases[] = {
+      {{top - 15, top - 11, top - 7, top - 3}, true},  // rising, the last lane's 8 bytes run past
+      {{top - 3, top - 7, top - 11, top - 15}, true},  // falling, the first lane's run past
+      {{top - 23, top - 19, top - 15, top - 11}, false},
+      {{top - 11, top - 7, top - 3, 0}, true},   // wrapping: a middle lane runs past
+      {{top - 15, top - 7, 0, 8}, false},        // wrapping, each lane within
+  };
+  for (const auto& [addrs, past] : cases) {
+    KernelAccesses k = kernel(g);
+    WarpTrace w;
+    w.inst = {4};  // an 8-byte global load
+    w.mask = {0xf};
+    w.addr_mode = {0};
+    w.addrs = addrs;
+    UnitCounts counted{};
+    CtaAccesses accesses;
+    EXPECT_EQ(count_payload(k, stream::encode_warps({w}, k.table), "w", units, counted, accesses), !past)
+        << std::hex << addrs[0];
+    CtaTrace cta;
+    cta.warps = {w};
+    bool refused = false;
+    try {
+      count_cta(k, cta, "w");
+    } catch (const Error&) {
+      refused = true;
+    }
+    EXPECT_EQ(refused, past) << std::hex << addrs[0];
+  }
+}

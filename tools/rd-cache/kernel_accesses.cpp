@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <optional>
 #include <span>
 #include <sstream>
 
@@ -23,9 +22,17 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
-// Whether an access of `bytes` at one of `lanes` runs past 2^64.
-bool past_address_space(std::span<const uint64_t> lanes, uint32_t bytes) {
+// Whether an access of `bytes` at one of `lanes` runs past 2^64. Lanes
+// known to step by a `stride` (null: not known) below 2^32 wrap past 2^64
+// at most once: where the lowest (first or last) is not above the highest
+// none does, and the highest is the one to check.
+bool past_address_space(std::span<const uint64_t> lanes, uint32_t bytes, const uint64_t* stride) {
   const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (bytes - 1);
+  if (stride) {
+    const bool falling = static_cast<int64_t>(*stride) < 0;
+    const uint64_t low = falling ? lanes.back() : lanes.front(), high = falling ? lanes.front() : lanes.back();
+    if ((falling ? 0 - *stride : *stride) < (uint64_t{1} << 32) && low <= high) return high > last_start;
+  }
   return std::any_of(lanes.begin(), lanes.end(), [&](uint64_t a) { return a > last_start; });
 }
 
@@ -48,9 +55,9 @@ void count_uncached(std::span<const uint64_t> lanes, const StaticInst& s, const 
 }
 
 // Appends the memory instruction at `pos` (table entry `inst`) and the L1
-// lines its lanes touch; `stride`: where the lanes are known to step by one.
+// lines its lanes touch; `stride`: what they are known to step by (or null).
 void add_access(WarpAccesses& w, uint32_t pos, uint32_t inst, std::span<const uint64_t> lanes,
-                std::optional<uint64_t> stride, const KernelAccesses& kernel) {
+                const uint64_t* stride, const KernelAccesses& kernel) {
   thread_local std::vector<LineAccess> lines;
   if (stride)
     coalesce_affine(lanes, *stride, kernel.table[inst].mem_width, kernel.l1_shape, lines);
@@ -76,7 +83,7 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
     const unsigned lanes = active_lanes(w.mask[i]);
     if (lanes == 0) continue;
     const std::span<const uint64_t> addrs = std::span(w.addrs).subspan(next, lanes);
-    if (past_address_space(addrs, s.mem_width)) fail_past_address_space(addrs, s, where, w.warp_id);
+    if (past_address_space(addrs, s.mem_width, nullptr)) fail_past_address_space(addrs, s, where, w.warp_id);
     const Route& route = kernel.routes[w.inst[i]];
     next += lanes;
     if (!route.cached) {
@@ -84,7 +91,7 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
       continue;
     }
     cached_lanes += lanes;
-    add_access(out, static_cast<uint32_t>(i), w.inst[i], addrs, std::nullopt, kernel);
+    add_access(out, static_cast<uint32_t>(i), w.inst[i], addrs, nullptr, kernel);
   }
   return out;
 }
@@ -139,11 +146,12 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
       const std::span<const uint64_t> addrs(lanes.data(), n);
       const uint32_t inst = in.inst()[i];
       const StaticInst& s = kernel.table[inst];
-      if (past_address_space(addrs, s.mem_width)) return false;
+      const uint64_t* stride = access.affine ? &access.stride : nullptr;
+      if (past_address_space(addrs, s.mem_width, stride)) return false;
       const Route& route = kernel.routes[inst];
       if (route.cached) {
         lane_addresses += n;
-        add_access(w, i, inst, addrs, access.affine ? std::optional(access.stride) : std::nullopt, kernel);
+        add_access(w, i, inst, addrs, stride, kernel);
       } else {
         count_uncached(addrs, s, kernel, uncached[route.category]);
       }
