@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "formats/archive_bytes.hpp"
 #include "kernel_accesses.hpp"
@@ -25,7 +26,7 @@ class AccessSpill {
 
  private:
   SpillFile file_;
-  archive::ByteSink bytes_;  // append's, reused
+  std::string bytes_;  // append's, reused
 };
 
 }  // namespace sasskit::rdcache
