@@ -125,7 +125,7 @@ class Filter : public stream::HeldKernelFilter {
   // The record is read once, here, for the counts and the accesses: from
   // its compact payload, or decoded where it is in full form or
   // count_payload does not take it.
-  void cta_read(const stream::Kernel&, const stream::CtaRecord& cta, size_t) override {
+  void cta_read(const stream::Kernel&, const stream::CtaRecord& cta) override {
     const stream::Record& r = cta.record();
     UnitCounts units{};
     const auto payload = stream::cta_payload(r);
