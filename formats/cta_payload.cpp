@@ -219,10 +219,10 @@ bool PayloadReader::next_warp(bool addresses) {
   return true;
 }
 
-PayloadReader::Access PayloadReader::read_access(uint64_t* lanes) {
+PayloadReader::Access PayloadReader::read_access(uint64_t* lanes, bool affine_first_only) {
   const uint32_t i = memory_[next_access_++];
   Access a = read_mode_and_extras(mask_[i]);
-  if (active_lanes(mask_[i]) > 0) read_lanes(inst_[i], mask_[i], lanes, a);
+  if (active_lanes(mask_[i]) > 0) read_lanes(inst_[i], mask_[i], lanes, affine_first_only, a);
   return a;
 }
 
@@ -235,7 +235,8 @@ PayloadReader::Access PayloadReader::read_mode_and_extras(uint32_t mask) {
   return a;
 }
 
-void PayloadReader::read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes, Access& access) {
+void PayloadReader::read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes, bool affine_first_only,
+                               Access& access) {
   const unsigned n = active_lanes(mask);
   InstHistory& h = model_.history(inst);
   const uint64_t base = model_.predict(h) + uint64_t(in_.svarint());
@@ -247,7 +248,7 @@ void PayloadReader::read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes, Ac
       const uint64_t stride = h.stride + uint64_t(in_.svarint());
       h.stride = stride;
       if (kind == archive::kAffine) {
-        for (unsigned j = 1; j < n; ++j) lanes[j] = base + stride * j;
+        for (unsigned j = 1; j < n && !affine_first_only; ++j) lanes[j] = base + stride * j;
         access.affine = true;
         access.stride = stride;
       } else {

@@ -240,4 +240,18 @@ TEST(CtaPayload, TheReaderSaysWhichLanesStepByAStride) {
     }
   }
   EXPECT_FALSE(in.next_warp(true));
+
+  // With affine_first_only, affine lanes get their first address only,
+  // the others every one.
+  PayloadReader first_only(payload, "t");
+  ASSERT_TRUE(first_only.next_warp(true));
+  size_t lane = 0;
+  for (size_t k = 0; k < std::size(expected); ++k) {
+    lanes.fill(0);
+    const unsigned n = active_lanes(w.mask[k]);
+    first_only.read_access(lanes.data(), true);
+    const unsigned written = expected[k].first ? std::min(n, 1u) : n;
+    for (unsigned j = 0; j < n; ++j) EXPECT_EQ(lanes[j], j < written ? w.addrs[lane + j] : 0) << k << " " << j;
+    lane += n;
+  }
 }

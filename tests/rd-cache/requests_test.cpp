@@ -160,7 +160,7 @@ TEST(Coalesce, AffineLanesComeOutAsTheGeneralCoalesce) {
           for (unsigned n : {1u, 2u, 7u, 32u}) {
             const std::vector<uint64_t> a = lanes(base, static_cast<uint64_t>(stride), n);
             if (std::any_of(a.begin(), a.end(), [&](uint64_t s) { return s > UINT64_MAX - (width - 1); })) continue;
-            coalesce_affine(a, static_cast<uint64_t>(stride), width, shape, affine);
+            coalesce_affine(base, static_cast<uint64_t>(stride), n, width, shape, affine);
             coalesce(a, width, shape, general);
             ASSERT_EQ(affine, general) << "base " << base << " stride " << stride << " n " << n << " width "
                                        << width << " line " << shape.line_bytes;
@@ -173,7 +173,7 @@ TEST(Coalesce, AffineLanesThatWrapPastTheAddressSpaceAreCoalescedLaneByLane) {
   // Lanes 0x...ff8, 0x...ffc, 0x0, 0x4: the last two wrap (each range itself does not).
   const std::vector<uint64_t> a = lanes(UINT64_MAX - 7, 4, 4);
   std::vector<LineAccess> affine, general;
-  coalesce_affine(a, 4, 4, LineShape{128, 32}, affine);
+  coalesce_affine(a[0], 4, 4, 4, LineShape{128, 32}, affine);
   coalesce(a, 4, LineShape{128, 32}, general);
   EXPECT_EQ(affine, general);
   EXPECT_EQ(affine, (std::vector<LineAccess>{{0, 0x1}, {UINT64_MAX / 128, 0x8}}));

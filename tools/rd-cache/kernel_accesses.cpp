@@ -22,18 +22,24 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
-// Whether an access of `bytes` at one of `lanes` runs past 2^64. Lanes
-// known to step by a `stride` (null: not known) below 2^32 wrap past 2^64
-// at most once: where the lowest (first or last) is not above the highest
-// none does, and the highest is the one to check.
-bool past_address_space(std::span<const uint64_t> lanes, uint32_t bytes, const uint64_t* stride) {
+// Whether an access of `bytes` at one of `lanes` runs past 2^64.
+bool past_address_space(std::span<const uint64_t> lanes, uint32_t bytes) {
   const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (bytes - 1);
-  if (stride) {
-    const bool falling = static_cast<int64_t>(*stride) < 0;
-    const uint64_t low = falling ? lanes.back() : lanes.front(), high = falling ? lanes.front() : lanes.back();
-    if ((falling ? 0 - *stride : *stride) < (uint64_t{1} << 32) && low <= high) return high > last_start;
-  }
   return std::any_of(lanes.begin(), lanes.end(), [&](uint64_t a) { return a > last_start; });
+}
+
+// The same of `n` lanes at first + stride * j. With a stride below 2^32
+// they wrap past 2^64 at most once: where the lowest (first or last) is
+// not above the highest none does, and the highest is the one to check.
+bool past_address_space(uint64_t first, uint64_t stride, unsigned n, uint32_t bytes) {
+  const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (bytes - 1);
+  const bool falling = static_cast<int64_t>(stride) < 0;
+  const uint64_t last = first + stride * (n - 1);
+  const uint64_t low = falling ? last : first, high = falling ? first : last;
+  if ((falling ? 0 - stride : stride) < (uint64_t{1} << 32) && low <= high) return high > last_start;
+  for (unsigned j = 0; j < n; ++j)
+    if (first + stride * j > last_start) return true;
+  return false;
 }
 
 [[noreturn]] void fail_past_address_space(std::span<const uint64_t> lanes, const StaticInst& s,
@@ -55,14 +61,8 @@ void count_uncached(std::span<const uint64_t> lanes, const StaticInst& s, const 
 }
 
 // Appends the memory instruction at `pos` (table entry `inst`) and the L1
-// lines its lanes touch; `stride`: what they are known to step by (or null).
-void add_access(WarpAccesses& w, uint32_t pos, uint32_t inst, std::span<const uint64_t> lanes,
-                const uint64_t* stride, const KernelAccesses& kernel) {
-  thread_local std::vector<LineAccess> lines;
-  if (stride)
-    coalesce_affine(lanes, *stride, kernel.table[inst].mem_width, kernel.l1_shape, lines);
-  else
-    coalesce(lanes, kernel.table[inst].mem_width, kernel.l1_shape, lines);
+// lines its lanes touch.
+void add_access(WarpAccesses& w, uint32_t pos, uint32_t inst, std::span<const LineAccess> lines) {
   w.pos.push_back(pos);
   w.inst.push_back(inst);
   w.lines.insert(w.lines.end(), lines.begin(), lines.end());
@@ -83,7 +83,7 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
     const unsigned lanes = active_lanes(w.mask[i]);
     if (lanes == 0) continue;
     const std::span<const uint64_t> addrs = std::span(w.addrs).subspan(next, lanes);
-    if (past_address_space(addrs, s.mem_width, nullptr)) fail_past_address_space(addrs, s, where, w.warp_id);
+    if (past_address_space(addrs, s.mem_width)) fail_past_address_space(addrs, s, where, w.warp_id);
     const Route& route = kernel.routes[w.inst[i]];
     next += lanes;
     if (!route.cached) {
@@ -91,7 +91,9 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
       continue;
     }
     cached_lanes += lanes;
-    add_access(out, static_cast<uint32_t>(i), w.inst[i], addrs, nullptr, kernel);
+    thread_local std::vector<LineAccess> lines;
+    coalesce(addrs, s.mem_width, kernel.l1_shape, lines);
+    add_access(out, static_cast<uint32_t>(i), w.inst[i], lines);
   }
   return out;
 }
@@ -140,21 +142,29 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
     w.line_begin.assign(1, 0);
     w.lines.clear();
     for (uint32_t i : in.memory()) {
-      const stream::PayloadReader::Access access = in.read_access(lanes.data());
+      const uint32_t inst = in.inst()[i];
+      const Route& route = kernel.routes[inst];
+      // Lanes the payload codes as affine take no look at each lane where cached.
+      const stream::PayloadReader::Access access = in.read_access(lanes.data(), route.cached);
       const unsigned n = active_lanes(in.mask()[i]);
       if (n == 0) continue;
       const std::span<const uint64_t> addrs(lanes.data(), n);
-      const uint32_t inst = in.inst()[i];
       const StaticInst& s = kernel.table[inst];
-      const uint64_t* stride = access.affine ? &access.stride : nullptr;
-      if (past_address_space(addrs, s.mem_width, stride)) return false;
-      const Route& route = kernel.routes[inst];
-      if (route.cached) {
-        lane_addresses += n;
-        add_access(w, i, inst, addrs, stride, kernel);
-      } else {
+      const bool affine = route.cached && access.affine;
+      const bool past = affine ? past_address_space(lanes[0], access.stride, n, s.mem_width)
+                               : past_address_space(addrs, s.mem_width);
+      if (past) return false;
+      if (!route.cached) {
         count_uncached(addrs, s, kernel, uncached[route.category]);
+        continue;
       }
+      lane_addresses += n;
+      thread_local std::vector<LineAccess> lines;
+      if (affine)
+        coalesce_affine(lanes[0], access.stride, n, s.mem_width, kernel.l1_shape, lines);
+      else
+        coalesce(addrs, s.mem_width, kernel.l1_shape, lines);
+      add_access(w, i, inst, lines);
     }
   }
   in.next_warp(true);  // past the last warp: checks that no data follows it

@@ -1,6 +1,7 @@
 #include "requests.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "libcommon/diag.hpp"
 #include "libcommon/divisor.hpp"
@@ -75,15 +76,17 @@ void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape&
   }
 }
 
-void coalesce_affine(std::span<const uint64_t> starts, uint64_t stride, uint32_t bytes, const LineShape& shape,
+void coalesce_affine(uint64_t first, uint64_t stride, unsigned n, uint32_t bytes, const LineShape& shape,
                      std::vector<LineAccess>& out) {
   const bool falling = static_cast<int64_t>(stride) < 0;
   const uint64_t step = falling ? 0 - stride : stride;
-  if (starts.size() < 2 || bytes == 0 || step > std::max<uint64_t>(bytes, shape.sector_bytes))
-    return coalesce(starts, bytes, shape, out);
-  const uint64_t low = falling ? starts.back() : starts.front();
-  const uint64_t high = falling ? starts.front() : starts.back();
-  if (high < low) return coalesce(starts, bytes, shape, out);  // the lanes wrap past 2^64
+  const uint64_t last = first + stride * (n - 1);
+  const uint64_t low = falling ? last : first, high = falling ? first : last;
+  if (n < 2 || bytes == 0 || step > std::max<uint64_t>(bytes, shape.sector_bytes) || high < low) {
+    std::array<uint64_t, 32> starts;
+    for (unsigned j = 0; j < n; ++j) starts[j] = first + stride * j;
+    return coalesce(std::span(starts).first(n), bytes, shape, out);
+  }
   const Divisor sector(shape.sector_bytes), per_line(shape.sectors_per_line());
   out.clear();
   add_sectors(sector.div(low), sector.div(high + (bytes - 1)), per_line, out);
