@@ -35,6 +35,18 @@ void add_sectors(uint64_t first, uint64_t last, const Divisor& per_line, std::ve
   for (uint64_t s = first; s <= last; ++s) add_sector(s, per_line, out);
 }
 
+// Sectors first..last into the empty `out`, a line at a time.
+void add_run(uint64_t first, uint64_t last, const LineShape& shape, std::vector<LineAccess>& out) {
+  const unsigned per_line = shape.sectors_per_line();  // at most kMaxSectorsPerLine
+  for (uint64_t line = Divisor(per_line).div(first);; ++line) {
+    const uint64_t line_first = line * per_line;
+    const auto from = static_cast<unsigned>(std::max(first, line_first) - line_first);
+    const auto to = static_cast<unsigned>(std::min(last, line_first + (per_line - 1)) - line_first);
+    out.push_back(LineAccess{line, ((2u << to) - 1) & ~((1u << from) - 1)});
+    if (line_first + to == last) return;
+  }
+}
+
 // coalesce of lanes in any order: their sectors sorted first.
 void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
                         const Divisor& per_line, std::vector<LineAccess>& out) {
@@ -87,9 +99,9 @@ void coalesce_affine(uint64_t first, uint64_t stride, unsigned n, uint32_t bytes
     for (unsigned j = 0; j < n; ++j) starts[j] = first + stride * j;
     return coalesce(std::span(starts).first(n), bytes, shape, out);
   }
-  const Divisor sector(shape.sector_bytes), per_line(shape.sectors_per_line());
+  const Divisor sector(shape.sector_bytes);
   out.clear();
-  add_sectors(sector.div(low), sector.div(high + (bytes - 1)), per_line, out);
+  add_run(sector.div(low), sector.div(high + (bytes - 1)), shape, out);
 }
 
 std::string category_name(size_t category) {
