@@ -30,12 +30,13 @@ class SpillFile {
   void replay(F&& body);
   // Makes every appended record readable by read(); call before reading.
   void flush();
+  // Forgets every record: the file is empty again, to be reused.
+  void clear();
   // Record `index` (any order; safe from several threads at once once
   // flushed, while nothing is appended); returns its tag.
   int64_t read(size_t index, std::string& bytes) const;
 
  private:
-  void clear();
   void read_at(uint64_t offset, char* to, size_t length) const;
   // Record `index` out of `buffer`, which holds the file from `*buffer_at`
   // on and is read again, from the record on, where it ends before it.

@@ -28,12 +28,18 @@ namespace {
 // spilled until its SM's group comes up.
 class SpilledCtas : public CtaSource {
  public:
+  explicit SpilledCtas(std::unique_ptr<AccessSpill> spill) : accesses_(std::move(spill)) {}
   void add(uint32_t linear, const UnitCounts& units, const CtaAccesses& accesses) {
-    accesses_.append(accesses);
+    accesses_->append(accesses);
     ctas_.push_back({linear, units_.intern(units)});
   }
   // Every CTA added: from here on they load.
-  void complete() { accesses_.flush(); }
+  void complete() { accesses_->flush(); }
+  // The spill file, emptied, for another kernel.
+  std::unique_ptr<AccessSpill> give_up_spill() {
+    accesses_->clear();
+    return std::move(accesses_);
+  }
   // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
   // CTA is then numbered by its rank in grid order, which for a complete
@@ -58,21 +64,22 @@ class SpilledCtas : public CtaSource {
   bool empty() const { return ctas_.empty(); }
   size_t size() const override { return ctas_.size(); }
   uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
-  void load(size_t cta, CtaAccesses& out) const override { accesses_.load(cta, ctas_[cta].linear, out); }
+  void load(size_t cta, CtaAccesses& out) const override { accesses_->load(cta, ctas_[cta].linear, out); }
 
  private:
   struct Spilled {
     uint32_t linear;  // place in the grid
     uint32_t units;   // its instructions by pipeline unit (in units_), for its predicted time
   };
-  AccessSpill accesses_;
+  std::unique_ptr<AccessSpill> accesses_;
   std::deque<Spilled> ctas_;  // grows without copying itself
   UnitCountsTable units_;
 };
 
 // A kernel read, from its kernel record until its results are written.
 struct ReadKernel {
-  ReadKernel(const KernelInfo& info, const GpuConfig& gpu) : accesses(info, gpu) {}
+  ReadKernel(const KernelInfo& info, const GpuConfig& gpu, std::unique_ptr<AccessSpill> spill)
+      : accesses(info, gpu), ctas(std::move(spill)) {}
   KernelAccesses accesses;
   SpilledCtas ctas;
   uint64_t stream_id = 0;
@@ -110,7 +117,7 @@ class Filter : public stream::HeldKernelFilter {
 
   void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
     to_place_ = stream::kernel_to_place(k.info(), r.where());
-    open_ = std::make_unique<ReadKernel>(k.info(), gpu_);
+    open_ = std::make_unique<ReadKernel>(k.info(), gpu_, take_spill());
     open_->stream_id = to_place_.stream_id;
     open_->ctas_per_sm = resident_ctas(gpu_, to_place_);
     opcodes_ = &OpcodeTable::for_version(k.info().binary_version);
@@ -161,6 +168,7 @@ class Filter : public stream::HeldKernelFilter {
     if (k->ctas.empty()) {
       warn("kernel " + std::to_string(k->accesses.info.id),
            "no cta records (a stream without addresses?): no cache model for this kernel");
+      spare_.push_back(k->ctas.give_up_spill());
       return;
     }
     k->ctas.complete();
@@ -213,7 +221,17 @@ class Filter : public stream::HeldKernelFilter {
       }
     }
     release_held(keep_last);
+    for (const auto& k : sharing_) spare_.push_back(k->ctas.give_up_spill());
     sharing_.clear();
+  }
+
+  // A spill file for a kernel's accesses: one a kernel before used, if any
+  // (a temporary file costs system calls; streams hold thousands of kernels).
+  std::unique_ptr<AccessSpill> take_spill() {
+    if (spare_.empty()) return std::make_unique<AccessSpill>();
+    std::unique_ptr<AccessSpill> spill = std::move(spare_.back());
+    spare_.pop_back();
+    return spill;
   }
 
   void results_due() override {
@@ -233,6 +251,7 @@ class Filter : public stream::HeldKernelFilter {
   std::vector<UnitClass> units_;        // per table entry
   std::unique_ptr<ReadKernel> open_;
   CtaAccesses accesses_;                // cta_read's, reused
+  std::vector<std::unique_ptr<AccessSpill>> spare_;  // spill files of kernels modeled, to reuse
   std::optional<KernelSchedule> schedule_;  // the open kernel's sched record
   std::vector<std::unique_ptr<ReadKernel>> sharing_;  // placed, held, sharing SMs
   std::deque<Results> results_;  // modeled, waiting for their held records
