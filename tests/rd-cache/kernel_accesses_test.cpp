@@ -101,6 +101,14 @@ TEST(KernelAccesses, ThePayloadReadOnceCountsAndLoadsWhatTheDecodedTraceDoes) {
     EXPECT_EQ(read.uncached[c].sectors, decoded.uncached[c].sectors) << category_name(c);
   }
   EXPECT_GT(read.uncached[static_cast<size_t>(MemSpace::Shared) * kOps].requests, 0u);
+
+  // A CTA of fewer warps than the buffer held before keeps only its own.
+  CtaTrace one = random_cta(decoded, rng);
+  one.warps.resize(1);
+  UnitCounts counted{};
+  ASSERT_TRUE(count_payload(read, stream::encode_warps(one.warps, decoded.table), "read", units, counted, loaded));
+  loaded.linear = 0;
+  expect_same(loaded, cta_accesses(decoded, one, 0));
 }
 
 TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {

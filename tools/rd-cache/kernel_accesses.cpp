@@ -131,10 +131,11 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
   uint64_t lane_addresses = 0;
   UnitCounts counted{};
   std::array<uint64_t, 32> lanes;
-  accesses.warps.resize(in.warps());
-  for (WarpAccesses& w : accesses.warps) {
-    in.next_warp(true);
+  size_t warps = 0;  // a warp's buffers come as it is read: a count alone allocates nothing
+  while (in.next_warp(true)) {
     if (!stream::warp_agrees_with(in, kernel.table)) return false;
+    if (warps == accesses.warps.size()) accesses.warps.emplace_back();
+    WarpAccesses& w = accesses.warps[warps++];
     for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
     w.dyn_insts = static_cast<uint32_t>(in.inst().size());
     w.pos.clear();
@@ -167,7 +168,7 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
       add_access(w, i, inst, lines);
     }
   }
-  in.next_warp(true);  // past the last warp: checks that no data follows it
+  accesses.warps.resize(warps);
   for (size_t c = 0; c < kCategories; ++c) {
     kernel.uncached[c].requests += uncached[c].requests;
     kernel.uncached[c].sectors += uncached[c].sectors;
