@@ -219,10 +219,10 @@ bool PayloadReader::next_warp(bool addresses) {
   return true;
 }
 
-PayloadReader::Access PayloadReader::read_access(uint64_t* lanes) {
+PayloadReader::Access PayloadReader::read_access(uint64_t* lanes, bool affine_first_only) {
   const uint32_t i = memory_[next_access_++];
-  const Access a = read_mode_and_extras(mask_[i]);
-  if (active_lanes(mask_[i]) > 0) read_lanes(inst_[i], mask_[i], lanes);
+  Access a = read_mode_and_extras(mask_[i]);
+  if (active_lanes(mask_[i]) > 0) read_lanes(inst_[i], mask_[i], lanes, affine_first_only, a);
   return a;
 }
 
@@ -235,18 +235,22 @@ PayloadReader::Access PayloadReader::read_mode_and_extras(uint32_t mask) {
   return a;
 }
 
-void PayloadReader::read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes) {
+void PayloadReader::read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes, bool affine_first_only,
+                               Access& access) {
   const unsigned n = active_lanes(mask);
   InstHistory& h = model_.history(inst);
   const uint64_t base = model_.predict(h) + uint64_t(in_.svarint());
   lanes[0] = base;
+  access.affine = n == 1;
   if (n > 1) {
     const uint8_t kind = in_.u8();
     if (kind == archive::kAffine || kind == archive::kLaneAffine) {
       const uint64_t stride = h.stride + uint64_t(in_.svarint());
       h.stride = stride;
       if (kind == archive::kAffine) {
-        for (unsigned j = 1; j < n; ++j) lanes[j] = base + stride * j;
+        for (unsigned j = 1; j < n && !affine_first_only; ++j) lanes[j] = base + stride * j;
+        access.affine = true;
+        access.stride = stride;
       } else {
         const auto pos = archive::lane_positions(mask);
         for (unsigned j = 1; j < n; ++j) lanes[j] = base + stride * unsigned(pos[j] - pos[0]);

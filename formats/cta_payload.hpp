@@ -90,14 +90,20 @@ class PayloadReader {
     uint8_t mode = 0;  // AddrMode
     unsigned extras = 0;
     std::array<uint64_t, 2> extra{};  // addr_extra_count(mode, mask) values
+    // Whether the payload codes the active lanes as lanes[0] + stride * j
+    // (consecutive lanes of a stride), which a reader may use unchecked.
+    bool affine = false;
+    uint64_t stride = 0;
   };
   // The next memory instruction of the warp; its active lanes' addresses
-  // go to `lanes` (room for active_lanes() of its mask).
-  Access read_access(uint64_t* lanes);
+  // go to `lanes` (room for active_lanes() of its mask). With
+  // `affine_first_only`, of lanes the payload codes as affine (Access::
+  // affine) only the first: a reader that needs no more writes none.
+  Access read_access(uint64_t* lanes, bool affine_first_only = false);
 
  private:
   Access read_mode_and_extras(uint32_t mask);
-  void read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes);
+  void read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes, bool affine_first_only, Access& access);
   void skip_lanes(uint32_t mask);
 
   archive::ByteSource in_;

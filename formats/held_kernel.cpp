@@ -9,8 +9,8 @@ constexpr int64_t kNotCta = -1;  // the tag of a held record that is no cta reco
 
 }  // namespace
 
-HeldKernelFilter::HeldKernelFilter(RecordSink& sink, bool reads_ctas_back)
-    : sink_(sink), holds_(reads_ctas_back || sink.keeps_records()) {}
+HeldKernelFilter::HeldKernelFilter(RecordSink& sink, bool always_holds)
+    : sink_(sink), holds_(always_holds || sink.keeps_records()) {}
 
 HeldKernelFilter::~HeldKernelFilter() = default;
 
@@ -37,14 +37,12 @@ void HeldKernelFilter::insts(const Kernel& k, const InstTable& slice, const Reco
 }
 
 void HeldKernelFilter::cta(const Kernel& k, const CtaRecord& cta) {
-  size_t held = 0;
   if (holds_) {
     Held& h = kernel_open_held_ ? held_.back() : hold_kernel();
     if (!h.first_cta) h.first_cta = h.file->size();
-    held = h.first + h.file->append(cta.record().bytes(), static_cast<int64_t>(cta.index()));
-    next_held_ = held + 1;
+    h.file->append(cta.record().bytes(), static_cast<int64_t>(cta.index()));
   }
-  cta_read(k, cta, held);
+  cta_read(k, cta);
 }
 
 void HeldKernelFilter::attached(const Kernel& k, const Record& r) {
@@ -65,15 +63,6 @@ void HeldKernelFilter::memcpy(const Record& r) {
 
 void HeldKernelFilter::other(const Record& r) { pass_or_hold(r); }
 
-void HeldKernelFilter::read_held(size_t held, std::string& bytes) const {
-  for (const Held& h : held_)
-    if (held >= h.first && held - h.first < h.file->size()) {
-      h.file->read(held - h.first, bytes);
-      return;
-    }
-  throw Error(ExitCode::Internal, "held records", "record " + std::to_string(held) + " is not held");
-}
-
 void HeldKernelFilter::release_held(bool keep_last) {
   const size_t keep = keep_last && kernel_open_held_ ? 1 : 0;
   while (held_.size() > keep) {
@@ -92,7 +81,7 @@ HeldKernelFilter::Held& HeldKernelFilter::hold_kernel() {
     file = std::move(spare_.back());
     spare_.pop_back();
   }
-  held_.push_back(Held{std::move(file), next_held_, std::nullopt});
+  held_.push_back(Held{std::move(file), std::nullopt});
   kernel_open_held_ = true;
   return held_.back();
 }
@@ -109,8 +98,7 @@ void HeldKernelFilter::release(Held& held) {
 // and so does every record after a kernel kept held.
 void HeldKernelFilter::pass_or_hold(const Record& r) {
   if (held_.empty()) return sink_.record(r);
-  Held& h = held_.back();
-  next_held_ = h.first + h.file->append(r.bytes(), kNotCta) + 1;
+  held_.back().file->append(r.bytes(), kNotCta);
 }
 
 }  // namespace sasskit::stream

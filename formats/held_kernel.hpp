@@ -40,21 +40,17 @@ class HeldKernelFilter : public KernelHandler {
   void memcpy(const Record& r) final;
   void other(const Record& r) final;
 
-  // A held CTA's record, from kernel_ends() on, until it is released (any
-  // order, several threads).
-  void read_held(size_t held, std::string& bytes) const;
-
  protected:
-  // `reads_ctas_back`: the tool reads held CTAs back (read_held) whatever
-  // the sink; otherwise nothing is held for a sink that keeps no records.
-  HeldKernelFilter(RecordSink& sink, bool reads_ctas_back);
+  // `always_holds`: records are held whatever the sink (a tool whose
+  // results go out as held records are released: rd-cache); otherwise
+  // nothing is held for a sink that keeps no records.
+  HeldKernelFilter(RecordSink& sink, bool always_holds);
 
   // Each kernel layer event, before the record passes on or is held.
   virtual void member_begins(const Header&, size_t /*member*/) {}
   virtual void kernel_begins(const Kernel&, const Record&) {}
   virtual void insts_read(const Kernel&, const InstTable&) {}
-  // `held`: where read_held finds its record.
-  virtual void cta_read(const Kernel&, const CtaRecord&, size_t /*held*/) {}
+  virtual void cta_read(const Kernel&, const CtaRecord&) {}
   // False: the record is dropped (the tool replaces it).
   virtual bool keeps_attached(const Kernel&, const Record&) { return true; }
   virtual void memcpy_read(const Record&) {}
@@ -83,7 +79,6 @@ class HeldKernelFilter : public KernelHandler {
   // The records held for one kernel, from its first held record on.
   struct Held {
     std::unique_ptr<SpillFile> file;
-    size_t first = 0;  // read_held's number of its first record
     std::optional<size_t> first_cta;  // where in `file` its first cta record is
   };
   void pass_or_hold(const Record& r);
@@ -94,7 +89,6 @@ class HeldKernelFilter : public KernelHandler {
   bool holds_ = false;  // false when nothing needs the CTAs
   std::deque<Held> held_;  // oldest first; the last one takes the records read now
   bool kernel_open_held_ = false;  // the open kernel has its own entry in held_
-  size_t next_held_ = 0;  // read_held's number for the next record held
   std::vector<std::unique_ptr<SpillFile>> spare_;  // files released, to reuse
 };
 

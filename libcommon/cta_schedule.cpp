@@ -34,11 +34,40 @@ struct SmState {
   SmLoad used;                         // what `live` holds
   size_t own = 0;                      // of `live`, CTAs of the kernel being placed
   uint64_t work = 0;                   // predicted cycles assigned in this kernel
+  Slot slot;                           // earliest_start's at known_floor, if known
+  uint64_t known_floor = 0;
+  bool known = false;
 
   // The earliest cycle >= floor at which a CTA of `need` fits beside the
   // CTAs resident then. `floor` never decreases within a kernel, so ends up
-  // to it can be dropped.
+  // to it can be dropped. Kept until the floor moves or a CTA is placed
+  // here: the scheduler asks every SM at every CTA, mostly at one floor.
   Slot earliest_start(uint64_t floor, const CtaNeed& need) {
+    if (!known || known_floor != floor) {
+      slot = first_fit(floor, need);
+      known_floor = floor;
+      known = true;
+    }
+    return slot;
+  }
+
+  void place(uint64_t start, uint64_t duration, const CtaNeed& need) {
+    live.emplace(start + duration, Held{need.kernel, need.load});
+    used += need.load;
+    ++own;
+    work += duration;
+    known = false;
+  }
+
+  // Called at a kernel launch: the CTAs still resident are other kernels'.
+  void begin_kernel() {
+    own = 0;
+    work = 0;
+    known = false;
+  }
+
+ private:
+  Slot first_fit(uint64_t floor, const CtaNeed& need) {
     while (!live.empty() && live.begin()->first <= floor) release(live.begin(), need.kernel);
     auto fits = [&](SmLoad held, size_t own_held) {
       held += need.load;
@@ -60,20 +89,6 @@ struct SmState {
     return Slot{t, resident - own_at, resident};
   }
 
-  void place(uint64_t start, uint64_t duration, const CtaNeed& need) {
-    live.emplace(start + duration, Held{need.kernel, need.load});
-    used += need.load;
-    ++own;
-    work += duration;
-  }
-
-  // Called at a kernel launch: the CTAs still resident are other kernels'.
-  void begin_kernel() {
-    own = 0;
-    work = 0;
-  }
-
- private:
   void release(std::multimap<uint64_t, Held>::iterator it, uint32_t kernel) {
     used -= it->second.load;
     own -= it->second.kernel == kernel;

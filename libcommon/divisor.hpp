@@ -11,7 +11,9 @@ namespace sasskit {
 
 class Divisor {
  public:
-  explicit Divisor(uint64_t d) : d_(d), shift_(std::has_single_bit(d) ? std::countr_zero(d) : -1) {}
+  // A power of two tested without std::has_single_bit, a call into libgcc
+  // where the build targets every x86-64 (no -mpopcnt).
+  explicit Divisor(uint64_t d) : d_(d), shift_(d != 0 && (d & (d - 1)) == 0 ? std::countr_zero(d) : -1) {}
   uint64_t div(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / d_; }
   uint64_t mod(uint64_t x) const { return shift_ >= 0 ? x & (d_ - 1) : x % d_; }
 

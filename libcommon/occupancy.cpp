@@ -80,22 +80,6 @@ Occupancy occupancy(const GpuConfig& gpu, const CtaResources& cta) {
   return {best->first, best->second};
 }
 
-SmLoad& SmLoad::operator+=(const SmLoad& o) {
-  ctas += o.ctas;
-  warps += o.warps;
-  regs += o.regs;
-  smem += o.smem;
-  return *this;
-}
-
-SmLoad& SmLoad::operator-=(const SmLoad& o) {
-  ctas -= o.ctas;
-  warps -= o.warps;
-  regs -= o.regs;
-  smem -= o.smem;
-  return *this;
-}
-
 SmLoad cta_load(const GpuConfig& gpu, const CtaResources& cta) {
   const unsigned warps = warps_per_cta(gpu, cta);
   return {1, warps, regs_per_warp(gpu, cta) * warps, smem_allocated(gpu, cta)};
@@ -105,11 +89,6 @@ SmLoad sm_capacity(const GpuConfig& gpu) {
   uint64_t smem = gpu.smem_per_sm;
   for (unsigned kb : gpu.smem_carveouts_kb) smem = std::max<uint64_t>(smem, uint64_t(kb) * 1024);
   return {gpu.max_ctas_per_sm, max_warps_per_sm(gpu), gpu.regs_per_sm, smem};
-}
-
-bool within(const SmLoad& load, const SmLoad& capacity) {
-  return load.ctas <= capacity.ctas && load.warps <= capacity.warps && load.regs <= capacity.regs &&
-         load.smem <= capacity.smem;
 }
 
 }  // namespace sasskit

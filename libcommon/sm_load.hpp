@@ -14,8 +14,22 @@ namespace sasskit {
 // share an SM up to all four (CUDA's concurrent kernel execution).
 struct SmLoad {
   uint64_t ctas = 0, warps = 0, regs = 0, smem = 0;
-  SmLoad& operator+=(const SmLoad& o);
-  SmLoad& operator-=(const SmLoad& o);
+  // Inline: the CTA scheduler adds and compares loads for every SM at
+  // every CTA it places.
+  SmLoad& operator+=(const SmLoad& o) {
+    ctas += o.ctas;
+    warps += o.warps;
+    regs += o.regs;
+    smem += o.smem;
+    return *this;
+  }
+  SmLoad& operator-=(const SmLoad& o) {
+    ctas -= o.ctas;
+    warps -= o.warps;
+    regs -= o.regs;
+    smem -= o.smem;
+    return *this;
+  }
   SmLoad times(uint64_t n) const { return {ctas * n, warps * n, regs * n, smem * n}; }
   bool operator==(const SmLoad&) const = default;
 };
@@ -26,6 +40,9 @@ SmLoad cta_load(const GpuConfig& gpu, const CtaResources& cta);
 // An SM's resources; the shared memory is the largest selectable carve-out
 // (the driver picks one that holds the resident CTAs).
 SmLoad sm_capacity(const GpuConfig& gpu);
-bool within(const SmLoad& load, const SmLoad& capacity);
+inline bool within(const SmLoad& load, const SmLoad& capacity) {
+  return load.ctas <= capacity.ctas && load.warps <= capacity.warps && load.regs <= capacity.regs &&
+         load.smem <= capacity.smem;
+}
 
 }  // namespace sasskit

@@ -1,5 +1,6 @@
 #include "spill.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -63,6 +64,26 @@ int64_t SpillFile::read(size_t index, std::string& bytes) const {
   int64_t tag;
   std::memcpy(&tag, bytes.data(), kTagBytes);
   bytes.erase(0, kTagBytes);
+  return tag;
+}
+
+namespace {
+// replay's reads: few system calls, little memory.
+constexpr size_t kReplayBufferBytes = size_t{256} << 10;
+}  // namespace
+
+int64_t SpillFile::read_through(size_t index, std::string& buffer, uint64_t* buffer_at, std::string& bytes) const {
+  const uint64_t offset = offsets_[index];
+  const uint64_t next = index + 1 < offsets_.size() ? offsets_[index + 1] : end_;
+  if (offset < *buffer_at || next > *buffer_at + buffer.size()) {
+    buffer.resize(std::min<uint64_t>(end_ - offset, std::max<uint64_t>(kReplayBufferBytes, next - offset)));
+    read_at(offset, buffer.data(), buffer.size());
+    *buffer_at = offset;
+  }
+  const char* record = buffer.data() + (offset - *buffer_at);
+  int64_t tag;
+  std::memcpy(&tag, record, kTagBytes);
+  bytes.assign(record + kTagBytes, next - offset - kTagBytes);
   return tag;
 }
 

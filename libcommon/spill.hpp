@@ -24,18 +24,23 @@ class SpillFile {
   // Appends a record's bytes with a tag kept beside it; returns its index.
   size_t append(const std::string& bytes, int64_t tag = 0);
   size_t size() const { return offsets_.size(); }
-  // Reads the records back in order: body(bytes, tag). Then empties the file.
+  // Reads the records back in order: body(bytes, tag), a buffer of the
+  // file read at a time rather than a record. Then empties the file.
   template <class F>
   void replay(F&& body);
   // Makes every appended record readable by read(); call before reading.
   void flush();
+  // Forgets every record: the file is empty again, to be reused.
+  void clear();
   // Record `index` (any order; safe from several threads at once once
   // flushed, while nothing is appended); returns its tag.
   int64_t read(size_t index, std::string& bytes) const;
 
  private:
-  void clear();
   void read_at(uint64_t offset, char* to, size_t length) const;
+  // Record `index` out of `buffer`, which holds the file from `*buffer_at`
+  // on and is read again, from the record on, where it ends before it.
+  int64_t read_through(size_t index, std::string& buffer, uint64_t* buffer_at, std::string& bytes) const;
   void write(const void* bytes, size_t length);
 
   std::FILE* file_ = nullptr;
@@ -47,9 +52,10 @@ class SpillFile {
 template <class F>
 void SpillFile::replay(F&& body) {
   flush();
-  std::string bytes;
+  std::string buffer, bytes;
+  uint64_t buffer_at = 0;
   for (size_t i = 0; i < offsets_.size(); ++i) {
-    const int64_t tag = read(i, bytes);
+    const int64_t tag = read_through(i, buffer, &buffer_at, bytes);
     body(bytes, tag);
   }
   clear();

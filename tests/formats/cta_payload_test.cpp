@@ -209,3 +209,49 @@ TEST(CtaPayload, TheReaderSkippingAddressesRefusesDamageAsDecodingDoes) {
     EXPECT_EQ(error_of([&] { skim(damaged); }), error_of([&] { decode_warps(damaged, "t"); })) << "byte " << at;
   }
 }
+
+// The reader says which lanes the payload codes as consecutive lanes of a
+// stride: those, and a single lane, only.
+TEST(CtaPayload, TheReaderSaysWhichLanesStepByAStride) {
+  WarpTrace w;
+  auto mem = [&](uint32_t mask, std::vector<uint64_t> addrs) {
+    w.inst.push_back(1);
+    w.mask.push_back(mask);
+    w.addr_mode.push_back(0);
+    w.addrs.insert(w.addrs.end(), addrs.begin(), addrs.end());
+  };
+  mem(0x0000000f, {0x1000, 0x1004, 0x1008, 0x100c});  // consecutive, stride 4
+  mem(0x0000000f, {0x1000, 0xff8, 0xff0, 0xfe8});     // falling, stride -8
+  mem(0x0000000b, {0x1000, 0x1004, 0x100c});          // lane 2 inactive: a lane stride, not consecutive
+  mem(0x00000007, {0x2000, 0x2004, 0x1ff0});          // irregular
+  mem(0x00000100, {0x3000});                          // one lane
+  mem(0x00000000, {});                                // none
+  const std::string payload = encode_warps({w}, table());
+  PayloadReader in(payload, "t");
+  ASSERT_TRUE(in.next_warp(true));
+  std::array<uint64_t, 32> lanes;
+  const std::pair<bool, uint64_t> expected[] = {{true, 4}, {true, uint64_t(-8)}, {false, 0},
+                                                {false, 0}, {true, 0}, {false, 0}};
+  for (size_t k = 0; k < std::size(expected); ++k) {
+    const PayloadReader::Access a = in.read_access(lanes.data());
+    EXPECT_EQ(a.affine, expected[k].first) << k;
+    if (a.affine) {
+      EXPECT_EQ(a.stride, expected[k].second) << k;
+    }
+  }
+  EXPECT_FALSE(in.next_warp(true));
+
+  // With affine_first_only, affine lanes get their first address only,
+  // the others every one.
+  PayloadReader first_only(payload, "t");
+  ASSERT_TRUE(first_only.next_warp(true));
+  size_t lane = 0;
+  for (size_t k = 0; k < std::size(expected); ++k) {
+    lanes.fill(0);
+    const unsigned n = active_lanes(w.mask[k]);
+    first_only.read_access(lanes.data(), true);
+    const unsigned written = expected[k].first ? std::min(n, 1u) : n;
+    for (unsigned j = 0; j < n; ++j) EXPECT_EQ(lanes[j], j < written ? w.addrs[lane + j] : 0) << k << " " << j;
+    lane += n;
+  }
+}

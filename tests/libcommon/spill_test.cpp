@@ -37,3 +37,18 @@ TEST(SpillFile, ReplayGivesTheRecordsInOrderThenEmptiesTheFile) {
   EXPECT_EQ(spill.read(0, bytes), 3);
   EXPECT_EQ(bytes, "three");
 }
+
+// Replay reads a buffer at a time: records larger than it, and records
+// across its ends, come back whole.
+TEST(SpillFile, ReplayGivesRecordsLargerThanItsBufferAndAcrossItsEnds) {
+  SpillFile spill;
+  std::vector<std::pair<std::string, int64_t>> records;
+  for (int64_t i = 0; i < 600; ++i)
+    records.emplace_back(std::string(i % 7 == 0 ? 3000 + 977 * i : 17 * i, static_cast<char>('a' + i % 26)), i);
+  records.emplace_back(std::string(700000, 'z'), -5);  // more than a buffer
+  records.emplace_back("", 9);
+  for (const auto& [bytes, tag] : records) spill.append(bytes, tag);
+  std::vector<std::pair<std::string, int64_t>> seen;
+  spill.replay([&](const std::string& bytes, int64_t tag) { seen.emplace_back(bytes, tag); });
+  EXPECT_EQ(seen, records);
+}

@@ -1,5 +1,5 @@
-// count_payload and payload_accesses read a compact cta payload once and
-// must give exactly what decoding it and count_cta / cta_accesses give.
+// count_payload reads a compact cta payload once and must give exactly
+// what decoding it and count_cta / cta_accesses give.
 #include "kernel_accesses.hpp"
 
 #include <gtest/gtest.h>
@@ -83,15 +83,15 @@ TEST(KernelAccesses, ThePayloadReadOnceCountsAndLoadsWhatTheDecodedTraceDoes) {
   KernelAccesses decoded = kernel(g), read = kernel(g);
   const std::vector<UnitClass> units = units_of(read);
   std::mt19937_64 rng(5);
-  CtaAccesses loaded;  // reused from CTA to CTA, as the cache model does
+  CtaAccesses loaded;  // reused from CTA to CTA, as rd-cache does
   for (uint32_t c = 0; c < 20; ++c) {
     const CtaTrace cta = random_cta(decoded, rng);
     const std::string payload = stream::encode_warps(cta.warps, decoded.table);
     count_cta(decoded, cta, "decoded");
     UnitCounts counted{};
-    ASSERT_TRUE(count_payload(read, payload, "read", units, counted));
+    ASSERT_TRUE(count_payload(read, payload, "read", units, counted, loaded));
     EXPECT_EQ(counted, count_units(cta.warps, [&](uint32_t i) { return units[i]; }));
-    payload_accesses(read, payload, c, loaded);
+    loaded.linear = c;
     expect_same(loaded, cta_accesses(decoded, cta, c));
   }
   EXPECT_EQ(read.lane_addresses, decoded.lane_addresses);
@@ -101,6 +101,14 @@ TEST(KernelAccesses, ThePayloadReadOnceCountsAndLoadsWhatTheDecodedTraceDoes) {
     EXPECT_EQ(read.uncached[c].sectors, decoded.uncached[c].sectors) << category_name(c);
   }
   EXPECT_GT(read.uncached[static_cast<size_t>(MemSpace::Shared) * kOps].requests, 0u);
+
+  // A CTA of fewer warps than the buffer held before keeps only its own.
+  CtaTrace one = random_cta(decoded, rng);
+  one.warps.resize(1);
+  UnitCounts counted{};
+  ASSERT_TRUE(count_payload(read, stream::encode_warps(one.warps, decoded.table), "read", units, counted, loaded));
+  loaded.linear = 0;
+  expect_same(loaded, cta_accesses(decoded, one, 0));
 }
 
 TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
@@ -113,12 +121,13 @@ TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
   w.addr_mode = {0, 0};
   w.addrs = {0x1000, 0x1004, 0x1008, 0x100c, 0x20, 0x24};
   UnitCounts counted{};
-  ASSERT_TRUE(count_payload(k, stream::encode_warps({w}, k.table), "w", units, counted));
+  CtaAccesses accesses;
+  ASSERT_TRUE(count_payload(k, stream::encode_warps({w}, k.table), "w", units, counted, accesses));
   const KernelAccesses before = k;
 
   WarpTrace past_the_end = w;  // an address whose last byte is beyond 2^64: count_cta says so
   past_the_end.addrs[2] = UINT64_MAX - 1;
-  EXPECT_FALSE(count_payload(k, stream::encode_warps({w, past_the_end}, k.table), "w", units, counted));
+  EXPECT_FALSE(count_payload(k, stream::encode_warps({w, past_the_end}, k.table), "w", units, counted, accesses));
 
   // Instruction 0 is no memory instruction of this table, yet the payload
   // (written against another table) lists it: validate_cta says so.
@@ -129,7 +138,7 @@ TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
   listed.mask = {1};
   listed.addr_mode = {0};
   listed.addrs = {0x40};
-  EXPECT_FALSE(count_payload(k, stream::encode_warps({listed}, other), "w", units, counted));
+  EXPECT_FALSE(count_payload(k, stream::encode_warps({listed}, other), "w", units, counted, accesses));
 
   EXPECT_EQ(k.lane_addresses, before.lane_addresses);
   for (size_t c = 0; c < kCategories; ++c) EXPECT_EQ(k.uncached[c].requests, before.uncached[c].requests);
@@ -149,7 +158,46 @@ TEST(KernelAccesses, AWarpKeepsTheL1LinesItsCachedLanesTouch) {
   EXPECT_EQ(a.pos, (std::vector<uint32_t>{0, 2}));
   EXPECT_EQ(a.line_begin, (std::vector<uint32_t>{0, 1, 3}));
   EXPECT_EQ(a.lines, (std::vector<LineAccess>{{0x20, 0b11}, {0x20, 0b1}, {0x40, 0b1001}}));
+  KernelAccesses counting = k;
+  const std::vector<UnitClass> units = units_of(k);
+  UnitCounts counted{};
   CtaAccesses read;
-  payload_accesses(k, stream::encode_warps({w}, k.table), 0, read);
+  ASSERT_TRUE(count_payload(counting, stream::encode_warps({w}, k.table), "w", units, counted, read));
   EXPECT_EQ(read.warps[0].lines, a.lines);
+}
+
+// Affine lanes are checked at their ends unless they wrap past 2^64; the
+// verdict is the one the decoded trace gets.
+TEST(KernelAccesses, AffineLanesRunningPastTheAddressSpaceAreRefused) {
+  const GpuConfig g = gpu();
+  const std::vector<UnitClass> units = units_of(kernel(g));
+  const uint64_t top = UINT64_MAX;
+  const std::pair<std::vector<uint64_t>, bool> cases[] = {
+      {{top - 15, top - 11, top - 7, top - 3}, true},  // rising, the last lane's 8 bytes run past
+      {{top - 3, top - 7, top - 11, top - 15}, true},  // falling, the first lane's run past
+      {{top - 23, top - 19, top - 15, top - 11}, false},
+      {{top - 11, top - 7, top - 3, 0}, true},   // wrapping: a middle lane runs past
+      {{top - 15, top - 7, 0, 8}, false},        // wrapping, each lane within
+  };
+  for (const auto& [addrs, past] : cases) {
+    KernelAccesses k = kernel(g);
+    WarpTrace w;
+    w.inst = {4};  // an 8-byte global load
+    w.mask = {0xf};
+    w.addr_mode = {0};
+    w.addrs = addrs;
+    UnitCounts counted{};
+    CtaAccesses accesses;
+    EXPECT_EQ(count_payload(k, stream::encode_warps({w}, k.table), "w", units, counted, accesses), !past)
+        << std::hex << addrs[0];
+    CtaTrace cta;
+    cta.warps = {w};
+    bool refused = false;
+    try {
+      count_cta(k, cta, "w");
+    } catch (const Error&) {
+      refused = true;
+    }
+    EXPECT_EQ(refused, past) << std::hex << addrs[0];
+  }
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "latency.hpp"
 #include "libcommon/diag.hpp"
 
@@ -141,4 +144,37 @@ TEST(Latency, QueueingOnlyWhenTransfersOutlastIssue) {
   EXPECT_DOUBLE_EQ(rdcache::amat(m, 0.5, 0.25), 30 + 0.5 * (200 + 50 + 0.25 * 300));
   g.noc_bytes_per_cycle = 0;  // unlimited
   EXPECT_DOUBLE_EQ(rdcache::latency_model(g, 100, 1000, 5000).noc_queue, 0.0);
+}
+
+// Lanes a payload codes as affine take the shortcut where no step skips a
+// sector; every lane set must come out as coalesce has it.
+TEST(Coalesce, AffineLanesComeOutAsTheGeneralCoalesce) {
+  const LineShape shapes[] = {{128, 32}, {64, 32}, {256, 64}, {32, 32}};
+  const uint64_t bases[] = {0x1000, 0x107c, 0x10fe, 0x7f00000000a0, UINT64_MAX - 4095, 0x800};
+  std::vector<LineAccess> affine, general;
+  size_t shortcuts = 0;
+  for (const LineShape& shape : shapes)
+    for (uint32_t width : {1u, 4u, 8u, 16u})
+      for (uint64_t base : bases)
+        for (int64_t stride = -300; stride <= 300; stride += stride >= -40 && stride < 40 ? 1 : 37)
+          for (unsigned n : {1u, 2u, 7u, 32u}) {
+            const std::vector<uint64_t> a = lanes(base, static_cast<uint64_t>(stride), n);
+            if (std::any_of(a.begin(), a.end(), [&](uint64_t s) { return s > UINT64_MAX - (width - 1); })) continue;
+            coalesce_affine(base, static_cast<uint64_t>(stride), n, width, shape, affine);
+            coalesce(a, width, shape, general);
+            ASSERT_EQ(affine, general) << "base " << base << " stride " << stride << " n " << n << " width "
+                                       << width << " line " << shape.line_bytes;
+            shortcuts += n > 1 && static_cast<uint64_t>(std::abs(stride)) <= std::max(width, shape.sector_bytes);
+          }
+  EXPECT_GT(shortcuts, 1000u);
+}
+
+TEST(Coalesce, AffineLanesThatWrapPastTheAddressSpaceAreCoalescedLaneByLane) {
+  // Lanes 0x...ff8, 0x...ffc, 0x0, 0x4: the last two wrap (each range itself does not).
+  const std::vector<uint64_t> a = lanes(UINT64_MAX - 7, 4, 4);
+  std::vector<LineAccess> affine, general;
+  coalesce_affine(a[0], 4, 4, 4, LineShape{128, 32}, affine);
+  coalesce(a, 4, LineShape{128, 32}, general);
+  EXPECT_EQ(affine, general);
+  EXPECT_EQ(affine, (std::vector<LineAccess>{{0, 0x1}, {UINT64_MAX / 128, 0x8}}));
 }

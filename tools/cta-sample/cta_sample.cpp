@@ -59,7 +59,7 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
       open.units.push_back(stream::pipeline_unit(inst, opcodes.classify(inst.opcode)));
   }
 
-  void cta_read(const stream::Kernel& k, const stream::CtaRecord& c, size_t) override {
+  void cta_read(const stream::Kernel& k, const stream::CtaRecord& c) override {
     const auto index = static_cast<uint32_t>(c.index());
     c.decode(decoded);
     const UnitCounts counts = count_units(decoded.warps, [&](uint32_t i) { return open.units[i]; });

@@ -28,6 +28,20 @@ bool past_address_space(std::span<const uint64_t> lanes, uint32_t bytes) {
   return std::any_of(lanes.begin(), lanes.end(), [&](uint64_t a) { return a > last_start; });
 }
 
+// The same of `n` lanes at first + stride * j. With a stride below 2^32
+// they wrap past 2^64 at most once: where the lowest (first or last) is
+// not above the highest none does, and the highest is the one to check.
+bool past_address_space(uint64_t first, uint64_t stride, unsigned n, uint32_t bytes) {
+  const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (bytes - 1);
+  const bool falling = static_cast<int64_t>(stride) < 0;
+  const uint64_t last = first + stride * (n - 1);
+  const uint64_t low = falling ? last : first, high = falling ? first : last;
+  if ((falling ? 0 - stride : stride) < (uint64_t{1} << 32) && low <= high) return high > last_start;
+  for (unsigned j = 0; j < n; ++j)
+    if (first + stride * j > last_start) return true;
+  return false;
+}
+
 [[noreturn]] void fail_past_address_space(std::span<const uint64_t> lanes, const StaticInst& s,
                                           const std::string& where, uint32_t warp_id) {
   const uint64_t last_start = std::numeric_limits<uint64_t>::max() - (s.mem_width - 1);
@@ -48,10 +62,7 @@ void count_uncached(std::span<const uint64_t> lanes, const StaticInst& s, const 
 
 // Appends the memory instruction at `pos` (table entry `inst`) and the L1
 // lines its lanes touch.
-void add_access(WarpAccesses& w, uint32_t pos, uint32_t inst, std::span<const uint64_t> lanes,
-                const KernelAccesses& kernel) {
-  thread_local std::vector<LineAccess> lines;
-  coalesce(lanes, kernel.table[inst].mem_width, kernel.l1_shape, lines);
+void add_access(WarpAccesses& w, uint32_t pos, uint32_t inst, std::span<const LineAccess> lines) {
   w.pos.push_back(pos);
   w.inst.push_back(inst);
   w.lines.insert(w.lines.end(), lines.begin(), lines.end());
@@ -80,7 +91,9 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
       continue;
     }
     cached_lanes += lanes;
-    add_access(out, static_cast<uint32_t>(i), w.inst[i], addrs, kernel);
+    thread_local std::vector<LineAccess> lines;
+    coalesce(addrs, s.mem_width, kernel.l1_shape, lines);
+    add_access(out, static_cast<uint32_t>(i), w.inst[i], lines);
   }
   return out;
 }
@@ -112,45 +125,18 @@ CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint
 }
 
 bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::string& where,
-                   std::span<const UnitClass> unit_of, UnitCounts& units) {
+                   std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses) {
   stream::PayloadReader in(payload, where);
   std::array<Traffic, kCategories> uncached{};
   uint64_t lane_addresses = 0;
   UnitCounts counted{};
   std::array<uint64_t, 32> lanes;
+  size_t warps = 0;  // a warp's buffers come as it is read: a count alone allocates nothing
   while (in.next_warp(true)) {
     if (!stream::warp_agrees_with(in, kernel.table)) return false;
+    if (warps == accesses.warps.size()) accesses.warps.emplace_back();
+    WarpAccesses& w = accesses.warps[warps++];
     for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
-    for (uint32_t i : in.memory()) {
-      in.read_access(lanes.data());
-      const unsigned n = active_lanes(in.mask()[i]);
-      if (n == 0) continue;
-      const std::span<const uint64_t> addrs(lanes.data(), n);
-      const StaticInst& s = kernel.table[in.inst()[i]];
-      if (past_address_space(addrs, s.mem_width)) return false;
-      const Route& route = kernel.routes[in.inst()[i]];
-      if (route.cached)
-        lane_addresses += n;
-      else
-        count_uncached(addrs, s, kernel, uncached[route.category]);
-    }
-  }
-  for (size_t c = 0; c < kCategories; ++c) {
-    kernel.uncached[c].requests += uncached[c].requests;
-    kernel.uncached[c].sectors += uncached[c].sectors;
-  }
-  kernel.lane_addresses += lane_addresses;
-  units = counted;
-  return true;
-}
-
-void payload_accesses(const KernelAccesses& kernel, std::string_view payload, uint32_t linear, CtaAccesses& out) {
-  stream::PayloadReader in(payload, "spilled cta record");
-  out.linear = linear;
-  out.warps.resize(in.warps());
-  std::array<uint64_t, 32> lanes;
-  for (WarpAccesses& w : out.warps) {
-    in.next_warp(true);
     w.dyn_insts = static_cast<uint32_t>(in.inst().size());
     w.pos.clear();
     w.inst.clear();
@@ -158,11 +144,38 @@ void payload_accesses(const KernelAccesses& kernel, std::string_view payload, ui
     w.lines.clear();
     for (uint32_t i : in.memory()) {
       const uint32_t inst = in.inst()[i];
+      const Route& route = kernel.routes[inst];
+      // Lanes the payload codes as affine take no look at each lane where cached.
+      const stream::PayloadReader::Access access = in.read_access(lanes.data(), route.cached);
       const unsigned n = active_lanes(in.mask()[i]);
-      in.read_access(lanes.data());
-      if (n > 0 && kernel.routes[inst].cached) add_access(w, i, inst, std::span(lanes.data(), n), kernel);
+      if (n == 0) continue;
+      const std::span<const uint64_t> addrs(lanes.data(), n);
+      const StaticInst& s = kernel.table[inst];
+      const bool affine = route.cached && access.affine;
+      const bool past = affine ? past_address_space(lanes[0], access.stride, n, s.mem_width)
+                               : past_address_space(addrs, s.mem_width);
+      if (past) return false;
+      if (!route.cached) {
+        count_uncached(addrs, s, kernel, uncached[route.category]);
+        continue;
+      }
+      lane_addresses += n;
+      thread_local std::vector<LineAccess> lines;
+      if (affine)
+        coalesce_affine(lanes[0], access.stride, n, s.mem_width, kernel.l1_shape, lines);
+      else
+        coalesce(addrs, s.mem_width, kernel.l1_shape, lines);
+      add_access(w, i, inst, lines);
     }
   }
+  accesses.warps.resize(warps);
+  for (size_t c = 0; c < kCategories; ++c) {
+    kernel.uncached[c].requests += uncached[c].requests;
+    kernel.uncached[c].sectors += uncached[c].sectors;
+  }
+  kernel.lane_addresses += lane_addresses;
+  units = counted;
+  return true;
 }
 
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {

@@ -60,19 +60,16 @@ void count_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& w
 // Memory instructions with no active lane make no request and are dropped.
 CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint32_t linear);
 
-// count_cta and the CTA's instructions by unit (`unit_of`: per table
-// entry) from a cta record's compact payload in one read, building no
-// trace. False, having counted nothing, unless the payload agrees with the
-// kernel's table exactly (each memory instruction where the table has
-// one) and no address runs past 2^64: the caller then decodes the record
-// (CtaRecord::decode, count_cta), which says what is wrong. A damaged
-// payload is BadInput at `where`, as when decoded.
+// count_cta, the CTA's instructions by unit (`unit_of`: per table entry)
+// and its accesses (as cta_accesses, but for `linear`, into `accesses`,
+// its buffers reused) from a cta record's compact payload in one read,
+// building no trace. False, having counted nothing, unless the payload
+// agrees with the kernel's table exactly (each memory instruction where
+// the table has one) and no address runs past 2^64: the caller then
+// decodes the record (CtaRecord::decode, count_cta), which says what is
+// wrong. A damaged payload is BadInput at `where`, as when decoded.
 bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::string& where,
-                   std::span<const UnitClass> unit_of, UnitCounts& units);
-
-// cta_accesses of a payload that count_payload has passed, into `out`
-// (its buffers reused).
-void payload_accesses(const KernelAccesses& kernel, std::string_view payload, uint32_t linear, CtaAccesses& out);
+                   std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses);
 
 // The kernel layer's checks, count_cta, then holds the CTA's accesses in
 // kernel.ctas (tests and small inputs).

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "access_spill.hpp"
 #include "formats/cache_record.hpp"
 #include "formats/held_kernel.hpp"
 #include "formats/kernel_placement.hpp"
@@ -23,18 +24,21 @@ namespace sasskit::rdcache {
 
 namespace {
 
-// The kernel's CTAs, held by the filter skeleton: each is read back and its
-// accesses extracted when its SM's group comes up.
+// The kernel's CTAs: each one's accesses are extracted as it arrives and
+// spilled until its SM's group comes up.
 class SpilledCtas : public CtaSource {
  public:
-  SpilledCtas(const KernelAccesses& kernel, const stream::HeldKernelFilter& held) : kernel_(kernel), held_(held) {}
-  void add(uint32_t linear, size_t record, const UnitCounts& units, bool compact) {
-    if (ctas_.empty()) first_record_ = record;
-    // The kernel's records are held one after another: fewer than 2^32 of them.
-    if (record - first_record_ > UINT32_MAX)
-      throw Error(ExitCode::Internal, "rd-cache", "a kernel holds more than 2^32 records");
-    ctas_.push_back({static_cast<uint32_t>(record - first_record_), linear, units_.intern(units)});
-    compact_.push_back(compact);
+  explicit SpilledCtas(std::unique_ptr<AccessSpill> spill) : accesses_(std::move(spill)) {}
+  void add(uint32_t linear, const UnitCounts& units, const CtaAccesses& accesses) {
+    accesses_->append(accesses);
+    ctas_.push_back({linear, units_.intern(units)});
+  }
+  // Every CTA added: from here on they load.
+  void complete() { accesses_->flush(); }
+  // The spill file, emptied, for another kernel.
+  std::unique_ptr<AccessSpill> give_up_spill() {
+    accesses_->clear();
+    return std::move(accesses_);
   }
   // Without a sched record the modeled schedule covers only the CTAs the
   // stream holds, never a declared grid's worth (formats/SECURITY.md): each
@@ -60,35 +64,22 @@ class SpilledCtas : public CtaSource {
   bool empty() const { return ctas_.empty(); }
   size_t size() const override { return ctas_.size(); }
   uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
-  void load(size_t cta, CtaAccesses& out) const override {
-    const Spilled& c = ctas_[cta];
-    std::string bytes;
-    held_.read_held(first_record_ + c.record, bytes);
-    const stream::Record record(std::move(bytes), "spilled cta record");
-    if (compact_[cta])
-      payload_accesses(kernel_, *stream::cta_payload(record), c.linear, out);
-    else
-      out = cta_accesses(kernel_, stream::decode<CtaTrace>(record), c.linear);
-  }
+  void load(size_t cta, CtaAccesses& out) const override { accesses_->load(cta, ctas_[cta].linear, out); }
 
  private:
   struct Spilled {
-    uint32_t record;  // held by the filter skeleton, after the kernel's first
     uint32_t linear;  // place in the grid
     uint32_t units;   // its instructions by pipeline unit (in units_), for its predicted time
   };
-  const KernelAccesses& kernel_;
-  const stream::HeldKernelFilter& held_;
+  std::unique_ptr<AccessSpill> accesses_;
   std::deque<Spilled> ctas_;  // grows without copying itself
-  std::vector<bool> compact_;  // per CTA: count_payload passed it, payload_accesses reads it back
   UnitCountsTable units_;
-  size_t first_record_ = 0;  // held number of the first CTA's record
 };
 
 // A kernel read, from its kernel record until its results are written.
 struct ReadKernel {
-  ReadKernel(const KernelInfo& info, const GpuConfig& gpu, const stream::HeldKernelFilter& held)
-      : accesses(info, gpu), ctas(accesses, held) {}
+  ReadKernel(const KernelInfo& info, const GpuConfig& gpu, std::unique_ptr<AccessSpill> spill)
+      : accesses(info, gpu), ctas(std::move(spill)) {}
   KernelAccesses accesses;
   SpilledCtas ctas;
   uint64_t stream_id = 0;
@@ -126,7 +117,7 @@ class Filter : public stream::HeldKernelFilter {
 
   void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
     to_place_ = stream::kernel_to_place(k.info(), r.where());
-    open_ = std::make_unique<ReadKernel>(k.info(), gpu_, *this);
+    open_ = std::make_unique<ReadKernel>(k.info(), gpu_, take_spill());
     open_->stream_id = to_place_.stream_id;
     open_->ctas_per_sm = resident_ctas(gpu_, to_place_);
     opcodes_ = &OpcodeTable::for_version(k.info().binary_version);
@@ -138,20 +129,21 @@ class Filter : public stream::HeldKernelFilter {
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
   }
 
-  // The payload is read once here for the counts and once when the cache
-  // model runs the CTA; a CTA in full form, or one that count_payload
-  // does not take, is decoded.
-  void cta_read(const stream::Kernel&, const stream::CtaRecord& cta, size_t held) override {
+  // The record is read once, here, for the counts and the accesses: from
+  // its compact payload, or decoded where it is in full form or
+  // count_payload does not take it.
+  void cta_read(const stream::Kernel&, const stream::CtaRecord& cta) override {
     const stream::Record& r = cta.record();
     UnitCounts units{};
     const auto payload = stream::cta_payload(r);
-    const bool compact = payload && count_payload(open_->accesses, *payload, r.where(), units_, units);
-    if (!compact) {
-      const CtaTrace trace = cta.decode();
-      count_cta(open_->accesses, trace, r.where());
-      units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
+    if (payload && count_payload(open_->accesses, *payload, r.where(), units_, units, accesses_)) {
+      open_->ctas.add(static_cast<uint32_t>(cta.index()), units, accesses_);
+      return;
     }
-    open_->ctas.add(static_cast<uint32_t>(cta.index()), held, units, compact);
+    const CtaTrace trace = cta.decode();
+    count_cta(open_->accesses, trace, r.where());
+    units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
+    open_->ctas.add(static_cast<uint32_t>(cta.index()), units, cta_accesses(open_->accesses, trace, 0));
   }
 
   // An upstream cache record is dropped: this run's replaces it.
@@ -176,8 +168,10 @@ class Filter : public stream::HeldKernelFilter {
     if (k->ctas.empty()) {
       warn("kernel " + std::to_string(k->accesses.info.id),
            "no cta records (a stream without addresses?): no cache model for this kernel");
+      spare_.push_back(k->ctas.give_up_spill());
       return;
     }
+    k->ctas.complete();
     // A recorded schedule is checked against the grid (place) before its
     // size sizes anything: a declared grid never allocates ahead of data.
     if (recorded) {
@@ -227,7 +221,17 @@ class Filter : public stream::HeldKernelFilter {
       }
     }
     release_held(keep_last);
+    for (const auto& k : sharing_) spare_.push_back(k->ctas.give_up_spill());
     sharing_.clear();
+  }
+
+  // A spill file for a kernel's accesses: one a kernel before used, if any
+  // (a temporary file costs system calls; streams hold thousands of kernels).
+  std::unique_ptr<AccessSpill> take_spill() {
+    if (spare_.empty()) return std::make_unique<AccessSpill>();
+    std::unique_ptr<AccessSpill> spill = std::move(spare_.back());
+    spare_.pop_back();
+    return spill;
   }
 
   void results_due() override {
@@ -246,6 +250,8 @@ class Filter : public stream::HeldKernelFilter {
   const OpcodeTable* opcodes_ = nullptr;
   std::vector<UnitClass> units_;        // per table entry
   std::unique_ptr<ReadKernel> open_;
+  CtaAccesses accesses_;                // cta_read's, reused
+  std::vector<std::unique_ptr<AccessSpill>> spare_;  // spill files of kernels modeled, to reuse
   std::optional<KernelSchedule> schedule_;  // the open kernel's sched record
   std::vector<std::unique_ptr<ReadKernel>> sharing_;  // placed, held, sharing SMs
   std::deque<Results> results_;  // modeled, waiting for their held records

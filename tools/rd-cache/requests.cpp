@@ -1,6 +1,7 @@
 #include "requests.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "libcommon/diag.hpp"
 #include "libcommon/divisor.hpp"
@@ -32,6 +33,18 @@ void add_sector(uint64_t s, const Divisor& per_line, std::vector<LineAccess>& ou
 // Adds sectors first..last to `out`, whose lines so far hold only lower sectors.
 void add_sectors(uint64_t first, uint64_t last, const Divisor& per_line, std::vector<LineAccess>& out) {
   for (uint64_t s = first; s <= last; ++s) add_sector(s, per_line, out);
+}
+
+// Sectors first..last into the empty `out`, a line at a time.
+void add_run(uint64_t first, uint64_t last, const LineShape& shape, std::vector<LineAccess>& out) {
+  const unsigned per_line = shape.sectors_per_line();  // at most kMaxSectorsPerLine
+  for (uint64_t line = Divisor(per_line).div(first);; ++line) {
+    const uint64_t line_first = line * per_line;
+    const auto from = static_cast<unsigned>(std::max(first, line_first) - line_first);
+    const auto to = static_cast<unsigned>(std::min(last, line_first + (per_line - 1)) - line_first);
+    out.push_back(LineAccess{line, ((2u << to) - 1) & ~((1u << from) - 1)});
+    if (line_first + to == last) return;
+  }
 }
 
 // coalesce of lanes in any order: their sectors sorted first.
@@ -73,6 +86,22 @@ void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape&
     last = lane_last;
     tail = last * shape.sector_bytes;
   }
+}
+
+void coalesce_affine(uint64_t first, uint64_t stride, unsigned n, uint32_t bytes, const LineShape& shape,
+                     std::vector<LineAccess>& out) {
+  const bool falling = static_cast<int64_t>(stride) < 0;
+  const uint64_t step = falling ? 0 - stride : stride;
+  const uint64_t last = first + stride * (n - 1);
+  const uint64_t low = falling ? last : first, high = falling ? first : last;
+  if (n < 2 || bytes == 0 || step > std::max<uint64_t>(bytes, shape.sector_bytes) || high < low) {
+    std::array<uint64_t, 32> starts;
+    for (unsigned j = 0; j < n; ++j) starts[j] = first + stride * j;
+    return coalesce(std::span(starts).first(n), bytes, shape, out);
+  }
+  const Divisor sector(shape.sector_bytes);
+  out.clear();
+  add_run(sector.div(low), sector.div(high + (bytes - 1)), shape, out);
 }
 
 std::string category_name(size_t category) {

@@ -34,6 +34,14 @@ struct LineAccess {
 void coalesce(std::span<const uint64_t> starts, uint32_t bytes, const LineShape& shape,
               std::vector<LineAccess>& out);
 
+// coalesce of `n` lanes (at most 32, a warp's) at first + stride * j, as
+// a compact payload codes its affine lanes. Where no step skips a sector
+// (|stride| at most the access or the sector) and no lane wraps past 2^64,
+// they touch every sector from the lowest lane's to the highest lane's
+// last byte, added without a look at each lane; otherwise as coalesce.
+void coalesce_affine(uint64_t first, uint64_t stride, unsigned n, uint32_t bytes, const LineShape& shape,
+                     std::vector<LineAccess>& out);
+
 // Memory spaces and operations as counted in the cache record: like
 // Nsight Compute, one request per warp-level instruction with an active
 // lane, and its sectors are the distinct 32-byte sectors the lanes touch.

@@ -1,0 +1,83 @@
+#include "access_spill.hpp"
+
+namespace sasskit::rdcache {
+
+namespace {
+
+// LEB128 varints (formats/archive_bytes.hpp's coding) written through a
+// pointer into room made once per warp: ByteSink, appending each byte to
+// a string, took 70% more instructions.
+struct VarintOut {
+  char* at;
+  void varint(uint64_t v) {
+    for (; v >= 0x80; v >>= 7) *at++ = static_cast<char>(v | 0x80);
+    *at++ = static_cast<char>(v);
+  }
+  void svarint(int64_t v) { varint(archive::zigzag(v)); }
+};
+constexpr size_t kMostVarintBytes = 10;
+
+}  // namespace
+
+// Per warp: its dynamic instructions and memory instructions; per memory
+// instruction: the gap to its position from the one before's, its table
+// entry, its lines; per line: the difference from the warp's line before
+// (0 before the first) and the sector mask.
+size_t AccessSpill::append(const CtaAccesses& cta) {
+  bytes_.resize(kMostVarintBytes);
+  VarintOut out{bytes_.data()};
+  out.varint(cta.warps.size());
+  bytes_.resize(out.at - bytes_.data());
+  for (const WarpAccesses& w : cta.warps) {
+    const size_t used = bytes_.size();
+    bytes_.resize(used + kMostVarintBytes * (2 + 3 * w.mem_insts() + 2 * w.lines.size()));
+    out.at = bytes_.data() + used;
+    out.varint(w.dyn_insts);
+    out.varint(w.mem_insts());
+    uint32_t next_pos = 0;
+    uint64_t line = 0;
+    for (size_t k = 0; k < w.mem_insts(); ++k) {
+      out.varint(w.pos[k] - next_pos);
+      next_pos = w.pos[k] + 1;
+      out.varint(w.inst[k]);
+      out.varint(w.line_begin[k + 1] - w.line_begin[k]);
+      for (uint32_t l = w.line_begin[k]; l < w.line_begin[k + 1]; ++l) {
+        out.svarint(static_cast<int64_t>(w.lines[l].line - line));
+        line = w.lines[l].line;
+        out.varint(w.lines[l].mask);
+      }
+    }
+    bytes_.resize(out.at - bytes_.data());
+  }
+  return file_.append(bytes_);
+}
+
+void AccessSpill::load(size_t index, uint32_t linear, CtaAccesses& out) const {
+  thread_local std::string bytes;
+  file_.read(index, bytes);
+  archive::ByteSource in(bytes, "spill file", "damaged");  // short strings: no allocation per CTA
+  out.linear = linear;
+  out.warps.resize(in.varint());
+  for (WarpAccesses& w : out.warps) {
+    w.dyn_insts = static_cast<uint32_t>(in.varint());
+    const size_t mem_insts = in.varint();
+    w.pos.resize(mem_insts);
+    w.inst.resize(mem_insts);
+    w.line_begin.assign(mem_insts + 1, 0);
+    w.lines.clear();
+    uint32_t next_pos = 0;
+    uint64_t line = 0;
+    for (size_t k = 0; k < mem_insts; ++k) {
+      w.pos[k] = next_pos + static_cast<uint32_t>(in.varint());
+      next_pos = w.pos[k] + 1;
+      w.inst[k] = static_cast<uint32_t>(in.varint());
+      for (uint64_t l = in.varint(); l > 0; --l) {
+        line += static_cast<uint64_t>(in.svarint());
+        w.lines.push_back(LineAccess{line, static_cast<uint32_t>(in.varint())});
+      }
+      w.line_begin[k + 1] = static_cast<uint32_t>(w.lines.size());
+    }
+  }
+}
+
+}  // namespace sasskit::rdcache

@@ -1,0 +1,34 @@
+// The accesses of a kernel's CTAs (CtaAccesses: the L1 lines of each
+// memory instruction), extracted once as each CTA arrives and held in a
+// spill file until the cache model runs the CTA: memory holds no CTA, and
+// none is decoded or coalesced a second time. Varint-coded: a vecadd
+// warp's three requests take about 29 bytes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "formats/archive_bytes.hpp"
+#include "kernel_accesses.hpp"
+#include "libcommon/spill.hpp"
+
+namespace sasskit::rdcache {
+
+class AccessSpill {
+ public:
+  // Appends a CTA's accesses (all but `linear`); returns its index.
+  size_t append(const CtaAccesses& cta);
+  // Makes every appended CTA readable by load(); call before loading.
+  void flush() { file_.flush(); }
+  // Forgets every CTA, to be reused for another kernel.
+  void clear() { file_.clear(); }
+  // CTA `index` into `out` (its buffers reused), at `linear` in the grid.
+  // Safe from several threads at once, once flushed.
+  void load(size_t index, uint32_t linear, CtaAccesses& out) const;
+
+ private:
+  SpillFile file_;
+  std::string bytes_;  // append's, reused
+};
+
+}  // namespace sasskit::rdcache
