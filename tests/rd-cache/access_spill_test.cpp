@@ -5,25 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include "same_accesses.hpp"
+
 using namespace sasskit::rdcache;
+
+using sasskit::rdcache::test::expect_same;
 
 namespace {
 
 WarpAccesses warp(uint32_t dyn_insts, std::vector<uint32_t> pos, std::vector<uint32_t> inst,
                   std::vector<uint32_t> line_begin, std::vector<LineAccess> lines) {
   return WarpAccesses{dyn_insts, std::move(pos), std::move(inst), std::move(line_begin), std::move(lines)};
-}
-
-void expect_same(const CtaAccesses& a, const CtaAccesses& b) {
-  EXPECT_EQ(a.linear, b.linear);
-  ASSERT_EQ(a.warps.size(), b.warps.size());
-  for (size_t w = 0; w < a.warps.size(); ++w) {
-    EXPECT_EQ(a.warps[w].dyn_insts, b.warps[w].dyn_insts);
-    EXPECT_EQ(a.warps[w].pos, b.warps[w].pos);
-    EXPECT_EQ(a.warps[w].inst, b.warps[w].inst);
-    EXPECT_EQ(a.warps[w].line_begin, b.warps[w].line_begin);
-    EXPECT_EQ(a.warps[w].lines, b.warps[w].lines);
-  }
 }
 
 }  // namespace

@@ -7,9 +7,12 @@
 #include <random>
 
 #include "formats/cta_payload.hpp"
+#include "same_accesses.hpp"
 
 using namespace sasskit;
 using namespace sasskit::rdcache;
+
+using sasskit::rdcache::test::expect_same;
 
 namespace {
 
@@ -62,18 +65,6 @@ std::vector<UnitClass> units_of(const KernelAccesses& k) {
   std::vector<UnitClass> units;
   for (const StaticInst& s : k.table) units.push_back(s.mem_width ? UnitClass::Ldst : UnitClass::Int);
   return units;
-}
-
-void expect_same(const CtaAccesses& a, const CtaAccesses& b) {
-  EXPECT_EQ(a.linear, b.linear);
-  ASSERT_EQ(a.warps.size(), b.warps.size());
-  for (size_t w = 0; w < a.warps.size(); ++w) {
-    EXPECT_EQ(a.warps[w].dyn_insts, b.warps[w].dyn_insts);
-    EXPECT_EQ(a.warps[w].pos, b.warps[w].pos);
-    EXPECT_EQ(a.warps[w].inst, b.warps[w].inst);
-    EXPECT_EQ(a.warps[w].line_begin, b.warps[w].line_begin);
-    EXPECT_EQ(a.warps[w].lines, b.warps[w].lines);
-  }
 }
 
 }  // namespace
