@@ -12,7 +12,7 @@
 namespace sasskit::pipesim {
 namespace {
 
-// Spilled CTAs are counted in groups of about this many record bytes, on
+// Spilled CTAs are counted in groups that hold about this many bytes, on
 // the run's threads.
 constexpr size_t kCountGroupBytes = size_t(4) << 20;
 
@@ -69,8 +69,8 @@ class BatchBuilder : public stream::KernelHandler {
     // Only the instruction counts are needed until an SM takes the CTA:
     // the CTA waits with a group, counted together on the run's threads
     // before any later record is taken (count_waiting).
-    waiting_.push_back(WaitingCta{r, cta.index()});
-    waiting_bytes_ += r.bytes().size();
+    waiting_.push_back(WaitingCta{r.bytes(), r.where(), cta.index()});
+    waiting_bytes_ += sizeof(WaitingCta) + r.bytes().size() + r.where().size();  // about what it holds
     if (waiting_bytes_ >= kCountGroupBytes) count_waiting();
   }
 
@@ -103,9 +103,12 @@ class BatchBuilder : public stream::KernelHandler {
 
  private:
   // A spilled CTA of the open kernel not yet counted, with a copy of its
-  // record (the reader reuses its own).
+  // record's bytes (the reader reuses its record). Only the bytes wait: a
+  // Record parsed for its payload holds the parse (kilobytes) as long as
+  // it lives.
   struct WaitingCta {
-    stream::Record record;
+    std::string bytes;
+    std::string where;
     uint64_t index = 0;
     UnitCounts units{};
     bool counted = false;
@@ -128,8 +131,9 @@ class BatchBuilder : public stream::KernelHandler {
     parallel_for(group.size(), options_.threads, [&](size_t i) {
       WaitingCta& w = group[i];
       try {
-        const auto payload = stream::cta_payload(w.record);
-        w.counted = payload && count_payload(*payload, w.record.where(), table, w.units);
+        const stream::Record record(w.bytes, w.where);
+        const auto payload = stream::cta_payload(record);
+        w.counted = payload && count_payload(*payload, w.where, table, w.units);
       } catch (...) {
         w.error = std::current_exception();
       }
@@ -144,16 +148,17 @@ class BatchBuilder : public stream::KernelHandler {
   // As CtaRecord::decode does, without the stream layer's kernel, which is
   // gone when the layer has refused a later record (before_failing).
   UnitCounts decode_and_count(const WaitingCta& w, const std::vector<StaticInst>& table) const {
+    const stream::Record record(w.bytes, w.where);
     CtaTrace c;
-    stream::RecordCodec<CtaTrace>::unpack(w.record, c);
-    stream::validate_cta(c, table, w.record.where());
-    check_has_warps(c.warps.size(), w.record);
+    stream::RecordCodec<CtaTrace>::unpack(record, c);
+    stream::validate_cta(c, table, w.where);
+    check_has_warps(c.warps.size(), record);
     return count_units(c.warps, [&](uint32_t i) { return units_[i]; });
   }
 
   void spill(const WaitingCta& w) {
     KernelInput& k = open_.kernels.back();
-    size_t record = open_.spill->append(w.record.bytes());
+    size_t record = open_.spill->append(w.bytes);
     if (k.spilled.empty()) k.first_spilled = record;
     k.spilled.add(w.index, w.units);
     add_spilled(record);
