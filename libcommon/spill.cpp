@@ -56,13 +56,21 @@ void SpillFile::read_at(uint64_t offset, char* to, size_t length) const {
   }
 }
 
+uint64_t SpillFile::end_of(size_t index) const {
+  return index + 1 < offsets_.size() ? offsets_[index + 1] : end_;
+}
+
+int64_t SpillFile::tag_at(const char* record) {
+  int64_t tag;
+  std::memcpy(&tag, record, kTagBytes);
+  return tag;
+}
+
 int64_t SpillFile::read(size_t index, std::string& bytes) const {
   const uint64_t offset = offsets_[index];
-  const uint64_t next = index + 1 < offsets_.size() ? offsets_[index + 1] : end_;
-  bytes.resize(next - offset);  // one read for the tag and the record
+  bytes.resize(end_of(index) - offset);  // one read for the tag and the record
   read_at(offset, bytes.data(), bytes.size());
-  int64_t tag;
-  std::memcpy(&tag, bytes.data(), kTagBytes);
+  const int64_t tag = tag_at(bytes.data());
   bytes.erase(0, kTagBytes);
   return tag;
 }
@@ -73,18 +81,15 @@ constexpr size_t kReplayBufferBytes = size_t{256} << 10;
 }  // namespace
 
 int64_t SpillFile::read_through(size_t index, std::string& buffer, uint64_t* buffer_at, std::string& bytes) const {
-  const uint64_t offset = offsets_[index];
-  const uint64_t next = index + 1 < offsets_.size() ? offsets_[index + 1] : end_;
+  const uint64_t offset = offsets_[index], next = end_of(index);
   if (offset < *buffer_at || next > *buffer_at + buffer.size()) {
     buffer.resize(std::min<uint64_t>(end_ - offset, std::max<uint64_t>(kReplayBufferBytes, next - offset)));
     read_at(offset, buffer.data(), buffer.size());
     *buffer_at = offset;
   }
   const char* record = buffer.data() + (offset - *buffer_at);
-  int64_t tag;
-  std::memcpy(&tag, record, kTagBytes);
   bytes.assign(record + kTagBytes, next - offset - kTagBytes);
-  return tag;
+  return tag_at(record);
 }
 
 void SpillFile::clear() {

@@ -38,6 +38,9 @@ class SpillFile {
 
  private:
   void read_at(uint64_t offset, char* to, size_t length) const;
+  // Where record `index` ends in the file; the tag a record starts with.
+  uint64_t end_of(size_t index) const;
+  static int64_t tag_at(const char* record);
   // Record `index` out of `buffer`, which holds the file from `*buffer_at`
   // on and is read again, from the record on, where it ends before it.
   int64_t read_through(size_t index, std::string& buffer, uint64_t* buffer_at, std::string& bytes) const;
