@@ -25,11 +25,22 @@ constexpr unsigned kPipelineCycles = 3;
 
 uint64_t request_latency(unsigned measured) { return std::max(1u, measured > kPipelineCycles ? measured - kPipelineCycles : 1u); }
 
+// floor and ceil of a cycle count (finite, at least 0, under 2^64), as the
+// integer conversion gives them: std::floor and std::ceil are calls into
+// libm where the build targets every x86-64 (no SSE4.1), and the memory
+// pipeline rounds a booking on most cycles a request waits.
+uint64_t floor_cycles(double x) { return static_cast<uint64_t>(x); }
+uint64_t ceil_cycles(double x) {
+  uint64_t t = static_cast<uint64_t>(x);
+  return t + (double(t) < x);
+}
+
 // Calls `visit` with each distinct value, ascending, among the first
 // kMaxUnits 4-byte words or sectors a warp access touches, lane by lane (32
 // lanes of at most 16 bytes each). Each lane touches a run of consecutive
 // units: the runs are sorted by their first unit (coalesced accesses come
-// sorted) and merged.
+// sorted; runs with the same first unit may go in any order, since merging
+// gives their union) and merged.
 constexpr size_t kMaxUnits = 256;
 template <class Visit>
 void for_each_distinct_unit(const uint64_t* addrs, unsigned lanes, unsigned width, Divisor unit, Visit visit) {
@@ -39,15 +50,16 @@ void for_each_distinct_unit(const uint64_t* addrs, unsigned lanes, unsigned widt
   std::array<Run, 32> runs;
   size_t nruns = 0;
   uint64_t generated = 0;
+  bool sorted = true;
   for (unsigned l = 0; l < lanes && l < runs.size() && generated < kMaxUnits; ++l) {
     uint64_t first = unit.div(addrs[l]), last = unit.div(addrs[l] + std::max(1u, width) - 1);
     if (last < first) continue;
     uint64_t count = std::min<uint64_t>(last - first + 1, kMaxUnits - generated);
     generated += count;
-    size_t i = nruns++;
-    for (; i > 0 && runs[i - 1].first > first; --i) runs[i] = runs[i - 1];
-    runs[i] = Run{first, count};
+    sorted &= nruns == 0 || runs[nruns - 1].first <= first;
+    runs[nruns++] = Run{first, count};
   }
+  if (!sorted) std::sort(runs.begin(), runs.begin() + nruns, [](const Run& a, const Run& b) { return a.first < b.first; });
   bool any = false;
   uint64_t previous = 0;
   for (size_t r = 0; r < nruns; ++r) {
@@ -222,7 +234,7 @@ uint64_t MemoryPipeline::book_writebacks(const DecodedInst& d, uint32_t sectors)
   if (!causes_writebacks(d)) return 0;
   double& acc = wb_acc_[d.pc_index];
   acc += double(sectors) * d.writeback_rate;
-  auto whole = static_cast<uint64_t>(std::floor(acc + 1e-9));
+  uint64_t whole = floor_cycles(acc + 1e-9);
   acc -= double(whole);
   book_dram(whole);
   return whole;
@@ -267,8 +279,8 @@ bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, cons
   bool dram_busy = dram_bytes_per_cycle_ > 0 && uses_dram(d, req) && dram_free_ > double(clock_.now) + dram_backlog;
   if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
   ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
-  if (noc_busy) clock_.wake_at(static_cast<uint64_t>(std::floor(noc_busy_until_)));
-  if (dram_busy) clock_.wake_at(static_cast<uint64_t>(std::ceil(dram_free_ - dram_backlog)));
+  if (noc_busy) clock_.wake_at(floor_cycles(noc_busy_until_));
+  if (dram_busy) clock_.wake_at(ceil_cycles(dram_free_ - dram_backlog));
   if (!mshr_release_.empty()) clock_.wake_at(mshr_release_.top());
   return true;
 }
@@ -281,7 +293,7 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
   uint64_t done = clock_.now + req.latency;
   SimCounters& c = counters_;
   if (req.to_dram) {
-    done += static_cast<uint64_t>(std::ceil(book_dram(req.sectors)));
+    done += ceil_cycles(book_dram(req.sectors));
     c.dram_read_sectors += req.sectors;
   }
   if (req.writes_dram) {
