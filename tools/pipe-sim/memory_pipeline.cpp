@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 
 #include "libcommon/divisor.hpp"
 
@@ -25,12 +24,13 @@ constexpr unsigned kPipelineCycles = 3;
 
 uint64_t request_latency(unsigned measured) { return std::max(1u, measured > kPipelineCycles ? measured - kPipelineCycles : 1u); }
 
-// floor and ceil of a cycle count (finite, at least 0, under 2^64), as the
-// integer conversion gives them: std::floor and std::ceil are calls into
-// libm where the build targets every x86-64 (no SSE4.1), and the memory
-// pipeline rounds a booking on most cycles a request waits.
-uint64_t floor_cycles(double x) { return static_cast<uint64_t>(x); }
-uint64_t ceil_cycles(double x) {
+// floor and ceil of a finite value at least 0 and under 2^64 (a booked
+// cycle, a count of write-back sectors), as the integer conversion gives
+// them: std::floor and std::ceil are calls into libm where the build
+// targets every x86-64 (no SSE4.1), and the memory pipeline rounds a
+// booking on most cycles a request waits.
+uint64_t floor_nonnegative(double x) { return static_cast<uint64_t>(x); }
+uint64_t ceil_nonnegative(double x) {
   uint64_t t = static_cast<uint64_t>(x);
   return t + (double(t) < x);
 }
@@ -234,7 +234,7 @@ uint64_t MemoryPipeline::book_writebacks(const DecodedInst& d, uint32_t sectors)
   if (!causes_writebacks(d)) return 0;
   double& acc = wb_acc_[d.pc_index];
   acc += double(sectors) * d.writeback_rate;
-  uint64_t whole = floor_cycles(acc + 1e-9);
+  uint64_t whole = floor_nonnegative(acc + 1e-9);
   acc -= double(whole);
   book_dram(whole);
   return whole;
@@ -279,8 +279,8 @@ bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, cons
   bool dram_busy = dram_bytes_per_cycle_ > 0 && uses_dram(d, req) && dram_free_ > double(clock_.now) + dram_backlog;
   if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
   ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
-  if (noc_busy) clock_.wake_at(floor_cycles(noc_busy_until_));
-  if (dram_busy) clock_.wake_at(ceil_cycles(dram_free_ - dram_backlog));
+  if (noc_busy) clock_.wake_at(floor_nonnegative(noc_busy_until_));
+  if (dram_busy) clock_.wake_at(ceil_nonnegative(dram_free_ - dram_backlog));
   if (!mshr_release_.empty()) clock_.wake_at(mshr_release_.top());
   return true;
 }
@@ -293,7 +293,7 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
   uint64_t done = clock_.now + req.latency;
   SimCounters& c = counters_;
   if (req.to_dram) {
-    done += ceil_cycles(book_dram(req.sectors));
+    done += ceil_nonnegative(book_dram(req.sectors));
     c.dram_read_sectors += req.sectors;
   }
   if (req.writes_dram) {
