@@ -11,14 +11,9 @@ uint64_t CtaSource::insts(uint32_t i) const {
   return n;
 }
 
-const CtaTrace& CtaSource::trace(uint32_t i, std::unique_ptr<CtaTrace>& loaded) const {
-  if (held) return (*held)[i];
-  if (!loaded) {
-    std::string bytes;
-    spill->read(first_record + i, bytes);
-    loaded = std::make_unique<CtaTrace>(stream::decode<CtaTrace>(stream::Record(bytes, "spilled cta record")));
-  }
-  return *loaded;
+void CtaSource::read_back(uint32_t i, CtaTrace& into, std::string& bytes) const {
+  spill->read(first_record + i, bytes);
+  stream::RecordCodec<CtaTrace>::unpack(stream::Record(bytes, "spilled cta record"), into);
 }
 
 }  // namespace sasskit::pipesim

@@ -50,9 +50,9 @@ struct CtaSource {
 
   // CTA i's dynamic warp instructions.
   uint64_t insts(uint32_t i) const;
-  // CTA i: held, or read back from the spill file into `loaded` unless
-  // `loaded` holds it already.
-  const CtaTrace& trace(uint32_t i, std::unique_ptr<CtaTrace>& loaded) const;
+  // Spilled CTA i, read back from the spill file into `into`, reusing its
+  // buffers and those of `bytes`.
+  void read_back(uint32_t i, CtaTrace& into, std::string& bytes) const;
 };
 
 // The CTAs one SM runs, by their place in the stream, in the order it

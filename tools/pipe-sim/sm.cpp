@@ -173,6 +173,15 @@ void SmSim::launch_ctas() {
 }
 
 // The CTA the SM launches next: held, or read back from the spill file once.
-const CtaTrace& SmSim::next_cta() { return work_.source.trace(work_.ctas[next_cta_], next_loaded_); }
+const CtaTrace& SmSim::next_cta() {
+  const CtaSource& source = work_.source;
+  const uint32_t i = work_.ctas[next_cta_];
+  if (source.held) return (*source.held)[i];
+  if (!next_loaded_) {
+    next_loaded_ = warps_.spare_trace();
+    source.read_back(i, *next_loaded_, record_bytes_);
+  }
+  return *next_loaded_;
+}
 
 }  // namespace sasskit::pipesim

@@ -114,7 +114,10 @@ class SmSim {
   Clock::Requests upstream_, others_;
   bool latch_emptied_ = false;
   size_t next_cta_ = 0;
-  std::unique_ptr<CtaTrace> next_loaded_;  // work_.ctas[next_cta_], read back from the spill file
+  // work_.ctas[next_cta_], read back from the spill file into a finished
+  // CTA's trace (for its buffers).
+  std::unique_ptr<CtaTrace> next_loaded_;
+  std::string record_bytes_;  // the buffer spilled CTAs are read into
   bool stopped_ = false;  // PKP ended the simulation
 };
 

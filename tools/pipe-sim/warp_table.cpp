@@ -61,6 +61,13 @@ const std::vector<uint32_t>& WarpTable::launch(CtaSlot& slot, const CtaTrace& ct
   return slot.warps;
 }
 
+std::unique_ptr<CtaTrace> WarpTable::spare_trace() {
+  if (spare_traces_.empty()) return std::make_unique<CtaTrace>();
+  std::unique_ptr<CtaTrace> t = std::move(spare_traces_.back());
+  spare_traces_.pop_back();
+  return t;
+}
+
 std::vector<uint64_t> WarpTable::insts_left_per_warp() const {
   std::vector<uint64_t> out(warps_.size(), 0);
   for (size_t w = 0; w < warps_.size(); ++w)
@@ -82,6 +89,7 @@ void WarpTable::retire(uint32_t w) {
   clock_.progressed();
   CtaSlot& c = ctas_[warp.cta];
   if (++c.done < c.warps.size()) return;
+  if (c.loaded) spare_traces_.push_back(std::move(c.loaded));
   c = CtaSlot{};
   c.freed_at = clock_.now + 1;  // the next CTA could start next cycle
   --resident_ctas_;

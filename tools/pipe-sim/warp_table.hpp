@@ -102,6 +102,9 @@ class WarpTable : private Stage {
   // Ends a warp that has issued everything and has nothing in flight, and
   // its CTA when that was the CTA's last warp.
   void retire(uint32_t w);
+  // A finished CTA's trace, to be read into (its buffers keep their size),
+  // or a new one.
+  std::unique_ptr<CtaTrace> spare_trace();
 
   // Fetch: `count` instructions from next_fetch on are on their way; a
   // taken branch at trace position `branch_at` (kNone: none) stops fetch
@@ -147,6 +150,7 @@ class WarpTable : private Stage {
   std::vector<uint8_t> can_fetch_;  // per warp slot: room in the buffer and instructions left to fetch
   std::vector<SubCoreWarps> subcores_;
   std::vector<CtaSlot> ctas_;
+  std::vector<std::unique_ptr<CtaTrace>> spare_traces_;  // of finished CTAs read back from the spill file
   uint32_t resident_ctas_ = 0;
   uint32_t resident_warps_ = 0;
   uint64_t warp_age_ = 0;
