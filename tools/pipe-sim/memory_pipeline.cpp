@@ -11,8 +11,8 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 
+#include "access_units.hpp"
 #include "libcommon/divisor.hpp"
 
 namespace sasskit::pipesim {
@@ -33,41 +33,6 @@ uint64_t floor_nonnegative(double x) { return static_cast<uint64_t>(x); }
 uint64_t ceil_nonnegative(double x) {
   uint64_t t = static_cast<uint64_t>(x);
   return t + (double(t) < x);
-}
-
-// Calls `visit` with each distinct value, ascending, among the first
-// kMaxUnits 4-byte words or sectors a warp access touches, lane by lane (32
-// lanes of at most 16 bytes each). Each lane touches a run of consecutive
-// units: the runs are sorted by their first unit (coalesced accesses come
-// sorted; runs with the same first unit may go in any order, since merging
-// gives their union) and merged.
-constexpr size_t kMaxUnits = 256;
-template <class Visit>
-void for_each_distinct_unit(const uint64_t* addrs, unsigned lanes, unsigned width, Divisor unit, Visit visit) {
-  struct Run {
-    uint64_t first, count;
-  };
-  std::array<Run, 32> runs;
-  size_t nruns = 0;
-  uint64_t generated = 0;
-  bool sorted = true;
-  for (unsigned l = 0; l < lanes && l < runs.size() && generated < kMaxUnits; ++l) {
-    uint64_t first = unit.div(addrs[l]), last = unit.div(addrs[l] + std::max(1u, width) - 1);
-    if (last < first) continue;
-    uint64_t count = std::min<uint64_t>(last - first + 1, kMaxUnits - generated);
-    generated += count;
-    sorted &= nruns == 0 || runs[nruns - 1].first <= first;
-    runs[nruns++] = Run{first, count};
-  }
-  if (!sorted) std::sort(runs.begin(), runs.begin() + nruns, [](const Run& a, const Run& b) { return a.first < b.first; });
-  bool any = false;
-  uint64_t previous = 0;
-  for (size_t r = 0; r < nruns; ++r) {
-    const Run& run = runs[r];
-    uint64_t skip = any && previous >= run.first ? previous - run.first + 1 : 0;
-    for (uint64_t k = skip; k < run.count; ++k) visit(previous = run.first + k);
-    any |= skip < run.count;
-  }
 }
 
 // The shared-memory wavefronts an access of `lanes` lanes of `width` bytes
