@@ -142,7 +142,9 @@ MemoryPipeline::MemRequest MemoryPipeline::outcome(const DecodedInst& d, uint32_
   bool through = g.l2.write_policy == WritePolicy::WriteThrough;
   bool bypasses = d.op.is_store && !atomic && !g.l2.write_allocate;
   bool reads_dram = !l2_hit && (atomic || !d.op.is_store);
-  return MemRequest{sectors, request_latency(measured), true, reads_dram, (writes && through) || bypasses};
+  bool writes_dram = (writes && through) || bypasses;
+  bool uses_dram = reads_dram || writes_dram || causes_writebacks(d);
+  return MemRequest{sectors, request_latency(measured), true, reads_dram, writes_dram, uses_dram};
 }
 
 // Forms the requests of a dispatched memory instruction in the latch.
@@ -213,10 +215,6 @@ bool MemoryPipeline::causes_writebacks(const DecodedInst& d) const {
   return d.writeback_rate > 0 && g.l2.write_policy == WritePolicy::WriteBack && allocates;
 }
 
-bool MemoryPipeline::uses_dram(const DecodedInst& d, const MemRequest& req) const {
-  return req.to_dram || req.writes_dram || causes_writebacks(d);
-}
-
 // The SM's L1 data / shared-memory array: its banks deliver smem_banks x 4
 // bytes per cycle to all sub-cores together (a shared-memory wavefront, or up
 // to that many bytes of one global line), so a request that finds it busy
@@ -241,7 +239,7 @@ bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, cons
   bool needs_mshr = !d.op.is_store;
   bool noc_busy = noc_busy_until_ >= double(clock_.now + 1);
   const double dram_backlog = std::max(1u, gpu_.dram_latency);
-  bool dram_busy = dram_bytes_per_cycle_ > 0 && uses_dram(d, req) && dram_free_ > double(clock_.now) + dram_backlog;
+  bool dram_busy = dram_bytes_per_cycle_ > 0 && req.uses_dram && dram_free_ > double(clock_.now) + dram_backlog;
   if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
   ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
   if (noc_busy) clock_.wake_at(floor_nonnegative(noc_busy_until_));

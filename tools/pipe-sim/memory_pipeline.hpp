@@ -73,6 +73,7 @@ class MemoryPipeline : private Stage {
     bool leaves_sm = false;  // L1 miss: needs an MSHR and interconnect bandwidth
     bool to_dram = false;    // reads DRAM (an L2 miss): waits for DRAM bandwidth
     bool writes_dram = false;  // a write L2 passes on to DRAM at once (write-through, no allocation)
+    bool uses_dram = false;    // reads, writes or evicts to DRAM: waits while DRAM is backlogged
   };
   struct MemLatch {
     bool busy = false;
@@ -89,7 +90,6 @@ class MemoryPipeline : private Stage {
   double dram_bytes(uint64_t sectors) const { return double(sectors) * std::max(4u, gpu_.l2.sector_bytes); }
   uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
   bool causes_writebacks(const DecodedInst& d) const;
-  bool uses_dram(const DecodedInst& d, const MemRequest& req) const;
   bool miss_must_wait(unsigned subcore, const DecodedInst& d, const MemRequest& req);
   uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
   bool take_l1_data_port(uint32_t bytes);
