@@ -16,6 +16,7 @@ class Divisor {
   explicit Divisor(uint64_t d) : d_(d), shift_(d != 0 && (d & (d - 1)) == 0 ? std::countr_zero(d) : -1) {}
   uint64_t div(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / d_; }
   uint64_t mod(uint64_t x) const { return shift_ >= 0 ? x & (d_ - 1) : x % d_; }
+  uint64_t divisor() const { return d_; }
 
  private:
   uint64_t d_;

@@ -70,6 +70,24 @@ TEST(AccessUnits, AffineLanesUpAndDownAndAcrossUnits) {
   }
 }
 
+TEST(AccessUnits, StridesAtTheEdgeOfLeavingAUnitUntouched) {
+  // A gap between lanes of a unit less one byte cannot hold a whole unit;
+  // a gap of a whole unit can, and does at some offsets.
+  for (uint64_t unit : {4u, 32u}) {
+    for (unsigned width : {1u, 4u, 16u}) {
+      for (uint64_t stride : {width + unit - 1, width + unit, width + unit + 1}) {
+        for (uint64_t offset = 0; offset < unit; ++offset) {
+          std::vector<uint64_t> addrs(32);
+          for (size_t l = 0; l < addrs.size(); ++l) addrs[l] = 4096 + offset + stride * l;
+          expect_reference(addrs, width, unit);
+          addrs.resize(1 + offset % 32);
+          expect_reference(addrs, width, unit);
+        }
+      }
+    }
+  }
+}
+
 TEST(AccessUnits, LanesAtTheTopOfTheAddressSpace) {
   const uint64_t top = ~uint64_t(0);
   // A lane whose bytes wrap past 2^64 touches nothing; the others count.
