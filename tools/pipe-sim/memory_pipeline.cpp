@@ -24,15 +24,21 @@ constexpr unsigned kPipelineCycles = 3;
 
 uint64_t request_latency(unsigned measured) { return std::max(1u, measured > kPipelineCycles ? measured - kPipelineCycles : 1u); }
 
-// floor and ceil of a finite value at least 0 and under 2^64 (a booked
-// cycle, a count of write-back sectors), as the integer conversion gives
-// them: std::floor and std::ceil are calls into libm where the build
-// targets every x86-64 (no SSE4.1), and the memory pipeline rounds a
-// booking on most cycles a request waits.
-uint64_t floor_nonnegative(double x) { return static_cast<uint64_t>(x); }
+// Cycles, bookings and sector counts here stay far below 2^63, where the
+// signed conversions between integers and doubles give what the unsigned
+// ones give, in one instruction each: the unsigned ones take a branch and
+// several where the build targets every x86-64 (no AVX-512), and the memory
+// pipeline converts on most cycles a request waits.
+double as_double(uint64_t n) { return double(static_cast<int64_t>(n)); }
+
+// floor and ceil of a finite value at least 0 (a booked cycle, a count of
+// write-back sectors), as the integer conversion gives them: std::floor and
+// std::ceil are calls into libm where the build targets every x86-64 (no
+// SSE4.1).
+uint64_t floor_nonnegative(double x) { return static_cast<uint64_t>(static_cast<int64_t>(x)); }
 uint64_t ceil_nonnegative(double x) {
-  uint64_t t = static_cast<uint64_t>(x);
-  return t + (double(t) < x);
+  int64_t t = static_cast<int64_t>(x);
+  return static_cast<uint64_t>(t) + (double(t) < x);
 }
 
 // The shared-memory wavefronts an access of `lanes` lanes of `width` bytes
@@ -189,8 +195,8 @@ void MemoryPipeline::coalesce(const Op& op, MemLatch& latch) {
 double MemoryPipeline::book_dram(uint64_t sectors) {
   if (dram_bytes_per_cycle_ <= 0 || sectors == 0) return 0;
   double bytes = dram_bytes(sectors);
-  double wait = std::max(0.0, dram_free_ - double(clock_.now));
-  dram_free_ = double(clock_.now) + wait + bytes / dram_bytes_per_cycle_;
+  double wait = std::max(0.0, dram_free_ - as_double(clock_.now));
+  dram_free_ = as_double(clock_.now) + wait + bytes / dram_bytes_per_cycle_;
   return wait;
 }
 
@@ -200,9 +206,9 @@ double MemoryPipeline::book_dram(uint64_t sectors) {
 uint64_t MemoryPipeline::book_writebacks(const DecodedInst& d, uint32_t sectors) {
   if (!causes_writebacks(d)) return 0;
   double& acc = wb_acc_[d.pc_index];
-  acc += double(sectors) * d.writeback_rate;
+  acc += as_double(sectors) * d.writeback_rate;
   uint64_t whole = floor_nonnegative(acc + 1e-9);
-  acc -= double(whole);
+  acc -= as_double(whole);
   book_dram(whole);
   return whole;
 }
@@ -237,9 +243,9 @@ bool MemoryPipeline::take_l1_data_port(uint32_t bytes) {
 bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, const MemRequest& req) {
   unsigned mshrs = gpu_.l1d.mshrs;
   bool needs_mshr = !d.op.is_store;
-  bool noc_busy = noc_busy_until_ >= double(clock_.now + 1);
+  bool noc_busy = noc_busy_until_ >= as_double(clock_.now + 1);
   const double dram_backlog = std::max(1u, gpu_.dram_latency);
-  bool dram_busy = dram_bytes_per_cycle_ > 0 && req.uses_dram && dram_free_ > double(clock_.now) + dram_backlog;
+  bool dram_busy = dram_bytes_per_cycle_ > 0 && req.uses_dram && dram_free_ > as_double(clock_.now) + dram_backlog;
   if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
   ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
   if (noc_busy) clock_.wake_at(floor_nonnegative(noc_busy_until_));
@@ -267,7 +273,7 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
   if (!d.op.is_store) mshr_release_.push(done);
   if (noc_bytes_per_cycle_ > 0) {
     double bytes = noc_bytes(req.sectors);
-    noc_busy_until_ = std::max(noc_busy_until_, double(clock_.now)) + bytes / noc_bytes_per_cycle_;
+    noc_busy_until_ = std::max(noc_busy_until_, as_double(clock_.now)) + bytes / noc_bytes_per_cycle_;
   }
   ++c.l1d_misses;
   c.l2_sectors += req.sectors;
