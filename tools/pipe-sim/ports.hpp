@@ -84,7 +84,7 @@ struct SubCorePort {
   uint64_t epoch = 0;
 
   void new_cycle() {
-    events = CycleEvents{};
+    events.forget(~uint16_t(0));
     issued = false;
     bank_ports.fill(0);
   }

@@ -26,7 +26,8 @@ struct EventBits {
 };
 
 // A cycle's events and, for the direct events, the PC index of the first
-// warp they blocked.
+// warp they blocked. pc[e] means something only while e is seen: events
+// forgotten, and a port's events at a new cycle, leave it as it was.
 struct CycleEvents : EventBits {
   std::array<uint32_t, kStallEvents> pc{};
 
@@ -47,7 +48,6 @@ struct CycleEvents : EventBits {
   }
   // Forgets the events of the set `kinds`, as if they had not been added.
   void forget(uint16_t kinds) {
-    for (uint16_t gone = seen & kinds; gone; gone &= uint16_t(gone - 1)) pc[std::countr_zero(gone)] = 0;
     seen &= uint16_t(~kinds);
     mem &= uint16_t(~kinds);
   }
