@@ -12,12 +12,32 @@
 namespace sasskit::pipesim {
 namespace {
 
-// The low `width` bits of `m`, rotated so that bit `start` comes first.
-uint64_t rotate(uint64_t m, unsigned start, unsigned width) {
-  if (start == 0) return m;
-  uint64_t full = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
-  return ((m >> start) | (m << (width - start))) & full;
-}
+// The warps of a sub-core in the order LRR offers them: local slots from
+// `start` up to the last, then from 0. The masks are judged as they are,
+// without rotating each: a set's first warp in this order is its lowest bit
+// at or above `start`, else its lowest bit.
+class CyclicOrder {
+ public:
+  CyclicOrder(unsigned start, unsigned width)
+      : start_(start), from_start_(~uint64_t(0) << start),
+        all_(width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1) {}
+  uint64_t all() const { return all_; }
+  // The first of a non-empty set.
+  unsigned first(uint64_t set) const {
+    uint64_t late = set & from_start_;
+    return static_cast<unsigned>(std::countr_zero(late ? late : set));
+  }
+  // The warps offered before local slot `p`.
+  uint64_t before(unsigned p) const {
+    uint64_t below = (uint64_t(1) << p) - 1;
+    return (p >= start_ ? from_start_ & below : from_start_ | below) & all_;
+  }
+
+ private:
+  unsigned start_;
+  uint64_t from_start_;
+  uint64_t all_;
+};
 
 class LrrPolicy final : public IssuePolicy {
  public:
@@ -54,39 +74,38 @@ bool LrrPolicy::pick_by_masks(IssueScan& scan) {
   // Slot j * n + index has local index j; start after the last issued warp.
   unsigned start = last_ != kNone && last_ >= index ? (last_ - index) / n + 1 : 0;
   if (start >= width) start = 0;
-  auto rot = [&](uint64_t mask) { return rotate(mask, start, width); };
-  auto slot_at = [&](unsigned position) { return ((position + start) % width) * n + index; };
+  const CyclicOrder order(start, width);
+  auto slot_at = [&](unsigned local) { return local * n + index; };
 
-  const uint64_t ready = rot(m.ready), ready_mem = rot(m.ready_mem);
   const uint32_t excluded_unit = scan.excluded_unit();
   const bool has_excluded = excluded_unit < kUnitClasses;
-  const uint64_t excluded = has_excluded ? rot(m.ready_unit[excluded_unit]) : 0;
+  const uint64_t excluded = has_excluded ? m.ready_unit[excluded_unit] : 0;
   uint64_t saturated = 0;
   for (unsigned u = 0; u < kUnitClasses; ++u) {
     if ((has_excluded && u == excluded_unit) || !m.ready_unit[u]) continue;
-    if (scan.saturated(u)) saturated |= rot(m.ready_unit[u]);
+    if (scan.saturated(u)) saturated |= m.ready_unit[u];
   }
-  const uint64_t candidates = ready & ~excluded & ~saturated;
+  const uint64_t candidates = m.ready & ~excluded & ~saturated;
   const uint32_t cu = candidates ? scan.free_collector() : kNone;
 
   // The warps scanned before the one that issues, or all of them.
-  uint64_t before = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  uint64_t before = order.all();
   int issuer = -1;
   if (cu != kNone) {
-    issuer = std::countr_zero(candidates);
-    before = (uint64_t(1) << issuer) - 1;
+    issuer = static_cast<int>(order.first(candidates));
+    before = order.before(static_cast<unsigned>(issuer));
   }
   auto report = [&](StallEvent e, uint64_t set, uint64_t mem_set) {
     set &= before;
     if (!set) return false;
-    scan.add_event(e, (set & mem_set) != 0, warps.head(slot_at(std::countr_zero(set))).pc_index);
+    scan.add_event(e, (set & mem_set) != 0, warps.head(slot_at(order.first(set))).pc_index);
     return true;
   };
-  report(StallEvent::Barrier, rot(m.barrier), 0);
-  report(StallEvent::DataDependence, rot(m.blocked), rot(m.blocked_on_load));
-  if (report(StallEvent::IssueExclusion, excluded, ready_mem)) scan.exclusion_lifts_next_cycle();
-  report(StallEvent::UnitSaturation, saturated, ready_mem);
-  if (cu == kNone) report(StallEvent::NoCollector, candidates, ready_mem);
+  report(StallEvent::Barrier, m.barrier, 0);
+  report(StallEvent::DataDependence, m.blocked, m.blocked_on_load);
+  if (report(StallEvent::IssueExclusion, excluded, m.ready_mem)) scan.exclusion_lifts_next_cycle();
+  report(StallEvent::UnitSaturation, saturated, m.ready_mem);
+  if (cu == kNone) report(StallEvent::NoCollector, candidates, m.ready_mem);
 
   if (issuer >= 0) {
     scan.issue(slot_at(static_cast<unsigned>(issuer)), cu);
