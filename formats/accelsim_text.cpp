@@ -114,7 +114,7 @@ constexpr std::array<char, 512> kHexPairs = [] {
 }();
 }  // namespace
 
-void append_hex(std::string& out, uint64_t value, int width) {
+char* put_hex(char* out, uint64_t value, int width) {
   char buf[16];
   char* const end = buf + sizeof buf;
   char* digits = end;
@@ -125,7 +125,14 @@ void append_hex(std::string& out, uint64_t value, int width) {
   } while (value != 0);
   if (*digits == '0' && end - digits > std::max(width, 1)) ++digits;  // the top byte's high digit
   while (end - digits < width) *--digits = '0';
-  out.append(digits, end);
+  const size_t size = static_cast<size_t>(end - digits);
+  std::memcpy(out, digits, size);
+  return out + size;
+}
+
+void append_hex(std::string& out, uint64_t value, int width) {
+  char buf[16];
+  out.append(buf, put_hex(buf, value, width));
 }
 
 bool has_control_character(std::string_view s) {
