@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <istream>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -71,7 +72,8 @@ class KernelTraceWriter {
 
  private:
   // Room for `size` more characters at end().
-  char* room(size_t size);
+  char* room(size_t size) { return buf_.size() - used_ >= size ? end() : grow(size); }
+  char* grow(size_t size);
   char* end() { return buf_.data() + used_; }
   void set_end(char* end) { used_ = static_cast<size_t>(end - buf_.data()); }
   void begin_cta(const Dim3& cta);
@@ -86,6 +88,7 @@ class KernelTraceWriter {
   std::vector<StaticInst> table_;
   std::vector<detail::RenderedInst> rendered_;  // each entry's fixed text
   size_t longest_line_ = 0;  // of any entry, with the longest addresses
+  std::unique_ptr<stream::PayloadReader> payload_;  // cta(Dim3, payload)'s, reused
   std::vector<char> buf_;  // text not yet written: from the current CTA's start
   size_t used_ = 0;
 };

@@ -68,7 +68,9 @@ RenderedInst render(const StaticInst& inst) {
   r.addresses_at = t.size();
   if (inst.imm) t += " " + *inst.imm;
   t += " \n";
-  if (!r.memory) r.addresses_at = t.size();
+  r.size = t.size();
+  if (!r.memory) r.addresses_at = r.size;
+  t.append(kCopySlack, '\0');
   return r;
 }
 

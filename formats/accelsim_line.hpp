@@ -11,13 +11,23 @@
 
 namespace sasskit::accelsim::detail {
 
+// Copies go 16 bytes at a time: a line's text is followed by this many
+// bytes that a copy may read, and the room for a line by as many it may write.
+inline constexpr size_t kCopySlack = 16;
+
+inline char* copy_in_blocks(char* out, const char* from, size_t size) {
+  for (size_t i = 0; i < size; i += kCopySlack) std::memcpy(out + i, from + i, kCopySlack);
+  return out + size;
+}
+
 // A static instruction's line with every lane active, "[line ]PC ffffffff
 // dsts opcode srcs width[ immediate] \n" (the tracer ends each line with a
 // space), and where the mask and a memory access's addresses go in it.
 struct RenderedInst {
-  std::string text;
+  std::string text;  // size characters, then kCopySlack more
+  size_t size = 0;
   size_t mask_at = 0;
-  size_t addresses_at = 0;  // text.size() when the instruction has none
+  size_t addresses_at = 0;  // size when the instruction has none
   bool memory = false;
 };
 RenderedInst render(const StaticInst& inst);
@@ -27,18 +37,17 @@ RenderedInst render(const StaticInst& inst);
 inline constexpr size_t kMaxAddressText = 672;
 
 // Writes the line of `r` with `mask` up to its addresses (all of it for an
-// instruction without); returns the end.
+// instruction without); returns the end. `out` has room for the line and
+// kCopySlack more.
 inline char* put_line_start(char* out, const RenderedInst& r, uint32_t mask) {
-  std::memcpy(out, r.text.data(), r.addresses_at);
+  copy_in_blocks(out, r.text.data(), r.addresses_at);
   if (mask != 0xffffffff) put_hex(out + r.mask_at, mask, 8);
   return out + r.addresses_at;
 }
 
 // Writes what follows a memory instruction's addresses.
 inline char* put_line_end(char* out, const RenderedInst& r) {
-  const size_t rest = r.text.size() - r.addresses_at;
-  std::memcpy(out, r.text.data() + r.addresses_at, rest);
-  return out + rest;
+  return copy_in_blocks(out, r.text.data() + r.addresses_at, r.size - r.addresses_at);
 }
 
 // One memory access's addresses: every active lane's in `lanes`, or, when

@@ -45,8 +45,8 @@ void KernelTraceWriter::flush() {
   used_ = 0;
 }
 
-char* KernelTraceWriter::room(size_t size) {
-  if (buf_.size() - used_ < size) buf_.resize(std::max(2 * buf_.size(), used_ + size));
+char* KernelTraceWriter::grow(size_t size) {
+  buf_.resize(std::max(2 * buf_.size(), used_ + size));
   return end();
 }
 
@@ -72,7 +72,7 @@ void KernelTraceWriter::insts(const InstTable& slice) {
     }
     table_.push_back(inst);
     rendered_.push_back(render(inst));
-    longest_line_ = std::max(longest_line_, rendered_.back().text.size() + kMaxAddressText);
+    longest_line_ = std::max(longest_line_, rendered_.back().size + kMaxAddressText + kCopySlack);
   }
 }
 
@@ -132,10 +132,13 @@ void KernelTraceWriter::cta(const CtaTrace& cta) {
 bool KernelTraceWriter::cta(const Dim3& cta, std::string_view payload) {
   const size_t start = used_;
   try {
-    stream::PayloadReader in(payload, "");
+    if (payload_)
+      payload_->restart(payload);
+    else
+      payload_ = std::make_unique<stream::PayloadReader>(payload, "");
     begin_cta(cta);
-    while (in.next_warp(true)) {
-      if (!warp_from_payload(in)) {
+    while (payload_->next_warp(true)) {
+      if (!warp_from_payload(*payload_)) {
         used_ = start;
         return false;
       }
@@ -149,15 +152,21 @@ bool KernelTraceWriter::cta(const Dim3& cta, std::string_view payload) {
 }
 
 bool KernelTraceWriter::warp_from_payload(stream::PayloadReader& in) {
-  if (!stream::warp_agrees_with(in, table_)) return false;
   const auto inst = in.inst();
   const auto mask = in.mask();
+  const auto memory = in.memory();
   begin_warp(in.warp_id(), inst.size());
   uint64_t lanes[32];
+  size_t listed = 0;  // memory instructions written
   for (size_t i = 0; i < inst.size(); ++i) {
+    if (inst[i] >= rendered_.size()) return false;
     const RenderedInst& r = rendered_[inst[i]];
     char* p = put_line_start(room(longest_line_), r, mask[i]);
     if (r.memory) {
+      // The payload lists exactly the table's memory instructions
+      // (stream::warp_agrees_with, checked as they come).
+      if (listed == memory.size() || memory[listed] != i) return false;
+      ++listed;
       const stream::PayloadReader::Access a = in.read_access(lanes, true);
       const uint64_t* extra = a.extra.data();
       p = put_addresses(p, mask[i], AddrMode(a.mode), {lanes, a.affine, a.stride}, extra);
@@ -167,7 +176,7 @@ bool KernelTraceWriter::warp_from_payload(stream::PayloadReader& in) {
     set_end(p);
     if (used_ >= kFlushAt) return false;  // cta(CtaTrace) flushes here
   }
-  return true;
+  return listed == memory.size();
 }
 
 }  // namespace sasskit::accelsim

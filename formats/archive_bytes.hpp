@@ -55,6 +55,8 @@ class ByteSource {
     return static_cast<uint8_t>(data_[pos_++]);
   }
   uint64_t varint() {
+    if (pos_ < data_.size() && static_cast<uint8_t>(data_[pos_]) < 0x80)  // most are one byte
+      return static_cast<uint8_t>(data_[pos_++]);
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       uint8_t b = u8();
@@ -88,6 +90,12 @@ class ByteSource {
     uint64_t n = varint();
     if (n > remaining()) damaged("count " + std::to_string(n) + " exceeds the data");
     return n;
+  }
+
+  // Reads `data` from its start instead, with the same names in messages.
+  void restart(std::string_view data) {
+    data_ = data;
+    pos_ = 0;
   }
 
   size_t remaining() const { return data_.size() - pos_; }

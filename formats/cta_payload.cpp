@@ -167,6 +167,12 @@ void WarpModel::update(InstHistory& h, uint64_t base) {
 
 PayloadReader::PayloadReader(std::string_view payload, const std::string& where)
     : in_(payload, where, "damaged cta record") {
+  restart(payload);
+}
+
+void PayloadReader::restart(std::string_view payload) {
+  in_.restart(payload);
+  warps_read_ = 0;
   warps_ = in_.varint();
   // Every warp takes bytes, so the count is bounded by the data.
   if (warps_ > in_.remaining()) in_.damaged(std::to_string(warps_) + " warps exceed the record");
