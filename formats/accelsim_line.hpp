@@ -20,15 +20,18 @@ inline char* copy_in_blocks(char* out, const char* from, size_t size) {
   return out + size;
 }
 
-// A static instruction's line with every lane active, "[line ]PC ffffffff
-// dsts opcode srcs width[ immediate] \n" (the tracer ends each line with a
-// space), and where the mask and a memory access's addresses go in it.
+// A static instruction's line, "[line ]PC MASK dsts opcode srcs width[
+// immediate] \n" (the tracer ends each line with a space), and where the
+// mask and a memory access's addresses go in it. The text holds the mask
+// last written with it (at first every lane active): an instruction mostly
+// runs with the same mask.
 struct RenderedInst {
   std::string text;  // size characters, then kCopySlack more
   size_t size = 0;
   size_t mask_at = 0;
   size_t addresses_at = 0;  // size when the instruction has none
   bool memory = false;
+  uint32_t mask = 0xffffffff;
 };
 RenderedInst render(const StaticInst& inst);
 
@@ -39,10 +42,12 @@ inline constexpr size_t kMaxAddressText = 672;
 // Writes the line of `r` with `mask` up to its addresses (all of it for an
 // instruction without); returns the end. `out` has room for the line and
 // kCopySlack more.
-inline char* put_line_start(char* out, const RenderedInst& r, uint32_t mask) {
-  copy_in_blocks(out, r.text.data(), r.addresses_at);
-  if (mask != 0xffffffff) put_hex(out + r.mask_at, mask, 8);
-  return out + r.addresses_at;
+inline char* put_line_start(char* out, RenderedInst& r, uint32_t mask) {
+  if (mask != r.mask) {
+    put_hex(r.text.data() + r.mask_at, mask, 8);
+    r.mask = mask;
+  }
+  return copy_in_blocks(out, r.text.data(), r.addresses_at);
 }
 
 // Writes what follows a memory instruction's addresses.

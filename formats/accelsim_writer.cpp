@@ -113,7 +113,7 @@ void KernelTraceWriter::cta(const CtaTrace& cta) {
     const uint64_t* extra = w.addr_extra.data();
     size_t mem = 0;
     for (size_t i = 0; i < w.inst.size(); ++i) {
-      const RenderedInst& r = rendered_[w.inst[i]];
+      RenderedInst& r = rendered_[w.inst[i]];
       char* p = put_line_start(room(longest_line_), r, w.mask[i]);
       if (r.memory) {
         const AddrMode mode = AddrMode(w.addr_mode[mem++]);
@@ -160,7 +160,7 @@ bool KernelTraceWriter::warp_from_payload(stream::PayloadReader& in) {
   size_t listed = 0;  // memory instructions written
   for (size_t i = 0; i < inst.size(); ++i) {
     if (inst[i] >= rendered_.size()) return false;
-    const RenderedInst& r = rendered_[inst[i]];
+    RenderedInst& r = rendered_[inst[i]];
     char* p = put_line_start(room(longest_line_), r, mask[i]);
     if (r.memory) {
       // The payload lists exactly the table's memory instructions
