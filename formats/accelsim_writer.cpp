@@ -156,12 +156,26 @@ bool KernelTraceWriter::warp_from_payload(stream::PayloadReader& in) {
   const auto mask = in.mask();
   const auto memory = in.memory();
   begin_warp(in.warp_id(), inst.size());
+  // Held in locals: a store through a char pointer would make the compiler
+  // reload every member after it.
+  RenderedInst* const rendered = rendered_.data();
+  const size_t entries = rendered_.size();
+  const size_t longest = longest_line_;
+  char* base = buf_.data();
+  char* limit = base + buf_.size();
+  char* p = base + used_;
   uint64_t lanes[32];
   size_t listed = 0;  // memory instructions written
   for (size_t i = 0; i < inst.size(); ++i) {
-    if (inst[i] >= rendered_.size()) return false;
-    RenderedInst& r = rendered_[inst[i]];
-    char* p = put_line_start(room(longest_line_), r, mask[i]);
+    if (inst[i] >= entries) return false;
+    RenderedInst& r = rendered[inst[i]];
+    if (static_cast<size_t>(limit - p) < longest) {
+      set_end(p);
+      p = grow(longest);
+      base = buf_.data();
+      limit = base + buf_.size();
+    }
+    p = put_line_start(p, r, mask[i]);
     if (r.memory) {
       // The payload lists exactly the table's memory instructions
       // (stream::warp_agrees_with, checked as they come).
@@ -173,9 +187,9 @@ bool KernelTraceWriter::warp_from_payload(stream::PayloadReader& in) {
       if (!p) return false;
       p = put_line_end(p, r);
     }
-    set_end(p);
-    if (used_ >= kFlushAt) return false;  // cta(CtaTrace) flushes here
+    if (static_cast<size_t>(p - base) >= kFlushAt) return false;  // cta(CtaTrace) flushes here
   }
+  set_end(p);
   return listed == memory.size();
 }
 

@@ -66,6 +66,16 @@ class ByteSource {
     damaged("varint longer than 10 bytes");
   }
   int64_t svarint() { return unzigzag(varint()); }
+  // Two varints of one byte each, read at once where the next two bytes
+  // are (a column of small values); false, reading nothing, otherwise.
+  bool two_small(uint8_t& first, uint8_t& second) {
+    if (remaining() < 2) return false;
+    first = static_cast<uint8_t>(data_[pos_]);
+    second = static_cast<uint8_t>(data_[pos_ + 1]);
+    if ((first | second) & 0x80) return false;
+    pos_ += 2;
+    return true;
+  }
   // A value coded as its difference from `base`: damaged where the sum
   // overflows (no valid data does), never wrapped.
   int64_t svarint_after(int64_t base) {
