@@ -4,13 +4,19 @@
 
 #include <functional>
 #include <istream>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include "formats/records.hpp"
 #include "formats/trace.hpp"
+
+namespace sasskit::stream {
+class PayloadReader;
+}
 
 namespace sasskit::accelsim {
 
@@ -53,15 +59,38 @@ class KernelTraceWriter {
   KernelTraceWriter(std::ostream& out, const KernelInfo& kernel);
   ~KernelTraceWriter();
   void insts(const InstTable& slice);  // entries must arrive in index order
+  // Checks the CTA against the table (stream::validate_cta) and writes it.
   void cta(const CtaTrace& cta);
+  // Writes a CTA straight from a stream cta record's compact payload
+  // (formats/cta_payload.hpp), without decoding it into a CtaTrace. False,
+  // with nothing written, where decoding, checking and writing it with
+  // cta(CtaTrace) could refuse it or write it in more than one piece: a
+  // damaged payload, one that disagrees with the table, addresses its mode
+  // cannot write, or text past the flush size. The caller then does that,
+  // so each refusal keeps the decoder's message, in the same order.
+  bool cta(const Dim3& cta, std::string_view payload);
+
  private:
+  // Room for `size` more characters at end().
+  char* room(size_t size) { return buf_.size() - used_ >= size ? end() : grow(size); }
+  char* grow(size_t size);
+  char* end() { return buf_.data() + used_; }
+  void set_end(char* end) { used_ = static_cast<size_t>(end - buf_.data()); }
+  void begin_cta(const Dim3& cta);
+  void begin_warp(uint32_t warp_id, size_t insts);
+  // One warp of cta(Dim3, payload); false where that refuses the CTA.
+  bool warp_from_payload(stream::PayloadReader& in);
+  void end_cta();
   void flush();
 
   std::ostream& out_;
   KernelInfo kernel_;
   std::vector<StaticInst> table_;
   std::vector<detail::RenderedInst> rendered_;  // each entry's fixed text
-  std::string buf_;
+  size_t longest_line_ = 0;  // of any entry, with the longest addresses
+  std::unique_ptr<stream::PayloadReader> payload_;  // cta(Dim3, payload)'s, reused
+  std::vector<char> buf_;  // text not yet written: from the current CTA's start
+  size_t used_ = 0;
 };
 
 }  // namespace sasskit::accelsim

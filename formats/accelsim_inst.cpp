@@ -1,4 +1,4 @@
-// One instruction line of Accel-Sim text, read and written
+// One instruction line of Accel-Sim text, read (the writer: accelsim_line.cpp)
 // (formats/ACCELSIM.md, "Instruction lines").
 #include <bit>
 
@@ -137,71 +137,6 @@ void parse_instruction(Fields& f, const Place& at, const LineLayout& layout, Sta
     inst.imm.reset();
   }
   if (!f.at_end()) expected(at, "end of line", quoted(f.next()));
-}
-
-RenderedInst render(const StaticInst& inst) {
-  RenderedInst r;
-  if (inst.line) {
-    append_dec(r.head, *inst.line);
-    r.head += ' ';
-  }
-  append_hex(r.head, inst.pc, 4);
-  r.head += ' ';
-  auto registers = [&](const std::vector<uint16_t>& regs) {
-    r.body += ' ';
-    append_dec(r.body, regs.size());
-    for (uint16_t reg : regs) {
-      r.body += " R";
-      append_dec(r.body, reg);
-    }
-  };
-  registers(inst.dst);
-  r.body += ' ';
-  r.body += inst.opcode;
-  registers(inst.src);
-  r.body += ' ';
-  append_dec(r.body, inst.mem_width);
-  if (inst.imm) r.tail = " " + *inst.imm;
-  return r;
-}
-
-void append_addresses(std::string& out, uint32_t mask, AddrMode mode, const uint64_t*& addrs,
-                      const uint64_t*& extra, const std::string& where) {
-  unsigned lanes = active_lanes(mask);
-  const uint64_t* a = addrs;
-  addrs += lanes;
-  switch (mode) {
-    case AddrMode::List:
-      out += " 0";
-      for (unsigned i = 0; i < lanes; ++i) {
-        out += " 0x";
-        append_hex(out, a[i], 16);
-      }
-      return;
-    case AddrMode::BaseStride: {
-      uint64_t base = lanes == 0 ? *extra++ : a[0];
-      uint64_t stride = lanes <= 1 ? *extra++ : a[1] - a[0];
-      bool fits = lanes < 2 || contiguous(mask);
-      for (unsigned i = 0; fits && i < lanes; ++i) fits = a[i] == base + i * stride;
-      if (!fits)
-        fail_input(where, "expected addresses that address mode 1 (base+stride) can write, found " +
-                              mask_text(mask) + " with irregular addresses");
-      out += " 1 0x";
-      append_hex(out, base);
-      out += ' ';
-      append_dec(out, static_cast<int64_t>(stride));
-      return;
-    }
-    case AddrMode::BaseDelta:
-      out += " 2 0x";
-      append_hex(out, lanes == 0 ? *extra++ : a[0]);
-      for (unsigned i = 1; i < lanes; ++i) {
-        out += ' ';
-        append_dec(out, static_cast<int64_t>(a[i] - a[i - 1]));
-      }
-      return;
-  }
-  fail_input(where, "expected address mode 0, 1 or 2, found " + std::to_string(unsigned(mode)));
 }
 
 }  // namespace sasskit::accelsim::detail

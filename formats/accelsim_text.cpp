@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 namespace sasskit::accelsim::detail {
@@ -114,18 +115,20 @@ constexpr std::array<char, 512> kHexPairs = [] {
 }();
 }  // namespace
 
+char* put_hex(char* out, uint64_t value, int width) {
+  const int digits = std::max(width, (67 - std::countl_zero(value | 1)) / 4);
+  char* p = out + digits;
+  for (; p - out >= 2; value >>= 8) {
+    p -= 2;
+    std::memcpy(p, &kHexPairs[2 * (value & 0xff)], 2);
+  }
+  if (p != out) *out = kHexPairs[2 * (value & 0xf) + 1];
+  return out + digits;
+}
+
 void append_hex(std::string& out, uint64_t value, int width) {
   char buf[16];
-  char* const end = buf + sizeof buf;
-  char* digits = end;
-  do {
-    digits -= 2;
-    std::memcpy(digits, &kHexPairs[2 * (value & 0xff)], 2);
-    value >>= 8;
-  } while (value != 0);
-  if (*digits == '0' && end - digits > std::max(width, 1)) ++digits;  // the top byte's high digit
-  while (end - digits < width) *--digits = '0';
-  out.append(digits, end);
+  out.append(buf, put_hex(buf, value, width));
 }
 
 bool has_control_character(std::string_view s) {

@@ -89,6 +89,8 @@ bool parse_dec(std::string_view s, T& value) {
 
 // Lower-case hexadecimal, zero-padded to at least `width` (at most 16) digits.
 void append_hex(std::string& out, uint64_t value, int width = 1);
+// The same at `out`, which has room for 16 characters; returns their end.
+char* put_hex(char* out, uint64_t value, int width = 1);
 
 template <class T>
 void append_dec(std::string& out, T value) {
@@ -111,20 +113,6 @@ LineLayout layout_of(const KernelInfo& k);
 // address mode, addresses and extra values of a memory access to `warp`.
 void parse_instruction(Fields& fields, const Place& at, const LineLayout& layout,
                        StaticInst& inst, uint32_t& mask, WarpTrace& warp);
-
-// The fixed text of a static instruction's line around its mask and
-// addresses: head = "[line ]PC ", body = " dsts opcode srcs width",
-// tail = " immediate" or empty.
-struct RenderedInst {
-  std::string head, body, tail;
-};
-RenderedInst render(const StaticInst& inst);
-
-// Appends " MODE ADDRESSES..." of one memory access. `addrs` and `extra`
-// point at this access's addresses and extra values and are advanced.
-// Throws BadInput naming `where` when base+stride does not fit them.
-void append_addresses(std::string& out, uint32_t mask, AddrMode mode, const uint64_t*& addrs,
-                      const uint64_t*& extra, const std::string& where);
 
 // Kernel header lines (formats/ACCELSIM.md, "Header").
 bool is_header_line(std::string_view line);

@@ -55,6 +55,8 @@ class ByteSource {
     return static_cast<uint8_t>(data_[pos_++]);
   }
   uint64_t varint() {
+    if (pos_ < data_.size() && static_cast<uint8_t>(data_[pos_]) < 0x80)  // most are one byte
+      return static_cast<uint8_t>(data_[pos_++]);
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       uint8_t b = u8();
@@ -64,6 +66,16 @@ class ByteSource {
     damaged("varint longer than 10 bytes");
   }
   int64_t svarint() { return unzigzag(varint()); }
+  // Two varints of one byte each, read at once where the next two bytes
+  // are (a column of small values); false, reading nothing, otherwise.
+  bool two_small(uint8_t& first, uint8_t& second) {
+    if (remaining() < 2) return false;
+    first = static_cast<uint8_t>(data_[pos_]);
+    second = static_cast<uint8_t>(data_[pos_ + 1]);
+    if ((first | second) & 0x80) return false;
+    pos_ += 2;
+    return true;
+  }
   // A value coded as its difference from `base`: damaged where the sum
   // overflows (no valid data does), never wrapped.
   int64_t svarint_after(int64_t base) {
@@ -88,6 +100,12 @@ class ByteSource {
     uint64_t n = varint();
     if (n > remaining()) damaged("count " + std::to_string(n) + " exceeds the data");
     return n;
+  }
+
+  // Reads `data` from its start instead, with the same names in messages.
+  void restart(std::string_view data) {
+    data_ = data;
+    pos_ = 0;
   }
 
   size_t remaining() const { return data_.size() - pos_; }

@@ -167,6 +167,12 @@ void WarpModel::update(InstHistory& h, uint64_t base) {
 
 PayloadReader::PayloadReader(std::string_view payload, const std::string& where)
     : in_(payload, where, "damaged cta record") {
+  restart(payload);
+}
+
+void PayloadReader::restart(std::string_view payload) {
+  in_.restart(payload);
+  warps_read_ = 0;
   warps_ = in_.varint();
   // Every warp takes bytes, so the count is bounded by the data.
   if (warps_ > in_.remaining()) in_.damaged(std::to_string(warps_) + " warps exceed the record");
@@ -189,10 +195,13 @@ bool PayloadReader::next_warp(bool addresses) {
   int64_t prev_inst = -1;
   uint32_t prev_mask = 0xffffffff;
   for (size_t i = 0; i < n; ++i) {
-    const int64_t inst = in_.svarint_after(prev_inst + 1);
+    // Mostly the next index and an unchanged mask: a byte each.
+    uint8_t step = 0, flips = 0;
+    const bool small = in_.two_small(step, flips);
+    const int64_t inst = small ? prev_inst + 1 + archive::unzigzag(step) : in_.svarint_after(prev_inst + 1);
     if (inst < 0 || inst > int64_t(UINT32_MAX)) in_.damaged("instruction index " + std::to_string(inst));
     inst_[i] = static_cast<uint32_t>(inst);
-    mask_[i] = static_cast<uint32_t>(in_.varint()) ^ prev_mask;
+    mask_[i] = (small ? flips : static_cast<uint32_t>(in_.varint())) ^ prev_mask;
     prev_inst = inst;
     prev_mask = mask_[i];
   }

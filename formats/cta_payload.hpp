@@ -70,6 +70,9 @@ class WarpModel {
 class PayloadReader {
  public:
   PayloadReader(std::string_view payload, const std::string& where);
+  // Reads `payload` from its start instead, keeping the columns' capacity:
+  // a reader of CTA after CTA allocates only while they grow.
+  void restart(std::string_view payload);
   // Warps in the payload (bounded by its size).
   uint64_t warps() const { return warps_; }
   // Reads the next warp's instruction columns and memory positions; false

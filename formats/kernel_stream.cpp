@@ -9,13 +9,25 @@ std::string kernel_label(const KernelInfo& k) {
   return "kernel " + std::to_string(k.id) + " (" + k.name + ")";
 }
 
+namespace {
+bool inside(const Dim3& cta, const Dim3& grid) {
+  return cta.x < grid.x && cta.y < grid.y && cta.z < grid.z;
+}
+}  // namespace
+
 uint64_t cta_linear_index(const Dim3& cta, const Dim3& grid, const std::string& kernel,
                           const std::string& where) {
-  if (cta.x >= grid.x || cta.y >= grid.y || cta.z >= grid.z)
+  if (!inside(cta, grid))
     fail_input(where, "CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
                           std::to_string(cta.z) + ") is outside the grid (" + std::to_string(grid.x) +
                           "," + std::to_string(grid.y) + "," + std::to_string(grid.z) + ") of " + kernel);
   return cta.x + uint64_t(grid.x) * (cta.y + uint64_t(grid.y) * cta.z);
+}
+
+uint64_t Kernel::linear_index(const Dim3& cta, const std::string& where) const {
+  // The label is for the message only: most CTAs lie inside.
+  if (inside(cta, info_.grid)) return cta_linear_index(cta, info_.grid, {}, where);
+  return cta_linear_index(cta, info_.grid, label(), where);
 }
 
 void check_slice_continues(const InstTable& slice, size_t table_size, const std::string& where) {

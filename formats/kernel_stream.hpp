@@ -48,9 +48,7 @@ class Kernel {
   // cta records seen so far.
   uint64_t ctas_seen() const { return ctas_seen_; }
   // The linear index of `cta` in this kernel's grid (BadInput if outside).
-  uint64_t linear_index(const Dim3& cta, const std::string& where) const {
-    return cta_linear_index(cta, info_.grid, label(), where);
-  }
+  uint64_t linear_index(const Dim3& cta, const std::string& where) const;
 
  private:
   friend class KernelAssembler;

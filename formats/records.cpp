@@ -301,13 +301,14 @@ void Writer::write(const CtaTrace& cta) {
 void validate_cta(const CtaTrace& cta, const std::vector<StaticInst>& table,
                   const std::string& where) {
   for (const auto& w : cta.warps) {
-    const std::string at = where + ": warp " + std::to_string(w.warp_id);
-    if (w.inst.size() != w.mask.size()) fail_input(at, "inst and mask columns differ in length");
+    // Built only for a message: most CTAs pass.
+    auto at = [&] { return where + ": warp " + std::to_string(w.warp_id); };
+    if (w.inst.size() != w.mask.size()) fail_input(at(), "inst and mask columns differ in length");
     size_t mem = 0, lanes = 0, extra = 0;
     for (size_t i = 0; i < w.inst.size(); ++i) {
       if (w.inst[i] >= table.size())
-        fail_input(at, "instruction index " + std::to_string(w.inst[i]) +
-                           " is beyond the kernel's table of " + std::to_string(table.size()));
+        fail_input(at(), "instruction index " + std::to_string(w.inst[i]) +
+                             " is beyond the kernel's table of " + std::to_string(table.size()));
       if (table[w.inst[i]].mem_width > 0) {
         if (mem < w.addr_mode.size())
           extra += addr_extra_count(AddrMode(w.addr_mode[mem]), w.mask[i]);
@@ -316,14 +317,14 @@ void validate_cta(const CtaTrace& cta, const std::vector<StaticInst>& table,
       }
     }
     if (w.addr_mode.size() != mem)
-      fail_input(at, "expected " + std::to_string(mem) + " address modes, found " +
-                         std::to_string(w.addr_mode.size()));
+      fail_input(at(), "expected " + std::to_string(mem) + " address modes, found " +
+                           std::to_string(w.addr_mode.size()));
     if (w.addr_extra.size() != extra)
-      fail_input(at, "expected " + std::to_string(extra) + " extra address values, found " +
-                         std::to_string(w.addr_extra.size()));
+      fail_input(at(), "expected " + std::to_string(extra) + " extra address values, found " +
+                           std::to_string(w.addr_extra.size()));
     if (w.addrs.size() != lanes)
-      fail_input(at, "expected " + std::to_string(lanes) + " addresses, found " +
-                         std::to_string(w.addrs.size()));
+      fail_input(at(), "expected " + std::to_string(lanes) + " addresses, found " +
+                           std::to_string(w.addrs.size()));
   }
 }
 

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.."
 bin=${1:-build/bin}
 c=tests/fuzz/corpus
 # profile/ and plan/ hold hand-made seeds (README) and are kept.
-rebuilt=(accelsim_trace kernelslist archive cta_block gpu_config accelsim_config replay jsonl_roundtrip stream profile_sqlite)
+rebuilt=(accelsim_trace accelsim_payload kernelslist archive cta_block gpu_config accelsim_config replay jsonl_roundtrip stream profile_sqlite)
 for d in "${rebuilt[@]}"; do rm -rf "${c:?}/$d" && mkdir -p "$c/$d"; done
 n=0
 for d in tests/*/data/*/; do
@@ -40,6 +40,7 @@ printf '1kernel,cta,sm,clock\n1,0,0,100\n1,1,1,120\n1,2,0,300\n' > "$c/replay/lo
 "$bin/rd-cache" --config qv100 --no-provenance "$c/stream/sampled.sks" -o "$c/stream/cached.sks"
 "$bin/pipe-sim" --config qv100 --no-provenance "$c/stream/cached.sks" -o "$c/stream/simulated.sks"
 cp "$c"/stream/*.sks "$c/jsonl_roundtrip/"
+cp "$c"/stream/*.sks "$c/accelsim_payload/"
 # The nsys sqlite export of the manual's example data, as SQL and as a file.
 sed -n '/^sqlite3 app.sqlite "/,/;"$/p' tests/man/example-data.sh | sed '1s/^sqlite3 app.sqlite "//; $s/"$//' \
   > "$c/profile_sqlite/nsys-kernels.sql"

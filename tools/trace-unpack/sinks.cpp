@@ -119,6 +119,11 @@ accelsim::KernelTraceWriter& AccelsimSink::writer(const std::string& record) {
   return *writer_;
 }
 
+void AccelsimSink::cta_record(const stream::CtaRecord& c) {
+  const std::optional<std::string_view> payload = stream::cta_payload(c.record());
+  if (!writer_ || !payload || !writer_->cta(c.cta(), *payload)) TraceHandler::cta_record(c);
+}
+
 void AccelsimSink::close_kernel() {
   writer_.reset();
   if (file_) file_->commit();

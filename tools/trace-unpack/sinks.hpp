@@ -77,6 +77,9 @@ class AccelsimSink : public TraceHandler {
   void kernel(const KernelInfo& k) override;
   void insts(const InstTable& t) override { writer("insts").insts(t); }
   void cta(const CtaTrace& c) override { writer("cta").cta(c); }
+  // A compact record is written from its payload; one the writer leaves
+  // (KernelTraceWriter::cta) is decoded, checked and written as a CtaTrace.
+  void cta_record(const stream::CtaRecord& c) override;
   // A directory holds one trace: a concatenated stream is refused.
   void next_member(const stream::Header&, const std::string& where) override;
   // Commits the last kernel file and kernelslist.g, then moves the files
