@@ -19,17 +19,17 @@ bool contiguous(uint32_t mask) {
 }
 
 uint64_t read_hex(Fields& f, const Place& at, const char* what) {
-  std::string_view tok = f.next();
+  std::string_view tok;
   uint64_t v = 0;
-  if (!parse_hex(tok, v)) expected(at, what, quoted(tok));
+  if (!f.next_hex(v, tok)) expected(at, what, quoted(tok));
   return v;
 }
 
 template <class T>
 T read_dec(Fields& f, const Place& at, const char* what) {
-  std::string_view tok = f.next();
+  std::string_view tok;
   T v{};
-  if (!parse_dec(tok, v)) expected(at, what, quoted(tok));
+  if (!f.next_dec(v, tok)) expected(at, what, quoted(tok));
   return v;
 }
 
@@ -38,9 +38,9 @@ void read_registers(Fields& f, const Place& at, const char* count_what,
   uint32_t n = read_dec<uint32_t>(f, at, count_what);
   regs.clear();
   for (uint32_t i = 0; i < n; ++i) {
-    std::string_view tok = f.next();
+    std::string_view tok;
     uint16_t r = 0;
-    if (tok.size() < 2 || tok[0] != 'R' || !parse_dec(tok.substr(1), r))
+    if (!f.next_dec(r, tok, 'R'))
       expected(at, "register R<n> (" + std::to_string(i + 1) + " of " + std::to_string(n) + ")",
                quoted(tok));
     regs.push_back(r);
@@ -56,9 +56,9 @@ size_t count_fields(Fields f) {
 void read_list(Fields& f, const Place& at, uint32_t mask, WarpTrace& w) {
   unsigned lanes = active_lanes(mask);
   for (unsigned i = 0; i < lanes; ++i) {
-    std::string_view tok = f.next();
+    std::string_view tok;
     uint64_t a = 0;
-    if (!parse_hex(tok, a))
+    if (!f.next_hex(a, tok))
       expected(at, "a hexadecimal address for each of the " + std::to_string(lanes) +
                        " active lanes (address " + std::to_string(i + 1) + ")",
                quoted(tok));
@@ -77,12 +77,35 @@ void read_base_stride(Fields& f, const Place& at, uint32_t mask, WarpTrace& w) {
   for (unsigned i = 0; i < lanes; ++i) w.addrs.push_back(base + i * static_cast<uint64_t>(stride));
 }
 
+// The addresses of base+delta when the line holds exactly `want` decimal
+// deltas and then `trailing` fields; false, with `f` and `w` untouched,
+// otherwise (read_base_delta then says what is wrong).
+bool read_well_formed_deltas(Fields& f, uint64_t base, size_t want, size_t trailing,
+                             WarpTrace& w) {
+  const Fields start = f;
+  const size_t had = w.addrs.size();
+  uint64_t a = base;
+  w.addrs.push_back(a);
+  std::string_view tok;
+  for (size_t i = 0; i < want; ++i) {
+    int64_t delta = 0;
+    if (!f.next_dec(delta, tok)) break;
+    a += static_cast<uint64_t>(delta);
+    w.addrs.push_back(a);
+  }
+  if (w.addrs.size() - had == want + 1 && count_fields(f) == trailing) return true;
+  f = start;
+  w.addrs.resize(had);
+  return false;
+}
+
 void read_base_delta(Fields& f, const Place& at, const LineLayout& layout, uint32_t mask,
                      WarpTrace& w) {
   uint64_t base = read_hex(f, at, "a hexadecimal base address");
   unsigned lanes = active_lanes(mask);
   size_t want = lanes == 0 ? 0 : lanes - 1;
   size_t trailing = layout.immediate ? 1 : 0;
+  if (lanes > 0 && read_well_formed_deltas(f, base, want, trailing, w)) return;
   size_t have = count_fields(f);
   if (have != want + trailing) {
     size_t found = have >= trailing ? have - trailing : 0;
@@ -110,9 +133,9 @@ void parse_instruction(Fields& f, const Place& at, const LineLayout& layout, Sta
   else
     inst.line.reset();
   inst.pc = read_hex(f, at, "a hexadecimal PC");
-  std::string_view mask_tok = f.next();
+  std::string_view mask_tok;
   uint64_t m = 0;
-  if (!parse_hex(mask_tok, m) || m > 0xffffffffu)
+  if (!f.next_hex(m, mask_tok) || m > 0xffffffffu)
     expected(at, "a hexadecimal active mask of at most 32 bits", quoted(mask_tok));
   mask = static_cast<uint32_t>(m);
   read_registers(f, at, "a destination register count", inst.dst);

@@ -3,11 +3,14 @@
 // formatting without iostreams, and the instruction-line grammar.
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <istream>
+#include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "formats/trace.hpp"
@@ -55,29 +58,6 @@ std::string quoted(std::string_view token);
 // inject lines into the text written.
 bool has_control_character(std::string_view s);
 
-// Splits a line into fields separated by runs of spaces or tabs.
-class Fields {
- public:
-  explicit Fields(std::string_view line) : rest_(line) {}
-  // The next field, or an empty view at end of line.
-  std::string_view next() {
-    size_t i = 0;
-    while (i < rest_.size() && (rest_[i] == ' ' || rest_[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < rest_.size() && rest_[j] != ' ' && rest_[j] != '\t') ++j;
-    std::string_view field = rest_.substr(i, j - i);
-    rest_.remove_prefix(j);
-    return field;
-  }
-  bool at_end() {
-    while (!rest_.empty() && (rest_.front() == ' ' || rest_.front() == '\t')) rest_.remove_prefix(1);
-    return rest_.empty();
-  }
-
- private:
-  std::string_view rest_;
-};
-
 // Hexadecimal with an optional 0x prefix, at most 64 bits.
 bool parse_hex(std::string_view s, uint64_t& value);
 
@@ -85,6 +65,101 @@ template <class T>
 bool parse_dec(std::string_view s, T& value) {
   auto r = std::from_chars(s.data(), s.data() + s.size(), value);
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// The value of each byte as a hexadecimal digit, -1 if it is none.
+extern const std::array<int8_t, 256> kHexDigit;
+
+// Splits a line into fields separated by runs of spaces or tabs.
+// next_dec and next_hex read a field and its number in one pass where the
+// field is a plain number; anything else (and every refusal) goes through
+// next() and parse_dec or parse_hex, which decide.
+class Fields {
+ public:
+  explicit Fields(std::string_view line) : rest_(line) {}
+  // The next field, or an empty view at end of line.
+  std::string_view next() {
+    skip_blanks();
+    size_t j = 0;
+    while (j < rest_.size() && !is_blank(rest_[j])) ++j;
+    std::string_view field = rest_.substr(0, j);
+    rest_.remove_prefix(j);
+    return field;
+  }
+  bool at_end() {
+    skip_blanks();
+    return rest_.empty();
+  }
+  // The next field as `prefix` then a decimal T, as parse_dec reads it;
+  // on false `field` holds the whole field, for the message.
+  template <class T>
+  bool next_dec(T& value, std::string_view& field, char prefix = 0);
+  // The next field as parse_hex reads it; on false `field` holds it.
+  bool next_hex(uint64_t& value, std::string_view& field);
+
+ private:
+  static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+  void skip_blanks() {
+    size_t i = 0;
+    while (i < rest_.size() && is_blank(rest_[i])) ++i;
+    rest_.remove_prefix(i);
+  }
+  // Takes the first `n` characters as a field that ends there, if one does.
+  bool take(size_t n, std::string_view& field) {
+    if (n < rest_.size() && !is_blank(rest_[n])) return false;
+    field = rest_.substr(0, n);
+    rest_.remove_prefix(n);
+    return true;
+  }
+
+  std::string_view rest_;
+};
+
+template <class T>
+bool Fields::next_dec(T& value, std::string_view& field, char prefix) {
+  static_assert(std::is_integral_v<T>);
+  using U = std::make_unsigned_t<T>;
+  skip_blanks();
+  if (prefix == 0 || (!rest_.empty() && rest_[0] == prefix)) {
+    size_t i = prefix == 0 ? 0 : 1;
+    const bool negative = std::is_signed_v<T> && i < rest_.size() && rest_[i] == '-';
+    if (negative) ++i;
+    const size_t first = i;
+    U u = 0;
+    bool fits = true;
+    for (; i < rest_.size(); ++i) {
+      const unsigned digit = static_cast<unsigned char>(rest_[i]) - unsigned('0');
+      if (digit > 9) break;
+      fits &= !__builtin_mul_overflow(u, U(10), &u) && !__builtin_add_overflow(u, U(digit), &u);
+    }
+    const U limit = U(std::numeric_limits<T>::max()) + U(negative ? 1 : 0);
+    if (i > first && fits && u <= limit && take(i, field)) {
+      value = negative ? static_cast<T>(U(0) - u) : static_cast<T>(u);
+      return true;
+    }
+  }
+  field = next();
+  if (prefix == 0) return parse_dec(field, value);
+  return field.size() > 1 && field[0] == prefix && parse_dec(field.substr(1), value);
+}
+
+inline bool Fields::next_hex(uint64_t& value, std::string_view& field) {
+  skip_blanks();
+  const size_t size = rest_.size();
+  size_t i = size > 2 && rest_[0] == '0' && (rest_[1] == 'x' || rest_[1] == 'X') ? 2 : 0;
+  const size_t first = i;
+  uint64_t v = 0;
+  for (; i < size && i - first < 16; ++i) {
+    const int digit = kHexDigit[static_cast<unsigned char>(rest_[i])];
+    if (digit < 0) break;
+    v = (v << 4) | static_cast<uint64_t>(digit);
+  }
+  if (i > first && take(i, field)) {
+    value = v;
+    return true;
+  }
+  field = next();
+  return parse_hex(field, value);
 }
 
 // Lower-case hexadecimal, zero-padded to at least `width` (at most 16) digits.
