@@ -74,7 +74,10 @@ void read_base_stride(Fields& f, const Place& at, uint32_t mask, WarpTrace& w) {
     expected(at, "contiguous active lanes for address mode 1 (base+stride)", mask_text(mask));
   if (lanes == 0) w.addr_extra.push_back(base);
   if (lanes <= 1) w.addr_extra.push_back(static_cast<uint64_t>(stride));
-  for (unsigned i = 0; i < lanes; ++i) w.addrs.push_back(base + i * static_cast<uint64_t>(stride));
+  const size_t first = w.addrs.size();
+  w.addrs.resize(first + lanes);
+  uint64_t* lane = w.addrs.data() + first;
+  for (unsigned i = 0; i < lanes; ++i) lane[i] = base + i * static_cast<uint64_t>(stride);
 }
 
 // The addresses of base+delta when the line holds exactly `want` decimal

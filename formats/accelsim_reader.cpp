@@ -50,6 +50,31 @@ class TableBuilder {
   size_t announced_ = 0;
 };
 
+// Warps whose columns keep their capacity from one thread block to the
+// next, so that reading a block allocates only where it outgrows the last.
+class WarpPool {
+ public:
+  WarpTrace& add_to(std::vector<WarpTrace>& warps) {
+    if (spare_.empty()) return warps.emplace_back();
+    WarpTrace& w = warps.emplace_back(std::move(spare_.back()));
+    spare_.pop_back();
+    w.warp_id = 0;
+    w.inst.clear();
+    w.mask.clear();
+    w.addr_mode.clear();
+    w.addrs.clear();
+    w.addr_extra.clear();
+    return w;
+  }
+  void take_back(std::vector<WarpTrace>& warps) {
+    for (WarpTrace& w : warps) spare_.push_back(std::move(w));
+    warps.clear();
+  }
+
+ private:
+  std::vector<WarpTrace> spare_;
+};
+
 bool is_blank(std::string_view line) {
   return line.find_first_not_of(" \t") == std::string_view::npos;
 }
@@ -134,7 +159,8 @@ class TraceReader {
   }
 
   void read_cta() {
-    CtaTrace cta;
+    CtaTrace& cta = cta_;
+    warps_.take_back(cta.warps);
     cta.kernel_id = kernel_.id;
     std::string_view v;
     if (!next_line()) expected(here(), "'thread block = X,Y,Z'", "end of file");
@@ -145,7 +171,7 @@ class TraceReader {
       if (!next_line())
         expected(here(), "'warp = N' or '#END_TB' to finish " + block, "end of file");
       if (line_.starts_with("#END_TB")) break;
-      WarpTrace& w = cta.warps.emplace_back();
+      WarpTrace& w = warps_.add_to(cta.warps);
       if (!keyword_value(line_, "warp", v) || !parse_dec(v, w.warp_id))
         expected(here(), "'warp = N' or '#END_TB' in " + block, quoted(line_));
       uint64_t count = 0;
@@ -159,18 +185,20 @@ class TraceReader {
   }
 
   void read_warp(WarpTrace& w, uint64_t count, const std::string& block) {
-    const std::string want = std::to_string(count) + " instruction lines in warp " +
-                             std::to_string(w.warp_id) + " of " + block + " ('insts = " +
-                             std::to_string(count) + "' at line " +
-                             std::to_string(lines_.number()) + ")";
+    const uint64_t insts_line = lines_.number();
+    auto want = [&] {
+      return std::to_string(count) + " instruction lines in warp " + std::to_string(w.warp_id) +
+             " of " + block + " ('insts = " + std::to_string(count) + "' at line " +
+             std::to_string(insts_line) + ")";
+    };
     for (uint64_t i = 0; i < count; ++i) {
-      if (!next_line()) expected(here(), want, std::to_string(i) + " before end of file");
-      if (!is_instruction(line_)) expected(here(), want, std::to_string(i));
+      if (!next_line()) expected(here(), want(), std::to_string(i) + " before end of file");
+      if (!is_instruction(line_)) expected(here(), want(), std::to_string(i));
       Fields f(line_);
       add_instruction(f, w);
     }
     if (next_line()) {
-      if (is_instruction(line_)) expected(here(), want, "more");
+      if (is_instruction(line_)) expected(here(), want(), "more");
       unread_ = true;
     }
   }
@@ -230,6 +258,8 @@ class TraceReader {
   LineLayout layout_;
   TableBuilder table_;
   StaticInst scratch_;
+  CtaTrace cta_;  // the thread block being read
+  WarpPool warps_;
 };
 
 }  // namespace
