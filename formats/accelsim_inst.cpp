@@ -129,8 +129,8 @@ void read_base_delta(Fields& f, const Place& at, const LineLayout& layout, uint3
 
 }  // namespace
 
-void parse_instruction(Fields& f, const Place& at, const LineLayout& layout, StaticInst& inst,
-                       uint32_t& mask, WarpTrace& w) {
+void parse_head(Fields& f, const Place& at, const LineLayout& layout, StaticInst& inst,
+                uint32_t& mask) {
   if (layout.lineinfo)
     inst.line = read_dec<uint32_t>(f, at, "a source line number (lineinfo is enabled)");
   else
@@ -141,13 +141,20 @@ void parse_instruction(Fields& f, const Place& at, const LineLayout& layout, Sta
   if (!f.next_hex(m, mask_tok) || m > 0xffffffffu)
     expected(at, "a hexadecimal active mask of at most 32 bits", quoted(mask_tok));
   mask = static_cast<uint32_t>(m);
+}
+
+void parse_body(Fields& f, const Place& at, StaticInst& inst) {
   read_registers(f, at, "a destination register count", inst.dst);
   std::string_view op = f.next();
   if (op.empty()) expected(at, "an opcode", quoted(op));
   inst.opcode.assign(op);
   read_registers(f, at, "a source register count", inst.src);
   inst.mem_width = read_dec<uint32_t>(f, at, "a memory width in bytes");
-  if (inst.mem_width > 0) {
+}
+
+std::string_view parse_tail(Fields& f, const Place& at, const LineLayout& layout,
+                            uint32_t mem_width, uint32_t mask, WarpTrace& w) {
+  if (mem_width > 0) {
     std::string_view tok = f.next();
     if (tok == "0") read_list(f, at, mask, w);
     else if (tok == "1") read_base_stride(f, at, mask, w);
@@ -155,14 +162,13 @@ void parse_instruction(Fields& f, const Place& at, const LineLayout& layout, Sta
     else expected(at, "address mode 0, 1 or 2", quoted(tok));
     w.addr_mode.push_back(static_cast<uint8_t>(tok[0] - '0'));
   }
+  std::string_view imm;
   if (layout.immediate) {
-    std::string_view imm = f.next();
+    imm = f.next();
     if (imm.empty()) expected(at, "an immediate (tracer version 5)", quoted(imm));
-    inst.imm.emplace(imm);
-  } else {
-    inst.imm.reset();
   }
   if (!f.at_end()) expected(at, "end of line", quoted(f.next()));
+  return imm;
 }
 
 RenderedInst render(const StaticInst& inst) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "formats/accelsim.hpp"
@@ -14,10 +15,24 @@ using namespace detail;
 
 namespace {
 
-// The kernel's static instruction table: each distinct instruction once.
+// The kernel's static instruction table: each distinct instruction once,
+// with the text of its body (parse_body) as first read, so that a line
+// repeating that text is matched without parsing it again.
 class TableBuilder {
  public:
-  uint32_t intern(const StaticInst& inst) {
+  // The entry with `head`'s PC and line whose body text `f` goes on with,
+  // its text passed over; none if there is no such entry.
+  std::optional<uint32_t> match_body(const StaticInst& head, Fields& f) const {
+    auto it = first_by_pc_.find(head.pc);
+    if (it == first_by_pc_.end()) return std::nullopt;
+    for (uint32_t i = it->second; i != kNone; i = next_same_pc_[i])
+      if (table_[i].line == head.line && f.skip_text(body_text_[i])) return i;
+    return std::nullopt;
+  }
+  const StaticInst& operator[](uint32_t i) const { return table_[i]; }
+  const std::string& body_text(uint32_t i) const { return body_text_[i]; }
+
+  uint32_t intern(const StaticInst& inst, std::string_view body_text) {
     auto [it, inserted] = first_by_pc_.try_emplace(inst.pc, static_cast<uint32_t>(table_.size()));
     if (!inserted) {
       uint32_t i = it->second;
@@ -29,6 +44,7 @@ class TableBuilder {
       next_same_pc_[i] = static_cast<uint32_t>(table_.size());
     }
     table_.push_back(inst);
+    body_text_.emplace_back(body_text);
     next_same_pc_.push_back(kNone);
     return static_cast<uint32_t>(table_.size() - 1);
   }
@@ -45,6 +61,7 @@ class TableBuilder {
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
   std::vector<StaticInst> table_;
+  std::vector<std::string> body_text_;
   std::unordered_map<uint64_t, uint32_t> first_by_pc_;
   std::vector<uint32_t> next_same_pc_;
   size_t announced_ = 0;
@@ -244,9 +261,30 @@ class TraceReader {
     if (!lines_.terminated())
       expected(here(), "a complete instruction line", "end of file in the middle of the line");
     uint32_t mask = 0;
-    parse_instruction(f, here(), layout_, scratch_, mask, w);
-    w.inst.push_back(table_.intern(scratch_));
+    parse_head(f, here(), layout_, scratch_, mask);
+    w.inst.push_back(static_instruction(f, mask, w));
     w.mask.push_back(mask);
+  }
+
+  // The table index of the line's instruction, its head in scratch_; reads
+  // the rest of the line, the addresses into `w`.
+  uint32_t static_instruction(Fields& f, uint32_t mask, WarpTrace& w) {
+    if (std::optional<uint32_t> same = table_.match_body(scratch_, f)) {
+      const StaticInst& known = table_[*same];
+      std::string_view imm = parse_tail(f, here(), layout_, known.mem_width, mask, w);
+      if (known.imm ? *known.imm == imm : imm.empty()) return *same;
+      scratch_ = known;  // the same body with another immediate
+      scratch_.imm.emplace(imm);
+      const std::string body_text = table_.body_text(*same);
+      return table_.intern(scratch_, body_text);
+    }
+    const char* body = f.upcoming();
+    parse_body(f, here(), scratch_);
+    const std::string_view body_text(body, static_cast<size_t>(f.position() - body));
+    std::string_view imm = parse_tail(f, here(), layout_, scratch_.mem_width, mask, w);
+    if (imm.empty()) scratch_.imm.reset();
+    else scratch_.imm.emplace(imm);
+    return table_.intern(scratch_, body_text);
   }
 
   LineReader lines_;

@@ -96,6 +96,20 @@ class Fields {
   bool next_dec(T& value, std::string_view& field, char prefix = 0);
   // The next field as parse_hex reads it; on false `field` holds it.
   bool next_hex(uint64_t& value, std::string_view& field);
+  // Where the next field starts (the end of the line if there is none).
+  const char* upcoming() {
+    skip_blanks();
+    return rest_.data();
+  }
+  // Where the last field read ends.
+  const char* position() const { return rest_.data(); }
+  // Passes over `text` if the line goes on with exactly these fields.
+  bool skip_text(std::string_view text) {
+    skip_blanks();
+    if (!rest_.starts_with(text)) return false;
+    std::string_view field;
+    return take(text.size(), field);
+  }
 
  private:
   static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -181,11 +195,19 @@ struct LineLayout {
 // header comment names them.
 LineLayout layout_of(const KernelInfo& k);
 
-// Parses the instruction part of a line (everything after the raw layout's
-// thread block and warp ids) into `inst` and `mask`, and appends the
-// address mode, addresses and extra values of a memory access to `warp`.
-void parse_instruction(Fields& fields, const Place& at, const LineLayout& layout,
-                       StaticInst& inst, uint32_t& mask, WarpTrace& warp);
+// The instruction part of a line (everything after the raw layout's thread
+// block and warp ids) in three parts, read from `fields` in turn. The head,
+// "[line] PC mask", into inst.line, inst.pc and `mask`:
+void parse_head(Fields& fields, const Place& at, const LineLayout& layout, StaticInst& inst,
+                uint32_t& mask);
+// the body, "dst count, dsts, opcode, src count, srcs, width", into the
+// rest of `inst` but its immediate;
+void parse_body(Fields& fields, const Place& at, StaticInst& inst);
+// the tail: for a memory access (`mem_width` > 0) its address mode,
+// addresses and extra values, appended to `warp`; then the immediate, which
+// is returned (empty where the layout has none), and the end of the line.
+std::string_view parse_tail(Fields& fields, const Place& at, const LineLayout& layout,
+                            uint32_t mem_width, uint32_t mask, WarpTrace& warp);
 
 // The fixed text of a static instruction's line around its mask and
 // addresses: head = "[line ]PC ", body = " dsts opcode srcs width",
