@@ -208,11 +208,11 @@ class TraceReader {
              " of " + block + " ('insts = " + std::to_string(count) + "' at line " +
              std::to_string(insts_line) + ")";
     };
+    uint32_t after = kWarpStart;
     for (uint64_t i = 0; i < count; ++i) {
       if (!next_line()) expected(here(), want(), std::to_string(i) + " before end of file");
       if (!is_instruction(line_)) expected(here(), want(), std::to_string(i));
-      Fields f(line_);
-      add_instruction(f, w);
+      after = add_warp_line(after, w);
     }
     if (next_line()) {
       if (is_instruction(line_)) expected(here(), want(), "more");
@@ -257,13 +257,40 @@ class TraceReader {
       if (sink_.cta) sink_.cta(cta);
   }
 
-  void add_instruction(Fields& f, WarpTrace& w) {
+  // Adds the instruction of line_ to `w`, the warp's previous line being
+  // table entry `after` - 1 (kWarpStart: none); returns the value of
+  // `after` for the next line. A line that repeats the text of the one that
+  // last followed the same entry, without a memory access, is that
+  // instruction and mask again.
+  uint32_t add_warp_line(uint32_t after, WarpTrace& w) {
+    if (after < line_after_.size() && line_ == line_after_[after].text && lines_.terminated()) {
+      const KnownLine& known = line_after_[after];
+      w.inst.push_back(known.inst);
+      w.mask.push_back(known.mask);
+      return known.inst + 1;
+    }
+    Fields f(line_);
+    const uint32_t inst = add_instruction(f, w);
+    if (table_[inst].mem_width == 0) {
+      if (after >= line_after_.size()) line_after_.resize(after + 1);
+      KnownLine& known = line_after_[after];
+      known.text.assign(line_);
+      known.inst = inst;
+      known.mask = w.mask.back();
+    }
+    return inst + 1;
+  }
+
+  // Returns the line's table index.
+  uint32_t add_instruction(Fields& f, WarpTrace& w) {
     if (!lines_.terminated())
       expected(here(), "a complete instruction line", "end of file in the middle of the line");
     uint32_t mask = 0;
     parse_head(f, here(), layout_, scratch_, mask);
-    w.inst.push_back(static_instruction(f, mask, w));
+    const uint32_t inst = static_instruction(f, mask, w);
+    w.inst.push_back(inst);
     w.mask.push_back(mask);
+    return inst;
   }
 
   // The table index of the line's instruction, its head in scratch_; reads
@@ -296,6 +323,12 @@ class TraceReader {
   LineLayout layout_;
   TableBuilder table_;
   StaticInst scratch_;
+  struct KnownLine {
+    std::string text;
+    uint32_t inst = 0, mask = 0;
+  };
+  static constexpr uint32_t kWarpStart = 0;
+  std::vector<KnownLine> line_after_;  // by table index + 1, kWarpStart first
   CtaTrace cta_;  // the thread block being read
   WarpPool warps_;
 };
