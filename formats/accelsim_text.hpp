@@ -93,7 +93,7 @@ class Fields {
   // The next field as `prefix` then a decimal T, as parse_dec reads it;
   // on false `field` holds the whole field, for the message.
   template <class T>
-  bool next_dec(T& value, std::string_view& field, char prefix = 0);
+  [[gnu::always_inline]] bool next_dec(T& value, std::string_view& field, char prefix = 0);
   // The next field as parse_hex reads it; on false `field` holds it.
   bool next_hex(uint64_t& value, std::string_view& field);
   // Where the next field starts (the end of the line if there is none).
@@ -130,25 +130,27 @@ class Fields {
 };
 
 template <class T>
-bool Fields::next_dec(T& value, std::string_view& field, char prefix) {
-  static_assert(std::is_integral_v<T>);
-  using U = std::make_unsigned_t<T>;
+inline bool Fields::next_dec(T& value, std::string_view& field, char prefix) {
+  static_assert(std::is_integral_v<T> && sizeof(T) <= sizeof(uint64_t));
   skip_blanks();
   if (prefix == 0 || (!rest_.empty() && rest_[0] == prefix)) {
-    size_t i = prefix == 0 ? 0 : 1;
-    const bool negative = std::is_signed_v<T> && i < rest_.size() && rest_[i] == '-';
-    if (negative) ++i;
-    const size_t first = i;
-    U u = 0;
-    bool fits = true;
-    for (; i < rest_.size(); ++i) {
-      const unsigned digit = static_cast<unsigned char>(rest_[i]) - unsigned('0');
+    const char* const begin = rest_.data();
+    const char* const end = begin + rest_.size();
+    const char* p = prefix == 0 ? begin : begin + 1;
+    const bool negative = std::is_signed_v<T> && p != end && *p == '-';
+    if (negative) ++p;
+    const char* const first = p;
+    // 19 digits always fit 64 bits; more (leading zeros) are left to parse_dec.
+    const char* const stop = end - first > 19 ? first + 19 : end;
+    uint64_t u = 0;
+    for (; p != stop; ++p) {
+      const unsigned digit = static_cast<unsigned char>(*p) - unsigned('0');
       if (digit > 9) break;
-      fits &= !__builtin_mul_overflow(u, U(10), &u) && !__builtin_add_overflow(u, U(digit), &u);
+      u = u * 10 + digit;
     }
-    const U limit = U(std::numeric_limits<T>::max()) + U(negative ? 1 : 0);
-    if (i > first && fits && u <= limit && take(i, field)) {
-      value = negative ? static_cast<T>(U(0) - u) : static_cast<T>(u);
+    const uint64_t limit = uint64_t(std::numeric_limits<T>::max()) + (negative ? 1 : 0);
+    if (p != first && u <= limit && take(static_cast<size_t>(p - begin), field)) {
+      value = static_cast<T>(negative ? uint64_t(0) - u : u);
       return true;
     }
   }
