@@ -1,7 +1,6 @@
 // Reading a kernel-N.traceg (formats/ACCELSIM.md): the header, then thread
 // blocks in the post-processed layout (#BEGIN_TB ... #END_TB), or the
 // tracer's raw layout whose lines start with thread block and warp ids.
-#include <cctype>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -92,15 +91,20 @@ class WarpPool {
   std::vector<WarpTrace> spare_;
 };
 
-bool is_blank(std::string_view line) {
-  return line.find_first_not_of(" \t") == std::string_view::npos;
+// Where the first field of `line` starts: its size if it is blank.
+size_t first_field(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return i;
 }
+
+bool is_blank(std::string_view line) { return first_field(line) == line.size(); }
 
 // Instruction lines start with a number (line, PC or thread block id);
 // structural lines with a word or '#', none of which is a hex digit.
 bool is_instruction(std::string_view line) {
-  size_t i = line.find_first_not_of(" \t");
-  return i != std::string_view::npos && std::isxdigit(static_cast<unsigned char>(line[i]));
+  const size_t i = first_field(line);
+  return i < line.size() && kHexDigit[static_cast<unsigned char>(line[i])] >= 0;
 }
 
 // Whether `line` is "KEY = VALUE" (KEY may be several words); sets `value`.
