@@ -80,12 +80,26 @@ void read_base_stride(Fields& f, const Place& at, uint32_t mask, WarpTrace& w) {
   for (unsigned i = 0; i < lanes; ++i) lane[i] = base + i * static_cast<uint64_t>(stride);
 }
 
-// The addresses of base+delta when the line holds exactly `want` decimal
-// deltas and then `trailing` fields; false, with `f` and `w` untouched,
-// otherwise (read_base_delta then says what is wrong).
+// The deltas of base+delta when the line holds exactly `want` decimal
+// deltas and then `trailing` fields, appended as addresses from `base`;
+// false, with `f` and `w` untouched, otherwise (read_base_delta then says
+// what is wrong). Deltas written as in `memo` are not parsed again; deltas
+// parsed are remembered there.
 bool read_well_formed_deltas(Fields& f, uint64_t base, size_t want, size_t trailing,
-                             WarpTrace& w) {
+                             WarpTrace& w, DeltaMemo* memo) {
+  if (memo && memo->misses >= DeltaMemo::kGiveUp) memo = nullptr;
+  if (memo && want > 0 && memo->offsets.size() == want) {
+    Fields rest = f;
+    if (rest.skip_text(memo->text) && count_fields(rest) == trailing) {
+      memo->misses = 0;
+      f = rest;
+      w.addrs.push_back(base);
+      for (uint64_t offset : memo->offsets) w.addrs.push_back(base + offset);
+      return true;
+    }
+  }
   const Fields start = f;
+  const char* const text = f.upcoming();
   const size_t had = w.addrs.size();
   uint64_t a = base;
   w.addrs.push_back(a);
@@ -96,19 +110,27 @@ bool read_well_formed_deltas(Fields& f, uint64_t base, size_t want, size_t trail
     a += static_cast<uint64_t>(delta);
     w.addrs.push_back(a);
   }
-  if (w.addrs.size() - had == want + 1 && count_fields(f) == trailing) return true;
+  if (w.addrs.size() - had == want + 1 && count_fields(f) == trailing) {
+    if (memo && want > 0) {
+      ++memo->misses;
+      memo->text.assign(text, static_cast<size_t>(f.position() - text));
+      memo->offsets.clear();
+      for (size_t i = had + 1; i < w.addrs.size(); ++i) memo->offsets.push_back(w.addrs[i] - base);
+    }
+    return true;
+  }
   f = start;
   w.addrs.resize(had);
   return false;
 }
 
 void read_base_delta(Fields& f, const Place& at, const LineLayout& layout, uint32_t mask,
-                     WarpTrace& w) {
+                     WarpTrace& w, DeltaMemo* memo) {
   uint64_t base = read_hex(f, at, "a hexadecimal base address");
   unsigned lanes = active_lanes(mask);
   size_t want = lanes == 0 ? 0 : lanes - 1;
   size_t trailing = layout.immediate ? 1 : 0;
-  if (lanes > 0 && read_well_formed_deltas(f, base, want, trailing, w)) return;
+  if (lanes > 0 && read_well_formed_deltas(f, base, want, trailing, w, memo)) return;
   size_t have = count_fields(f);
   if (have != want + trailing) {
     size_t found = have >= trailing ? have - trailing : 0;
@@ -153,12 +175,12 @@ void parse_body(Fields& f, const Place& at, StaticInst& inst) {
 }
 
 std::string_view parse_tail(Fields& f, const Place& at, const LineLayout& layout,
-                            uint32_t mem_width, uint32_t mask, WarpTrace& w) {
+                            uint32_t mem_width, uint32_t mask, WarpTrace& w, DeltaMemo* memo) {
   if (mem_width > 0) {
     std::string_view tok = f.next();
     if (tok == "0") read_list(f, at, mask, w);
     else if (tok == "1") read_base_stride(f, at, mask, w);
-    else if (tok == "2") read_base_delta(f, at, layout, mask, w);
+    else if (tok == "2") read_base_delta(f, at, layout, mask, w, memo);
     else expected(at, "address mode 0, 1 or 2", quoted(tok));
     w.addr_mode.push_back(static_cast<uint8_t>(tok[0] - '0'));
   }

@@ -30,6 +30,7 @@ class TableBuilder {
   }
   const StaticInst& operator[](uint32_t i) const { return table_[i]; }
   const std::string& body_text(uint32_t i) const { return body_text_[i]; }
+  DeltaMemo& deltas(uint32_t i) { return deltas_[i]; }
 
   uint32_t intern(const StaticInst& inst, std::string_view body_text) {
     auto [it, inserted] = first_by_pc_.try_emplace(inst.pc, static_cast<uint32_t>(table_.size()));
@@ -44,6 +45,7 @@ class TableBuilder {
     }
     table_.push_back(inst);
     body_text_.emplace_back(body_text);
+    deltas_.emplace_back();
     next_same_pc_.push_back(kNone);
     return static_cast<uint32_t>(table_.size() - 1);
   }
@@ -61,6 +63,7 @@ class TableBuilder {
   static constexpr uint32_t kNone = UINT32_MAX;
   std::vector<StaticInst> table_;
   std::vector<std::string> body_text_;
+  std::vector<DeltaMemo> deltas_;  // each entry's last base+delta deltas
   std::unordered_map<uint64_t, uint32_t> first_by_pc_;
   std::vector<uint32_t> next_same_pc_;
   size_t announced_ = 0;
@@ -302,7 +305,8 @@ class TraceReader {
   uint32_t static_instruction(Fields& f, uint32_t mask, WarpTrace& w) {
     if (std::optional<uint32_t> same = table_.match_body(scratch_, f)) {
       const StaticInst& known = table_[*same];
-      std::string_view imm = parse_tail(f, here(), layout_, known.mem_width, mask, w);
+      std::string_view imm =
+          parse_tail(f, here(), layout_, known.mem_width, mask, w, &table_.deltas(*same));
       if (known.imm ? *known.imm == imm : imm.empty()) return *same;
       scratch_ = known;  // the same body with another immediate
       scratch_.imm.emplace(imm);

@@ -208,8 +208,19 @@ void parse_body(Fields& fields, const Place& at, StaticInst& inst);
 // the tail: for a memory access (`mem_width` > 0) its address mode,
 // addresses and extra values, appended to `warp`; then the immediate, which
 // is returned (empty where the layout has none), and the end of the line.
+// `memo`, if given, keeps the last base+delta deltas read with it, as
+// text and as offsets from the base: the same text again is not parsed.
+// After kGiveUp lines in a row that differ (random addresses) it stops
+// remembering, which costs more than it saves there.
+struct DeltaMemo {
+  static constexpr unsigned kGiveUp = 8;
+  std::string text;
+  std::vector<uint64_t> offsets;
+  unsigned misses = 0;
+};
 std::string_view parse_tail(Fields& fields, const Place& at, const LineLayout& layout,
-                            uint32_t mem_width, uint32_t mask, WarpTrace& warp);
+                            uint32_t mem_width, uint32_t mask, WarpTrace& warp,
+                            DeltaMemo* memo = nullptr);
 
 // The fixed text of a static instruction's line around its mask and
 // addresses: head = "[line ]PC ", body = " dsts opcode srcs width",

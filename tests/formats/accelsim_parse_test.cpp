@@ -107,9 +107,12 @@ std::vector<std::string> varied_lines(bool lineinfo, bool immediate, int count) 
     line += "00" + std::to_string(pc) + "0 " + mask + " " + body;
     if (body.back() != '0') {  // a memory access: one address per lane of the mask
       const unsigned lanes = mask == "ffffffff" ? 32 : mask == "0000ffff" ? 16 : mask == "f000000f" ? 8 : 0;
-      if (rng() % 2 == 0) {
-        line += " 2 0x7f0000001000";
-        for (unsigned l = 1; l < lanes; ++l) line += " " + std::to_string(int(rng() % 64) - 32);
+      if (rng() % 2 == 0) {  // deltas that repeat, now and then spaced otherwise, or random ones
+        const bool pattern = rng() % 3 != 0;
+        line += " 2 0x7f000000" + std::to_string(1000 + rng() % 4);
+        for (unsigned l = 1; l < lanes; ++l)
+          line += (rng() % 50 == 0 ? "  " : " ") +
+                  (pattern ? std::string(l % 4 == 0 ? "-1408" : "128") : std::to_string(int(rng() % 64) - 32));
       } else {
         line += " 0";
         for (unsigned l = 0; l < lanes; ++l) line += " 0x" + std::to_string(1000 + rng() % 9000);
@@ -133,9 +136,8 @@ std::string trace_of(int version, bool lineinfo, const std::vector<std::string>&
   return text + "#END_TB\n";
 }
 
-void expect_each_line_read_as_on_its_own(int version, bool lineinfo) {
-  const std::vector<std::string> lines = varied_lines(lineinfo, version >= 5, 600);
-  const size_t per_warp = 40;
+void expect_lines_read_as_on_their_own(int version, bool lineinfo,
+                                       const std::vector<std::string>& lines, size_t per_warp) {
   Records all = read_records(trace_of(version, lineinfo, lines, per_warp));
   std::vector<StaticInst> table;
   for (const InstTable& slice : all.tables) table.insert(table.end(), slice.insts.begin(), slice.insts.end());
@@ -164,10 +166,20 @@ void expect_each_line_read_as_on_its_own(int version, bool lineinfo) {
 }
 
 TEST(AccelsimParse, RepeatedBodiesAndLinesReadAsEachLineOnItsOwn) {
-  expect_each_line_read_as_on_its_own(4, false);
-  expect_each_line_read_as_on_its_own(4, true);
-  expect_each_line_read_as_on_its_own(5, false);
-  expect_each_line_read_as_on_its_own(5, true);
+  for (int version : {4, 5})
+    for (bool lineinfo : {false, true})
+      expect_lines_read_as_on_their_own(version, lineinfo,
+                                        varied_lines(lineinfo, version >= 5, 600), 40);
+}
+
+TEST(AccelsimParse, RepeatedDeltasReadAsEachLineOnItsOwn) {
+  const std::string ld = "0010 0000000f 1 R4 LDG.E.SYS 1 R2 4 2 ";
+  expect_lines_read_as_on_their_own(
+      4, false,
+      {ld + "0x1000 4 4 -8", ld + "0x2000 4 4 -8", ld + "0x2000 4 4 -8", ld + "0x3000 4 4 -8 ",
+       ld + "0x4000 4  4 -8", ld + "0x5000 4 4 -9", ld + "0x6000 4 4 -9",
+       "0010 00000007 1 R4 LDG.E.SYS 1 R2 4 2 0x7000 4 4", ld + "0x8000 4 4 -9"},
+      9);
 }
 
 TEST(AccelsimParse, AKnownBodyWithAnotherImmediateIsAnotherInstruction) {
@@ -189,6 +201,13 @@ TEST(AccelsimParse, RepeatedTextStillRefusesWhatFollowsIt) {
             "t.traceg:22: expected a memory width in bytes, found '0x'");
   EXPECT_EQ(read_error(trace_of(4, false, {known, "0000 ffffffff 1 R1 MOV 0 0 0"}, 2)),
             "t.traceg:22: expected end of line, found '0'");
+  const std::string ld = "0010 0000000f 1 R4 LDG.E.SYS 1 R2 4 2 0x1000 ";
+  EXPECT_EQ(read_error(trace_of(4, false, {ld + "4 4 -8", ld + "4 4 -8", ld + "4 4 -8 7"}, 3)),
+            "t.traceg:23: expected 3 deltas (active lanes - 1, mask 0000000f), found 4");
+  EXPECT_EQ(read_error(trace_of(4, false, {ld + "4 4 -8", ld + "4 4 -8",
+                                           "0010 00000007 1 R4 LDG.E.SYS 1 R2 4 2 0x1000 4 4 -8"},
+                                3)),
+            "t.traceg:23: expected 2 deltas (active lanes - 1, mask 00000007), found 3");
   std::string cut = trace_of(4, false, {known, exit, known, exit}, 4);
   cut.resize(cut.find(exit + "\n#END_TB") + exit.size());
   EXPECT_EQ(read_error(cut),
