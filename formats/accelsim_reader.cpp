@@ -1,9 +1,9 @@
 // Reading a kernel-N.traceg (formats/ACCELSIM.md): the header, then thread
 // blocks in the post-processed layout (#BEGIN_TB ... #END_TB), or the
 // tracer's raw layout whose lines start with thread block and warp ids.
-#include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "formats/accelsim.hpp"
@@ -14,10 +14,25 @@ using namespace detail;
 
 namespace {
 
-// The kernel's static instruction table: each distinct instruction once.
+// The kernel's static instruction table: each distinct instruction once,
+// with the text of its body (parse_body) as first read, so that a line
+// repeating that text is matched without parsing it again.
 class TableBuilder {
  public:
-  uint32_t intern(const StaticInst& inst) {
+  // The entry with `head`'s PC and line whose body text `f` goes on with,
+  // its text passed over; none if there is no such entry.
+  std::optional<uint32_t> match_body(const StaticInst& head, Fields& f) const {
+    auto it = first_by_pc_.find(head.pc);
+    if (it == first_by_pc_.end()) return std::nullopt;
+    for (uint32_t i = it->second; i != kNone; i = next_same_pc_[i])
+      if (table_[i].line == head.line && f.skip_text(body_text_[i])) return i;
+    return std::nullopt;
+  }
+  const StaticInst& operator[](uint32_t i) const { return table_[i]; }
+  const std::string& body_text(uint32_t i) const { return body_text_[i]; }
+  DeltaMemo& deltas(uint32_t i) { return deltas_[i]; }
+
+  uint32_t intern(const StaticInst& inst, std::string_view body_text) {
     auto [it, inserted] = first_by_pc_.try_emplace(inst.pc, static_cast<uint32_t>(table_.size()));
     if (!inserted) {
       uint32_t i = it->second;
@@ -29,6 +44,8 @@ class TableBuilder {
       next_same_pc_[i] = static_cast<uint32_t>(table_.size());
     }
     table_.push_back(inst);
+    body_text_.emplace_back(body_text);
+    deltas_.emplace_back();
     next_same_pc_.push_back(kNone);
     return static_cast<uint32_t>(table_.size() - 1);
   }
@@ -45,20 +62,52 @@ class TableBuilder {
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
   std::vector<StaticInst> table_;
+  std::vector<std::string> body_text_;
+  std::vector<DeltaMemo> deltas_;  // each entry's last base+delta deltas
   std::unordered_map<uint64_t, uint32_t> first_by_pc_;
   std::vector<uint32_t> next_same_pc_;
   size_t announced_ = 0;
 };
 
-bool is_blank(std::string_view line) {
-  return line.find_first_not_of(" \t") == std::string_view::npos;
+// Warps whose columns keep their capacity from one thread block to the
+// next, so that reading a block allocates only where it outgrows the last.
+class WarpPool {
+ public:
+  WarpTrace& add_to(std::vector<WarpTrace>& warps) {
+    if (spare_.empty()) return warps.emplace_back();
+    WarpTrace& w = warps.emplace_back(std::move(spare_.back()));
+    spare_.pop_back();
+    w.warp_id = 0;
+    w.inst.clear();
+    w.mask.clear();
+    w.addr_mode.clear();
+    w.addrs.clear();
+    w.addr_extra.clear();
+    return w;
+  }
+  void take_back(std::vector<WarpTrace>& warps) {
+    for (WarpTrace& w : warps) spare_.push_back(std::move(w));
+    warps.clear();
+  }
+
+ private:
+  std::vector<WarpTrace> spare_;
+};
+
+// Where the first field of `line` starts: its size if it is blank.
+size_t first_field(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return i;
 }
+
+bool is_blank(std::string_view line) { return first_field(line) == line.size(); }
 
 // Instruction lines start with a number (line, PC or thread block id);
 // structural lines with a word or '#', none of which is a hex digit.
 bool is_instruction(std::string_view line) {
-  size_t i = line.find_first_not_of(" \t");
-  return i != std::string_view::npos && std::isxdigit(static_cast<unsigned char>(line[i]));
+  const size_t i = first_field(line);
+  return i < line.size() && kHexDigit[static_cast<unsigned char>(line[i])] >= 0;
 }
 
 // Whether `line` is "KEY = VALUE" (KEY may be several words); sets `value`.
@@ -134,7 +183,8 @@ class TraceReader {
   }
 
   void read_cta() {
-    CtaTrace cta;
+    CtaTrace& cta = cta_;
+    warps_.take_back(cta.warps);
     cta.kernel_id = kernel_.id;
     std::string_view v;
     if (!next_line()) expected(here(), "'thread block = X,Y,Z'", "end of file");
@@ -145,7 +195,7 @@ class TraceReader {
       if (!next_line())
         expected(here(), "'warp = N' or '#END_TB' to finish " + block, "end of file");
       if (line_.starts_with("#END_TB")) break;
-      WarpTrace& w = cta.warps.emplace_back();
+      WarpTrace& w = warps_.add_to(cta.warps);
       if (!keyword_value(line_, "warp", v) || !parse_dec(v, w.warp_id))
         expected(here(), "'warp = N' or '#END_TB' in " + block, quoted(line_));
       uint64_t count = 0;
@@ -159,18 +209,20 @@ class TraceReader {
   }
 
   void read_warp(WarpTrace& w, uint64_t count, const std::string& block) {
-    const std::string want = std::to_string(count) + " instruction lines in warp " +
-                             std::to_string(w.warp_id) + " of " + block + " ('insts = " +
-                             std::to_string(count) + "' at line " +
-                             std::to_string(lines_.number()) + ")";
+    const uint64_t insts_line = lines_.number();
+    auto want = [&] {
+      return std::to_string(count) + " instruction lines in warp " + std::to_string(w.warp_id) +
+             " of " + block + " ('insts = " + std::to_string(count) + "' at line " +
+             std::to_string(insts_line) + ")";
+    };
+    uint32_t after = kWarpStart;
     for (uint64_t i = 0; i < count; ++i) {
-      if (!next_line()) expected(here(), want, std::to_string(i) + " before end of file");
-      if (!is_instruction(line_)) expected(here(), want, std::to_string(i));
-      Fields f(line_);
-      add_instruction(f, w);
+      if (!next_line()) expected(here(), want(), std::to_string(i) + " before end of file");
+      if (!is_instruction(line_)) expected(here(), want(), std::to_string(i));
+      after = add_warp_line(after, w);
     }
     if (next_line()) {
-      if (is_instruction(line_)) expected(here(), want, "more");
+      if (is_instruction(line_)) expected(here(), want(), "more");
       unread_ = true;
     }
   }
@@ -212,13 +264,62 @@ class TraceReader {
       if (sink_.cta) sink_.cta(cta);
   }
 
-  void add_instruction(Fields& f, WarpTrace& w) {
+  // Adds the instruction of line_ to `w`, the warp's previous line being
+  // table entry `after` - 1 (kWarpStart: none); returns the value of
+  // `after` for the next line. A line that repeats the text of the one that
+  // last followed the same entry, without a memory access, is that
+  // instruction and mask again.
+  uint32_t add_warp_line(uint32_t after, WarpTrace& w) {
+    if (after < line_after_.size() && line_ == line_after_[after].text && lines_.terminated()) {
+      const KnownLine& known = line_after_[after];
+      w.inst.push_back(known.inst);
+      w.mask.push_back(known.mask);
+      return known.inst + 1;
+    }
+    Fields f(line_);
+    const uint32_t inst = add_instruction(f, w);
+    if (table_[inst].mem_width == 0) {
+      if (after >= line_after_.size()) line_after_.resize(after + 1);
+      KnownLine& known = line_after_[after];
+      known.text.assign(line_);
+      known.inst = inst;
+      known.mask = w.mask.back();
+    }
+    return inst + 1;
+  }
+
+  // Returns the line's table index.
+  uint32_t add_instruction(Fields& f, WarpTrace& w) {
     if (!lines_.terminated())
       expected(here(), "a complete instruction line", "end of file in the middle of the line");
     uint32_t mask = 0;
-    parse_instruction(f, here(), layout_, scratch_, mask, w);
-    w.inst.push_back(table_.intern(scratch_));
+    parse_head(f, here(), layout_, scratch_, mask);
+    const uint32_t inst = static_instruction(f, mask, w);
+    w.inst.push_back(inst);
     w.mask.push_back(mask);
+    return inst;
+  }
+
+  // The table index of the line's instruction, its head in scratch_; reads
+  // the rest of the line, the addresses into `w`.
+  uint32_t static_instruction(Fields& f, uint32_t mask, WarpTrace& w) {
+    if (std::optional<uint32_t> same = table_.match_body(scratch_, f)) {
+      const StaticInst& known = table_[*same];
+      std::string_view imm =
+          parse_tail(f, here(), layout_, known.mem_width, mask, w, &table_.deltas(*same));
+      if (known.imm ? *known.imm == imm : imm.empty()) return *same;
+      scratch_ = known;  // the same body with another immediate
+      scratch_.imm.emplace(imm);
+      const std::string body_text = table_.body_text(*same);
+      return table_.intern(scratch_, body_text);
+    }
+    const char* body = f.upcoming();
+    parse_body(f, here(), scratch_);
+    const std::string_view body_text(body, static_cast<size_t>(f.position() - body));
+    std::string_view imm = parse_tail(f, here(), layout_, scratch_.mem_width, mask, w);
+    if (imm.empty()) scratch_.imm.reset();
+    else scratch_.imm.emplace(imm);
+    return table_.intern(scratch_, body_text);
   }
 
   LineReader lines_;
@@ -230,6 +331,14 @@ class TraceReader {
   LineLayout layout_;
   TableBuilder table_;
   StaticInst scratch_;
+  struct KnownLine {
+    std::string text;
+    uint32_t inst = 0, mask = 0;
+  };
+  static constexpr uint32_t kWarpStart = 0;
+  std::vector<KnownLine> line_after_;  // by table index + 1, kWarpStart first
+  CtaTrace cta_;  // the thread block being read
+  WarpPool warps_;
 };
 
 }  // namespace

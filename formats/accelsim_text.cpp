@@ -14,14 +14,18 @@ constexpr size_t kFirstRead = size_t(1) << 14;
 // addresses, is under 1 KiB); refusing it bounds memory.
 constexpr size_t kMaxLine = size_t(1) << 20;
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
+
+constinit const std::array<int8_t, 256> kHexDigit = [] {
+  std::array<int8_t, 256> digits{};
+  digits.fill(-1);
+  for (int d = 0; d < 10; ++d) digits['0' + d] = static_cast<int8_t>(d);
+  for (int d = 0; d < 6; ++d) {
+    digits['a' + d] = static_cast<int8_t>(10 + d);
+    digits['A' + d] = static_cast<int8_t>(10 + d);
+  }
+  return digits;
+}();
 
 LineReader::LineReader(std::istream& in, const std::string& path) : in_(in), path_(path) {}
 
@@ -94,7 +98,7 @@ bool parse_hex(std::string_view s, uint64_t& value) {
   if (s.empty() || s.size() > 16) return false;
   uint64_t v = 0;
   for (char c : s) {
-    int d = hex_digit(c);
+    int d = kHexDigit[static_cast<unsigned char>(c)];
     if (d < 0) return false;
     v = (v << 4) | static_cast<uint64_t>(d);
   }

@@ -3,11 +3,14 @@
 // formatting without iostreams, and the instruction-line grammar.
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <istream>
+#include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "formats/trace.hpp"
@@ -55,29 +58,6 @@ std::string quoted(std::string_view token);
 // inject lines into the text written.
 bool has_control_character(std::string_view s);
 
-// Splits a line into fields separated by runs of spaces or tabs.
-class Fields {
- public:
-  explicit Fields(std::string_view line) : rest_(line) {}
-  // The next field, or an empty view at end of line.
-  std::string_view next() {
-    size_t i = 0;
-    while (i < rest_.size() && (rest_[i] == ' ' || rest_[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < rest_.size() && rest_[j] != ' ' && rest_[j] != '\t') ++j;
-    std::string_view field = rest_.substr(i, j - i);
-    rest_.remove_prefix(j);
-    return field;
-  }
-  bool at_end() {
-    while (!rest_.empty() && (rest_.front() == ' ' || rest_.front() == '\t')) rest_.remove_prefix(1);
-    return rest_.empty();
-  }
-
- private:
-  std::string_view rest_;
-};
-
 // Hexadecimal with an optional 0x prefix, at most 64 bits.
 bool parse_hex(std::string_view s, uint64_t& value);
 
@@ -85,6 +65,117 @@ template <class T>
 bool parse_dec(std::string_view s, T& value) {
   auto r = std::from_chars(s.data(), s.data() + s.size(), value);
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// The value of each byte as a hexadecimal digit, -1 if it is none.
+extern const std::array<int8_t, 256> kHexDigit;
+
+// Splits a line into fields separated by runs of spaces or tabs.
+// next_dec and next_hex read a field and its number in one pass where the
+// field is a plain number; anything else (and every refusal) goes through
+// next() and parse_dec or parse_hex, which decide.
+class Fields {
+ public:
+  explicit Fields(std::string_view line) : rest_(line) {}
+  // The next field, or an empty view at end of line.
+  std::string_view next() {
+    skip_blanks();
+    size_t j = 0;
+    while (j < rest_.size() && !is_blank(rest_[j])) ++j;
+    std::string_view field = rest_.substr(0, j);
+    rest_.remove_prefix(j);
+    return field;
+  }
+  bool at_end() {
+    skip_blanks();
+    return rest_.empty();
+  }
+  // The next field as `prefix` then a decimal T, as parse_dec reads it;
+  // on false `field` holds the whole field, for the message.
+  template <class T>
+  [[gnu::always_inline]] bool next_dec(T& value, std::string_view& field, char prefix = 0);
+  // The next field as parse_hex reads it; on false `field` holds it.
+  bool next_hex(uint64_t& value, std::string_view& field);
+  // Where the next field starts (the end of the line if there is none).
+  const char* upcoming() {
+    skip_blanks();
+    return rest_.data();
+  }
+  // Where the last field read ends.
+  const char* position() const { return rest_.data(); }
+  // Passes over `text` if the line goes on with exactly these fields.
+  bool skip_text(std::string_view text) {
+    skip_blanks();
+    if (!rest_.starts_with(text)) return false;
+    std::string_view field;
+    return take(text.size(), field);
+  }
+
+ private:
+  static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+  void skip_blanks() {
+    size_t i = 0;
+    while (i < rest_.size() && is_blank(rest_[i])) ++i;
+    rest_.remove_prefix(i);
+  }
+  // Takes the first `n` characters as a field that ends there, if one does.
+  bool take(size_t n, std::string_view& field) {
+    if (n < rest_.size() && !is_blank(rest_[n])) return false;
+    field = rest_.substr(0, n);
+    rest_.remove_prefix(n);
+    return true;
+  }
+
+  std::string_view rest_;
+};
+
+template <class T>
+inline bool Fields::next_dec(T& value, std::string_view& field, char prefix) {
+  static_assert(std::is_integral_v<T> && sizeof(T) <= sizeof(uint64_t));
+  skip_blanks();
+  if (prefix == 0 || (!rest_.empty() && rest_[0] == prefix)) {
+    const char* const begin = rest_.data();
+    const char* const end = begin + rest_.size();
+    const char* p = prefix == 0 ? begin : begin + 1;
+    const bool negative = std::is_signed_v<T> && p != end && *p == '-';
+    if (negative) ++p;
+    const char* const first = p;
+    // 19 digits always fit 64 bits; more (leading zeros) are left to parse_dec.
+    const char* const stop = end - first > 19 ? first + 19 : end;
+    uint64_t u = 0;
+    for (; p != stop; ++p) {
+      const unsigned digit = static_cast<unsigned char>(*p) - unsigned('0');
+      if (digit > 9) break;
+      u = u * 10 + digit;
+    }
+    const uint64_t limit = uint64_t(std::numeric_limits<T>::max()) + (negative ? 1 : 0);
+    if (p != first && u <= limit && take(static_cast<size_t>(p - begin), field)) {
+      value = static_cast<T>(negative ? uint64_t(0) - u : u);
+      return true;
+    }
+  }
+  field = next();
+  if (prefix == 0) return parse_dec(field, value);
+  return field.size() > 1 && field[0] == prefix && parse_dec(field.substr(1), value);
+}
+
+inline bool Fields::next_hex(uint64_t& value, std::string_view& field) {
+  skip_blanks();
+  const size_t size = rest_.size();
+  size_t i = size > 2 && rest_[0] == '0' && (rest_[1] == 'x' || rest_[1] == 'X') ? 2 : 0;
+  const size_t first = i;
+  uint64_t v = 0;
+  for (; i < size && i - first < 16; ++i) {
+    const int digit = kHexDigit[static_cast<unsigned char>(rest_[i])];
+    if (digit < 0) break;
+    v = (v << 4) | static_cast<uint64_t>(digit);
+  }
+  if (i > first && take(i, field)) {
+    value = v;
+    return true;
+  }
+  field = next();
+  return parse_hex(field, value);
 }
 
 // Lower-case hexadecimal, zero-padded to at least `width` (at most 16) digits.
@@ -108,11 +199,30 @@ struct LineLayout {
 // header comment names them.
 LineLayout layout_of(const KernelInfo& k);
 
-// Parses the instruction part of a line (everything after the raw layout's
-// thread block and warp ids) into `inst` and `mask`, and appends the
-// address mode, addresses and extra values of a memory access to `warp`.
-void parse_instruction(Fields& fields, const Place& at, const LineLayout& layout,
-                       StaticInst& inst, uint32_t& mask, WarpTrace& warp);
+// The instruction part of a line (everything after the raw layout's thread
+// block and warp ids) in three parts, read from `fields` in turn. The head,
+// "[line] PC mask", into inst.line, inst.pc and `mask`:
+void parse_head(Fields& fields, const Place& at, const LineLayout& layout, StaticInst& inst,
+                uint32_t& mask);
+// the body, "dst count, dsts, opcode, src count, srcs, width", into the
+// rest of `inst` but its immediate;
+void parse_body(Fields& fields, const Place& at, StaticInst& inst);
+// the tail: for a memory access (`mem_width` > 0) its address mode,
+// addresses and extra values, appended to `warp`; then the immediate, which
+// is returned (empty where the layout has none), and the end of the line.
+// `memo`, if given, keeps the last base+delta deltas read with it, as
+// text and as offsets from the base: the same text again is not parsed.
+// After kGiveUp lines in a row that differ (random addresses) it stops
+// remembering, which costs more than it saves there.
+struct DeltaMemo {
+  static constexpr unsigned kGiveUp = 8;
+  std::string text;
+  std::vector<uint64_t> offsets;
+  unsigned misses = 0;
+};
+std::string_view parse_tail(Fields& fields, const Place& at, const LineLayout& layout,
+                            uint32_t mem_width, uint32_t mask, WarpTrace& warp,
+                            DeltaMemo* memo = nullptr);
 
 // Kernel header lines (formats/ACCELSIM.md, "Header").
 bool is_header_line(std::string_view line);

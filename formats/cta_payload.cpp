@@ -12,7 +12,9 @@ using archive::ByteSink;
 using archive::ByteSource;
 using archive::LaneKind;
 
-LaneKind lane_kind(const uint64_t* a, unsigned n, uint32_t mask, uint64_t& stride) {
+// The lanes' kind; an irregular one's plan goes to `irregular`.
+LaneKind lane_kind(const uint64_t* a, unsigned n, uint32_t mask, uint64_t& stride,
+                   archive::Irregular& irregular) {
   stride = a[1] - a[0];
   if (archive::follows(a, n, stride, [](unsigned j) { return uint64_t(j); })) return archive::kAffine;
   const auto pos = archive::lane_positions(mask);
@@ -21,7 +23,8 @@ LaneKind lane_kind(const uint64_t* a, unsigned n, uint32_t mask, uint64_t& strid
   stride = uint64_t(diff / gap);
   if (diff % gap == 0 && archive::follows(a, n, stride, [&](unsigned j) { return uint64_t(pos[j] - pos[0]); }))
     return archive::kLaneAffine;
-  return archive::plan_irregular(a, n).kind;
+  irregular = archive::plan_irregular(a, n);
+  return irregular.kind;
 }
 
 void encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, WarpModel& model, ByteSink& out) {
@@ -30,13 +33,13 @@ void encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, WarpModel& m
   out.svarint(int64_t(a[0] - model.predict(h)));
   if (n > 1) {
     uint64_t stride = 0;
-    const LaneKind kind = lane_kind(a, n, mask, stride);
+    archive::Irregular irregular;
+    const LaneKind kind = lane_kind(a, n, mask, stride, irregular);
     out.u8(kind);
     if (kind == archive::kAffine || kind == archive::kLaneAffine) {
       out.svarint(int64_t(stride - h.stride));
       h.stride = stride;
     } else {
-      const archive::Irregular irregular = archive::plan_irregular(a, n);
       out.u8(static_cast<uint8_t>(irregular.shift));
       if (kind == archive::kList) {
         for (unsigned j = 1; j < n; ++j) out.svarint(int64_t(a[j] - a[j - 1]) >> irregular.shift);
