@@ -1,7 +1,5 @@
 // One instruction line of Accel-Sim text, read (the writer: accelsim_line.cpp)
 // (formats/ACCELSIM.md, "Instruction lines").
-#include <bit>
-
 #include "formats/accelsim_text.hpp"
 
 namespace sasskit::accelsim::detail {
@@ -11,11 +9,6 @@ std::string mask_text(uint32_t mask) {
   std::string s = "mask ";
   append_hex(s, mask, 8);
   return s;
-}
-
-bool contiguous(uint32_t mask) {
-  uint32_t shifted = mask >> std::countr_zero(mask);
-  return (shifted & (shifted + 1)) == 0;
 }
 
 uint64_t read_hex(Fields& f, const Place& at, const char* what) {
@@ -70,7 +63,7 @@ void read_base_stride(Fields& f, const Place& at, uint32_t mask, WarpTrace& w) {
   uint64_t base = read_hex(f, at, "a hexadecimal base address");
   int64_t stride = read_dec<int64_t>(f, at, "a decimal stride");
   unsigned lanes = active_lanes(mask);
-  if (lanes >= 2 && !contiguous(mask))
+  if (lanes >= 2 && !contiguous_lanes(mask))
     expected(at, "contiguous active lanes for address mode 1 (base+stride)", mask_text(mask));
   if (lanes == 0) w.addr_extra.push_back(base);
   if (lanes <= 1) w.addr_extra.push_back(static_cast<uint64_t>(stride));

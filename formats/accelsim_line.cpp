@@ -1,23 +1,7 @@
 #include "formats/accelsim_line.hpp"
 
-#include <bit>
-#include <charconv>
-
 namespace sasskit::accelsim::detail {
 namespace {
-
-// Active lanes in one run, as mode 1 (base+stride) needs them.
-bool contiguous(uint32_t mask) {
-  uint32_t shifted = mask >> std::countr_zero(mask);
-  return (shifted & (shifted + 1)) == 0;
-}
-
-char* put_dec(char* out, int64_t value) { return std::to_chars(out, out + 20, value).ptr; }
-
-char* put_text(char* out, std::string_view text) {
-  std::memcpy(out, text.data(), text.size());
-  return out + text.size();
-}
 
 uint64_t lane(const AccessAddresses& a, unsigned i) {
   return a.affine ? a.lanes[0] + a.stride * i : a.lanes[i];
@@ -28,7 +12,7 @@ char* put_base_stride(char* out, uint32_t mask, unsigned lanes, const AccessAddr
                       const uint64_t*& extra) {
   const uint64_t base = lanes == 0 ? *extra++ : a.lanes[0];
   const uint64_t stride = lanes <= 1 ? *extra++ : a.affine ? a.stride : a.lanes[1] - a.lanes[0];
-  if (lanes >= 2 && !contiguous(mask)) return nullptr;
+  if (lanes >= 2 && !contiguous_lanes(mask)) return nullptr;
   for (unsigned i = 2; !a.affine && i < lanes; ++i)
     if (a.lanes[i] != base + i * stride) return nullptr;
   out = put_text(out, " 1 0x");

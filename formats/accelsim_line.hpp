@@ -2,9 +2,11 @@
 // "Instruction lines") through a pointer into a buffer with room for it.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "formats/accelsim_text.hpp"
 #include "formats/trace.hpp"
@@ -14,6 +16,17 @@ namespace sasskit::accelsim::detail {
 // Copies go 16 bytes at a time: a line's text is followed by this many
 // bytes that a copy may read, and the room for a line by as many it may write.
 inline constexpr size_t kCopySlack = 16;
+
+// Text and decimal numbers written through a pointer with room for them
+// (a number takes at most 20 characters).
+inline char* put_text(char* out, std::string_view text) {
+  std::memcpy(out, text.data(), text.size());
+  return out + text.size();
+}
+template <class T>
+char* put_dec(char* out, T value) {
+  return std::to_chars(out, out + 20, value).ptr;
+}
 
 inline char* copy_in_blocks(char* out, const char* from, size_t size) {
   for (size_t i = 0; i < size; i += kCopySlack) std::memcpy(out + i, from + i, kCopySlack);

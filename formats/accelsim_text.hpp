@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <istream>
@@ -182,6 +183,13 @@ inline bool Fields::next_hex(uint64_t& value, std::string_view& field) {
 void append_hex(std::string& out, uint64_t value, int width = 1);
 // The same at `out`, which has room for 16 characters; returns their end.
 char* put_hex(char* out, uint64_t value, int width = 1);
+
+// Whether a mask's active lanes form one run, as address mode 1
+// (base+stride) needs them.
+inline bool contiguous_lanes(uint32_t mask) {
+  uint32_t shifted = mask >> std::countr_zero(mask);
+  return (shifted & (shifted + 1)) == 0;
+}
 
 template <class T>
 void append_dec(std::string& out, T value) {

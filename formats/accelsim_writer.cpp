@@ -1,6 +1,5 @@
 // Writing a kernel-N.traceg in the post-processed layout (formats/ACCELSIM.md).
 #include <algorithm>
-#include <charconv>
 
 #include "formats/accelsim.hpp"
 #include "formats/accelsim_line.hpp"
@@ -14,16 +13,6 @@ namespace {
 constexpr size_t kFlushAt = size_t(1) << 20;
 // The longest text of a thread block's or a warp's opening lines.
 constexpr size_t kMaxOpening = 64;
-
-char* put_text(char* out, std::string_view text) {
-  std::memcpy(out, text.data(), text.size());
-  return out + text.size();
-}
-
-template <class T>
-char* put_dec(char* out, T value) {
-  return std::to_chars(out, out + 20, value).ptr;
-}
 }  // namespace
 
 KernelTraceWriter::KernelTraceWriter(std::ostream& out, const KernelInfo& kernel)
