@@ -361,9 +361,10 @@ void CtaDecoder::decode_access(Sources& in, uint32_t inst, uint32_t mask, std::v
     } else {
       unsigned width = lc.u8();
       if (width < 1 || width > 64) lc.damaged("bad lane width");
-      BitReader bits(in.col[kPackedColumn]);
-      uint64_t lowest = base - (bits.get(width) << shift);
-      for (unsigned j = 1; j < n; ++j) addrs.push_back(lowest + (bits.get(width) << shift));
+      uint64_t packed[kMaxPacked];
+      read_packed(in.col[kPackedColumn], n, width, packed);
+      const uint64_t lowest = base - (packed[0] << shift);
+      for (unsigned j = 1; j < n; ++j) addrs.push_back(lowest + (packed[j] << shift));
     }
   } else if (n > 1) {
     uint64_t stride = last_stride_[inst] + uint64_t(in.col[kStrideColumn].svarint());

@@ -7,6 +7,8 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 
 #include "formats/archive_bytes.hpp"
 
@@ -59,55 +61,57 @@ inline Irregular plan_irregular(const uint64_t* a, unsigned n) {
   return p;
 }
 
+// Values of a fixed width packed lowest bit first, one after another; the
+// last byte is padded with zeros.
 class BitWriter {
  public:
   explicit BitWriter(ByteSink& out) : out_(out) {}
   ~BitWriter() {
-    if (fill_) out_.u8(acc_);
+    if (fill_) out_.u8(static_cast<uint8_t>(acc_));
   }
+  // The low `width` bits of v (1 to 64).
   void put(uint64_t v, unsigned width) {
-    for (unsigned done = 0; done < width;) {
-      unsigned take = std::min(width - done, 8 - fill_);
-      acc_ |= static_cast<uint8_t>(((v >> done) & ((1u << take) - 1)) << fill_);
-      fill_ += take;
-      done += take;
-      if (fill_ == 8) {
-        out_.u8(acc_);
-        acc_ = 0;
-        fill_ = 0;
-      }
+    if (width < 64) v &= (uint64_t(1) << width) - 1;
+    // The bits in hand and v's, as 72 bits: `low` and the few of v that
+    // shifting it up by fill_ pushed out.
+    uint64_t low = acc_ | v << fill_;
+    uint64_t high = fill_ ? v >> (64 - fill_) : 0;
+    unsigned bits = fill_ + width;
+    for (; bits >= 8; bits -= 8) {
+      out_.u8(static_cast<uint8_t>(low));
+      low = low >> 8 | high << 56;
+      high >>= 8;
     }
+    acc_ = static_cast<uint8_t>(low);
+    fill_ = bits;
   }
 
  private:
   ByteSink& out_;
-  uint8_t acc_ = 0;
+  uint8_t acc_ = 0;   // the bits not yet written, fewer than 8
   unsigned fill_ = 0;
 };
 
-// Reads what one BitWriter wrote; the padding of its last byte is skipped.
-class BitReader {
- public:
-  explicit BitReader(ByteSource& in) : in_(in) {}
-  uint64_t get(unsigned width) {
-    uint64_t v = 0;
-    for (unsigned done = 0; done < width;) {
-      if (left_ == 0) {
-        byte_ = in_.u8();
-        left_ = 8;
-      }
-      unsigned take = std::min(width - done, left_);
-      v |= uint64_t((byte_ >> (8 - left_)) & ((1u << take) - 1)) << done;
-      left_ -= take;
-      done += take;
-    }
-    return v;
-  }
+// The most values one call of read_packed unpacks: a warp's lanes.
+inline constexpr unsigned kMaxPacked = 32;
 
- private:
-  ByteSource& in_;
-  uint8_t byte_ = 0;
-  unsigned left_ = 0;
-};
+// Reads `n` (at most kMaxPacked) values of `width` bits (1 to 64) that one
+// BitWriter wrote, its last byte's padding skipped: the bytes are taken at
+// once, then each value is one unaligned load and a shift.
+inline void read_packed(ByteSource& in, unsigned n, unsigned width, uint64_t* values) {
+  const std::string_view bytes = in.raw((size_t(n) * width + 7) / 8);
+  unsigned char buf[kMaxPacked * 8 + 16];  // room for a load of 9 bytes at the last value's start
+  std::memcpy(buf, bytes.data(), bytes.size());
+  std::memset(buf + bytes.size(), 0, 16);
+  const uint64_t keep = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  for (unsigned j = 0, at = 0; j < n; ++j, at += width) {
+    uint64_t word;
+    std::memcpy(&word, buf + at / 8, 8);
+    const unsigned skip = at % 8;
+    uint64_t v = word >> skip;
+    if (skip + width > 64) v |= uint64_t(buf[at / 8 + 8]) << (64 - skip);
+    values[j] = v & keep;
+  }
+}
 
 }  // namespace sasskit::archive

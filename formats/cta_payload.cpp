@@ -6,7 +6,6 @@
 namespace sasskit::stream {
 namespace {
 
-using archive::BitReader;
 using archive::BitWriter;
 using archive::ByteSink;
 using archive::ByteSource;
@@ -275,9 +274,10 @@ void PayloadReader::read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes, bo
       } else {
         const unsigned width = in_.u8();
         if (width < 1 || width > 64) in_.damaged("bad lane width");
-        BitReader bits(in_);
-        const uint64_t lowest = base - (bits.get(width) << shift);
-        for (unsigned j = 1; j < n; ++j) lanes[j] = lowest + (bits.get(width) << shift);
+        uint64_t packed[archive::kMaxPacked];
+        archive::read_packed(in_, n, width, packed);
+        const uint64_t lowest = base - (packed[0] << shift);
+        for (unsigned j = 1; j < n; ++j) lanes[j] = lowest + (packed[j] << shift);
       }
     } else {
       in_.damaged("bad lane kind " + std::to_string(kind));
