@@ -1,6 +1,8 @@
 #include "libcommon/cta_schedule.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <optional>
 #include <map>
 #include <set>
 
@@ -59,6 +61,8 @@ struct SmState {
     known = false;
   }
 
+  bool empty() const { return live.empty(); }
+
   // Called at a kernel launch: the CTAs still resident are other kernels'.
   void begin_kernel() {
     own = 0;
@@ -96,6 +100,79 @@ struct SmState {
   }
 };
 
+// Round-robin placement for a kernel that has the SMs to itself. An SM's
+// earliest slot at a floor is the later of the floor and the first cycle
+// it fits a CTA at all, which only a CTA placed there changes; so the SMs
+// wait in order of that cycle, and those whose slot is the floor are a set
+// of bits, in which the next SM after the last one used is found at once,
+// instead of asking every SM at every CTA. Ties and slots are those of
+// State::pick_sm, whose every CTA asks each SM afresh.
+class RoundRobinPicker {
+ public:
+  RoundRobinPicker(std::vector<SmState>& sms, const CtaNeed& need, uint64_t floor, unsigned last_sm)
+      : sms_(sms), need_(need), ready_((sms.size() + 63) / 64), last_sm_(last_sm) {
+    for (unsigned sm = 0; sm < sms.size(); ++sm) wait(sm, sms_[sm].earliest_start(floor, need).start, floor);
+  }
+
+  // The SM for the next CTA, no earlier than `floor`, and its slot.
+  unsigned pick(uint64_t floor, uint64_t& start) {
+    if (stale_ != kNone) {  // the SM used last, asked only now, as pick_sm asks it at this floor
+      wait(stale_, sms_[stale_].earliest_start(floor, need_).start, floor);
+      stale_ = kNone;
+    }
+    for (; !waiting_.empty() && waiting_.begin()->first <= floor; waiting_.erase(waiting_.begin()))
+      set_ready(waiting_.begin()->second);
+    start = floor;
+    if (none_ready()) {
+      start = waiting_.begin()->first;
+      for (; !waiting_.empty() && waiting_.begin()->first == start; waiting_.erase(waiting_.begin()))
+        set_ready(waiting_.begin()->second);
+    }
+    const unsigned sm = next_ready_after(last_sm_);
+    ready_[sm / 64] &= ~(uint64_t(1) << (sm % 64));
+    last_sm_ = sm;
+    stale_ = sm;
+    return sm;
+  }
+
+ private:
+  static constexpr unsigned kNone = ~0u;
+  void wait(unsigned sm, uint64_t fits_at, uint64_t floor) {
+    if (fits_at <= floor)
+      set_ready(sm);
+    else
+      waiting_.emplace(fits_at, sm);
+  }
+  void set_ready(unsigned sm) { ready_[sm / 64] |= uint64_t(1) << (sm % 64); }
+  bool none_ready() const {
+    return std::all_of(ready_.begin(), ready_.end(), [](uint64_t w) { return w == 0; });
+  }
+  // The first ready SM in round-robin order after `last`.
+  unsigned next_ready_after(unsigned last) const {
+    const unsigned n = static_cast<unsigned>(sms_.size());
+    const unsigned from = last + 1 == n ? 0 : last + 1;
+    if (auto sm = first_ready_in(from, n)) return *sm;
+    return *first_ready_in(0, from);
+  }
+  std::optional<unsigned> first_ready_in(unsigned from, unsigned to) const {
+    for (unsigned w = from / 64; w * 64 < to; ++w) {
+      uint64_t bits = ready_[w];
+      if (w == from / 64) bits &= ~uint64_t(0) << (from % 64);
+      if (!bits) continue;
+      const unsigned sm = w * 64 + static_cast<unsigned>(std::countr_zero(bits));
+      return sm < to ? std::optional<unsigned>(sm) : std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  std::vector<SmState>& sms_;
+  const CtaNeed& need_;
+  std::vector<uint64_t> ready_;                      // SMs whose slot is the floor
+  std::set<std::pair<uint64_t, unsigned>> waiting_;  // the others, by when they fit
+  unsigned last_sm_;
+  unsigned stale_ = kNone;  // placed on since it was asked
+};
+
 }  // namespace
 
 const char* policy_name(SchedPolicyKind policy) {
@@ -128,6 +205,17 @@ struct CtaScheduler::State {
   uint64_t launch_slot(uint64_t ready) {
     kernel_ends.erase(kernel_ends.begin(), kernel_ends.upper_bound(ready));  // keep only those that matter
     return *concurrent_kernel_slot(ready, sharing.max_concurrent_kernels, {kernel_ends.begin(), kernel_ends.end()}, 0);
+  }
+
+  // Whether no SM holds a CTA at `floor`, asking each as pick_sm's first
+  // CTA would: then no CTA of another kernel shares an SM with this one.
+  bool gpu_free_at(uint64_t floor, const CtaNeed& need) {
+    bool free = true;
+    for (auto& sm : sms) {
+      sm.earliest_start(floor, need);
+      free &= sm.empty();
+    }
+    return free;
   }
 
   // Among the SMs with the earliest slot: while CTAs of other kernels are
@@ -190,6 +278,10 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
   out.sm.resize(k.num_ctas);
   out.start.resize(k.num_ctas);
   uint64_t floor = launch, end = launch, wave_end = launch;
+  std::optional<RoundRobinPicker> alone;
+  if (policy == SchedPolicyKind::RoundRobin && k.num_ctas > 0 && s.gpu_free_at(launch, need))
+    alone.emplace(s.sms, need, launch, s.last_sm);
+  uint64_t last_floor = floor;  // the floor of the last CTA placed by pick_sm or the picker
   for (uint32_t i = 0; i < k.num_ctas; ++i) {
     const uint64_t duration = k.cta_cycles.empty() ? 1 : std::max<uint64_t>(1, k.cta_cycles[i]);
     uint64_t start = 0;
@@ -199,7 +291,8 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
       sm = i % n_sms;
       start = s.sms[sm].earliest_start(floor, need).start;
     } else {
-      sm = s.pick_sm(policy, floor, need, start);
+      last_floor = floor;
+      sm = alone ? alone->pick(floor, start) : s.pick_sm(policy, floor, need, start);
       floor = start;
     }
     s.sms[sm].place(start, duration, need);
@@ -209,6 +302,8 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     out.sm[i] = sm;
     out.start[i] = start - launch;
   }
+  if (alone)  // every SM as pick_sm leaves it: asked at the last CTA's floor
+    for (auto& sm : s.sms) sm.earliest_start(last_floor, need);
   s.last_launch = launch;
   s.stream_end[stream_key] = std::max(end, stream == s.stream_end.end() ? 0 : stream->second);
   s.kernel_ends.insert(end);
