@@ -59,6 +59,7 @@ Pkp kernel_pkp(const KernelPlan& p) {
 // its start on the timeline.
 struct Task {
   size_t kernel = 0;
+  const SmWork* work = nullptr;
   std::unique_ptr<SmSim> sim;
   SmLoad load;              // of the SM, held from its start to its end
   uint64_t start = kNever;  // on the timeline, once known
@@ -131,11 +132,17 @@ class GpuTimeline {
       for (const SmWork& work : p.sms) {
         ks.tasks.push_back(tasks_.size());
         lanes_[work.sm].tasks.push_back(tasks_.size());
-        tasks_.push_back(Task{k, std::make_unique<SmSim>(p.sim, p.program, work), segment_load(p, work)});
+        tasks_.push_back(Task{k, &work, nullptr, segment_load(p, work)});
       }
       ks.left = ks.tasks.size();
       kernels_.push_back(std::move(ks));
     }
+    // On the threads: each SM's first allocations touch fresh pages.
+    parallel_for(tasks_.size(), threads_, [&](size_t i) {
+      Task& t = tasks_[i];
+      const KernelPlan& p = plans_[t.kernel];
+      t.sim = std::make_unique<SmSim>(p.sim, p.program, *t.work);
+    });
     progress_.expect(tasks_.size());
   }
 
@@ -429,8 +436,16 @@ class GpuTimeline {
       out[k].launch = kernels_[k].launch;
       out[k].projection_error = kernels_[k].projection_error;
     }
-    for (Task& t : tasks_) {
-      SmResult r = t.sim->finish();
+    // On the threads: finishing sorts an SM's stall trace, and freeing its
+    // state returns as many pages as it took.
+    std::vector<SmResult> finished(tasks_.size());
+    parallel_for(tasks_.size(), threads_, [&](size_t i) {
+      finished[i] = tasks_[i].sim->finish();
+      tasks_[i].sim.reset();
+    });
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      const Task& t = tasks_[i];
+      SmResult& r = finished[i];
       const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for room on the SM
       r.cycles += offset;
       r.projected_cycles += offset;
