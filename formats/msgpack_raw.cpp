@@ -28,8 +28,33 @@ std::optional<MapHeader> map_header(std::string_view bytes) {
   return std::nullopt;
 }
 
+// Bytes of a scalar, str or bin object from its tag and length (most keys
+// and values of a record), or 0 for the kinds the parser walks: arrays,
+// maps, ext, the unused tag, and a length field cut short.
+size_t flat_object_size(std::string_view bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const unsigned char tag = p[0];
+  if (tag < 0x80 || tag >= 0xe0 || tag == 0xc0 || tag == 0xc2 || tag == 0xc3) return 1;
+  if ((tag & 0xe0) == 0xa0) return 1 + (tag & 0x1fu);
+  if (tag >= 0xca && tag <= 0xd3) {  // float32, float64, uint8 to 64, int8 to 64
+    static constexpr unsigned char kBody[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8};
+    return 1 + size_t(kBody[tag - 0xca]);
+  }
+  size_t length_bytes = 0;
+  if (tag >= 0xc4 && tag <= 0xc6) length_bytes = size_t(1) << (tag - 0xc4);  // bin8 to 32
+  if (tag >= 0xd9 && tag <= 0xdb) length_bytes = size_t(1) << (tag - 0xd9);  // str8 to 32
+  if (length_bytes == 0 || bytes.size() < 1 + length_bytes) return 0;
+  return 1 + length_bytes + big_endian(p + 1, length_bytes);
+}
+
 // Bytes of the msgpack object at `bytes`, walked without building it.
 size_t object_size(std::string_view bytes, const std::string& where) {
+  if (!bytes.empty()) {
+    if (const size_t flat = flat_object_size(bytes)) {
+      if (flat > bytes.size()) fail_input(where, "record is cut short");
+      return flat;
+    }
+  }
   msgpack::null_visitor v;
   size_t off = 0;
   if (!msgpack::parse(bytes.data(), bytes.size(), off, v)) fail_input(where, "record is cut short");

@@ -1,0 +1,105 @@
+// raw_field walks a record's keys and values by their encoded sizes
+// (formats/msgpack_raw.cpp): scalars, strings and binaries from their tags,
+// the other kinds through msgpack's parser. Every kind of value must be
+// stepped over exactly, and a record cut anywhere refused.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <msgpack.hpp>
+#include <sstream>
+#include <vector>
+
+#include "formats/msgpack_raw.hpp"
+#include "tests/support/error_of.hpp"
+
+using namespace sasskit;
+using namespace sasskit::stream;
+using sasskit::test::error_of;
+
+namespace {
+
+using Pack = std::function<void(msgpack::packer<std::stringstream>&)>;
+
+// One value of each encoding msgpack has, and each width of its length or body.
+std::vector<std::pair<std::string, Pack>> every_kind() {
+  const std::string s300(300, 's'), s70k(70000, 'S');
+  return {
+      {"nil", [](auto& p) { p.pack_nil(); }},
+      {"true", [](auto& p) { p.pack_true(); }},
+      {"fixint", [](auto& p) { p.pack_fix_uint8(7); }},
+      {"negative fixint", [](auto& p) { p.pack_fix_int8(-3); }},
+      {"uint8", [](auto& p) { p.pack_fix_uint8(200); }},
+      {"uint16", [](auto& p) { p.pack_fix_uint16(60000); }},
+      {"uint32", [](auto& p) { p.pack_fix_uint32(4000000000u); }},
+      {"uint64", [](auto& p) { p.pack_fix_uint64(~uint64_t(0)); }},
+      {"int8", [](auto& p) { p.pack_fix_int8(-100); }},
+      {"int16", [](auto& p) { p.pack_fix_int16(-30000); }},
+      {"int32", [](auto& p) { p.pack_fix_int32(-2000000000); }},
+      {"int64", [](auto& p) { p.pack_fix_int64(INT64_MIN); }},
+      {"float32", [](auto& p) { p.pack_float(1.5f); }},
+      {"float64", [](auto& p) { p.pack_double(2.5); }},
+      {"fixstr", [](auto& p) { p.pack(std::string("kernel")); }},
+      {"str8", [](auto& p) { p.pack(std::string(40, 'x')); }},
+      {"str16", [s300](auto& p) { p.pack(s300); }},
+      {"str32", [s70k](auto& p) { p.pack(s70k); }},
+      {"bin8", [](auto& p) { p.pack_bin(3); p.pack_bin_body("abc", 3); }},
+      {"bin16", [s300](auto& p) { p.pack_bin(300); p.pack_bin_body(s300.data(), 300); }},
+      {"bin32", [s70k](auto& p) { p.pack_bin(70000); p.pack_bin_body(s70k.data(), 70000); }},
+      {"array", [](auto& p) { p.pack(std::vector<int>{1, 2, 3}); }},
+      {"map", [](auto& p) { p.pack_map(1); p.pack(std::string("k")); p.pack(std::vector<std::string>{"v"}); }},
+      {"ext", [](auto& p) { p.pack_ext(2, 5); p.pack_ext_body("ab", 2); }},
+  };
+}
+
+std::string encoded(const Pack& value) {
+  std::stringstream out;
+  msgpack::packer<std::stringstream> p(out);
+  value(p);
+  return out.str();
+}
+
+// {"a": value, "z": 9}
+std::string record_with(const Pack& value) {
+  std::stringstream out;
+  msgpack::packer<std::stringstream> p(out);
+  p.pack_map(2);
+  p.pack(std::string("a"));
+  value(p);
+  p.pack(std::string("z"));
+  p.pack(9);
+  return out.str();
+}
+
+}  // namespace
+
+TEST(RawField, StepsOverEveryKindOfValue) {
+  for (const auto& [kind, value] : every_kind()) {
+    const std::string record = record_with(value);
+    EXPECT_EQ(raw_field(record, "a", "r"), encoded(value)) << kind;
+    const auto z = raw_field(record, "z", "r");
+    ASSERT_TRUE(z) << kind;
+    EXPECT_EQ(raw_uint(*z), 9u) << kind;
+    EXPECT_EQ(raw_field(record, "b", "r"), std::nullopt) << kind;
+  }
+}
+
+TEST(RawField, AValueAsKeyIsSteppedOverToo) {
+  std::stringstream out;
+  msgpack::packer<std::stringstream> p(out);
+  p.pack_map(2);
+  p.pack(std::vector<int>{1});  // not a string key: never matches
+  p.pack(1);
+  p.pack(std::string("z"));
+  p.pack(2);
+  EXPECT_EQ(raw_uint(*raw_field(out.str(), "z", "r")), 2u);
+}
+
+TEST(RawField, ARecordCutAnywhereIsRefused) {
+  for (const auto& [kind, value] : every_kind()) {
+    const std::string record = record_with(value);
+    for (size_t cut = 1; cut < record.size(); cut += 1 + cut / 64) {
+      const std::string part = record.substr(0, cut);
+      EXPECT_EQ(error_of([&] { raw_field(part, "z", "r"); }), "r: record is cut short") << kind << " cut at " << cut;
+    }
+  }
+}
