@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
+#include <set>
 
 #include "latency.hpp"
 #include "libcommon/diag.hpp"
@@ -177,4 +179,44 @@ TEST(Coalesce, AffineLanesThatWrapPastTheAddressSpaceAreCoalescedLaneByLane) {
   coalesce(a, 4, LineShape{128, 32}, general);
   EXPECT_EQ(affine, general);
   EXPECT_EQ(affine, (std::vector<LineAccess>{{0, 0x1}, {UINT64_MAX / 128, 0x8}}));
+}
+
+namespace {
+
+// The lines and sectors of byte ranges computed the plain way: every byte's
+// sector into an ordered set.
+std::vector<LineAccess> lines_by_set(const std::vector<uint64_t>& starts, uint32_t bytes, const LineShape& shape) {
+  std::set<uint64_t> sectors;
+  for (uint64_t start : starts)
+    for (uint64_t b = start; b - start < bytes; ++b) sectors.insert(b / shape.sector_bytes);
+  std::vector<LineAccess> out;
+  for (uint64_t s : sectors) {
+    const uint64_t line = s / shape.sectors_per_line();
+    const uint32_t bit = 1u << (s % shape.sectors_per_line());
+    if (out.empty() || out.back().line != line)
+      out.push_back({line, bit});
+    else
+      out.back().mask |= bit;
+  }
+  return out;
+}
+
+}  // namespace
+
+// Lanes out of order, within a few lines of each other (a bitmap) or
+// spread wide (sorted), near the top of the address space too.
+TEST(Coalesce, LanesInAnyOrderComeOutAsTheirSetOfSectors) {
+  std::mt19937_64 rng(20);
+  const LineShape shapes[] = {{128, 32}, {64, 32}, {256, 64}, {32, 32}};
+  std::vector<LineAccess> out;
+  for (const LineShape& shape : shapes)
+    for (uint64_t spread : {64u, 1024u, 8191u, 8192u, 9000u, 1u << 20})
+      for (uint32_t width : {1u, 4u, 16u, 64u})
+        for (int trial = 0; trial < 40; ++trial) {
+          const uint64_t base = trial % 4 == 3 ? UINT64_MAX - spread - width : 0x10000 + rng() % 4096;
+          std::vector<uint64_t> a(1 + rng() % 32);
+          for (auto& x : a) x = base + rng() % spread;
+          coalesce(a, width, shape, out);
+          ASSERT_EQ(out, lines_by_set(a, width, shape)) << "spread " << spread << " width " << width;
+        }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 #include "libcommon/diag.hpp"
 #include "libcommon/divisor.hpp"
@@ -47,9 +48,31 @@ void add_run(uint64_t first, uint64_t last, const LineShape& shape, std::vector<
   }
 }
 
-// coalesce of lanes in any order: their sectors sorted first.
+// Sectors a bitmap spans: the lanes of a warp out of order mostly lie
+// within a few lines of each other.
+constexpr uint64_t kBitmapSectors = 256;
+
+// coalesce of lanes in any order: their sectors marked in a bitmap from
+// the lowest one, or sorted where they spread wider.
 void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
                         const Divisor& per_line, std::vector<LineAccess>& out) {
+  uint64_t low = ~uint64_t(0), high = 0;
+  for (uint64_t start : starts) {
+    low = std::min(low, sector.div(start));
+    high = std::max(high, sector.div(start + (bytes - 1)));
+  }
+  out.clear();
+  if (high - low < kBitmapSectors) {
+    std::array<uint64_t, kBitmapSectors / 64> marked{};
+    for (uint64_t start : starts) {
+      const uint64_t last = sector.div(start + (bytes - 1)) - low;
+      for (uint64_t s = sector.div(start) - low; s <= last; ++s) marked[s / 64] |= uint64_t(1) << (s % 64);
+    }
+    for (size_t w = 0; w < marked.size(); ++w)
+      for (uint64_t bits = marked[w]; bits; bits &= bits - 1)
+        add_sector(low + w * 64 + static_cast<uint64_t>(std::countr_zero(bits)), per_line, out);
+    return;
+  }
   thread_local std::vector<uint64_t> sectors;
   sectors.clear();
   for (uint64_t start : starts) {
@@ -58,7 +81,6 @@ void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const 
   }
   std::sort(sectors.begin(), sectors.end());
   sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
-  out.clear();
   for (uint64_t s : sectors) add_sector(s, per_line, out);
 }
 
