@@ -52,22 +52,27 @@ void add_run(uint64_t first, uint64_t last, const LineShape& shape, std::vector<
 // within a few lines of each other.
 constexpr uint64_t kBitmapSectors = 256;
 
-// coalesce of lanes in any order: their sectors marked in a bitmap from
-// the lowest one, or sorted where they spread wider.
+// Marks the sectors of every lane in a bitmap of the kBitmapSectors from
+// `low`; false as soon as one falls outside it.
+bool mark_sectors(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector, uint64_t low,
+                  std::array<uint64_t, kBitmapSectors / 64>& marked) {
+  for (uint64_t start : starts) {
+    const uint64_t first = sector.div(start), last = sector.div(start + (bytes - 1));
+    if (first < low || last - low >= kBitmapSectors) return false;
+    for (uint64_t s = first - low; s <= last - low; ++s) marked[s / 64] |= uint64_t(1) << (s % 64);
+  }
+  return true;
+}
+
+// coalesce of lanes in any order: their sectors marked in a bitmap centred
+// on the first lane's, or sorted where they spread wider.
 void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
                         const Divisor& per_line, std::vector<LineAccess>& out) {
-  uint64_t low = ~uint64_t(0), high = 0;
-  for (uint64_t start : starts) {
-    low = std::min(low, sector.div(start));
-    high = std::max(high, sector.div(start + (bytes - 1)));
-  }
   out.clear();
-  if (high - low < kBitmapSectors) {
-    std::array<uint64_t, kBitmapSectors / 64> marked{};
-    for (uint64_t start : starts) {
-      const uint64_t last = sector.div(start + (bytes - 1)) - low;
-      for (uint64_t s = sector.div(start) - low; s <= last; ++s) marked[s / 64] |= uint64_t(1) << (s % 64);
-    }
+  const uint64_t first = sector.div(starts[0]);
+  const uint64_t low = first > kBitmapSectors / 2 ? first - kBitmapSectors / 2 : 0;
+  std::array<uint64_t, kBitmapSectors / 64> marked{};
+  if (mark_sectors(starts, bytes, sector, low, marked)) {
     for (size_t w = 0; w < marked.size(); ++w)
       for (uint64_t bits = marked[w]; bits; bits &= bits - 1)
         add_sector(low + w * 64 + static_cast<uint64_t>(std::countr_zero(bits)), per_line, out);
