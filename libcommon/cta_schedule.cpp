@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "libcommon/diag.hpp"
