@@ -10,6 +10,7 @@ namespace sasskit::pipesim {
 WarpTable::WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks) : Stage(wiring) {
   nsub_ = subcores();
   warps_.resize(std::max(1u, gpu_.max_warps_per_sm));
+  for (Warp& w : warps_) w.ibuf = InstBuffer(std::max(1u, gpu_.ibuffer_depth));
   heads_.resize(warps_.size());
   can_fetch_.assign(warps_.size(), 0);
   subcores_.resize(nsub_);
@@ -38,7 +39,8 @@ const std::vector<uint32_t>& WarpTable::launch(CtaSlot& slot, const CtaTrace& ct
     uint32_t w = 0;
     while (warps_[w].active) ++w;
     Warp& warp = warps_[w];
-    warp = Warp{};
+    warp = Warp{.ibuf = std::move(warp.ibuf)};  // keeps the buffer's ring
+    warp.ibuf.clear();
     warp.trace = &wt;
     warp.cta = cta_index;
     warp.age = warp_age_++;
@@ -126,7 +128,7 @@ Op WarpTable::issue(uint32_t w) {
     warp.pending[d.dst[i]] = true;
     warp.pending_mem[d.dst[i]] = d.is_mem();
   }
-  warp.ibuf.erase(warp.ibuf.begin());
+  warp.ibuf.pop_front();
   refresh_fetchable(w);
   warp.next_issue = pos + 1;
   ++warp.outstanding;
