@@ -96,8 +96,7 @@ void ExecPipes::write_back(unsigned subcore) {
   }
   const auto at = [&](size_t i) { return q.begin() + static_cast<ptrdiff_t>(i); };
   std::move_backward(at(sc.first), at(kept), at(due));
-  const bool waiting = due < q.size();
-  if (waiting) clock_.wake_at(q[due].done);
+  if (due < q.size()) clock_.wake_at(q[due].done);  // the first result not yet due
   drop_front(sc, due - kept);
 }
 

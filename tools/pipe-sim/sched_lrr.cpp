@@ -105,8 +105,9 @@ bool LrrPolicy::pick_by_masks(IssueScan& scan) {
   const bool has_excluded = excluded_unit < kUnitClasses;
   const uint64_t excluded = has_excluded ? m.ready_unit[excluded_unit] : 0;
   uint64_t saturated = 0;
-  for (unsigned u = 0; u < kUnitClasses; ++u) {
-    if ((has_excluded && u == excluded_unit) || !m.ready_unit[u]) continue;
+  const uint32_t units = m.ready_units & ~(has_excluded ? 1u << excluded_unit : 0u);
+  for (uint32_t left = units; left; left &= left - 1) {
+    const auto u = static_cast<unsigned>(std::countr_zero(left));
     if (scan.saturated(u)) saturated |= m.ready_unit[u];
   }
   const uint64_t candidates = m.ready & ~excluded & ~saturated;

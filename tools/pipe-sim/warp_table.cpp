@@ -224,7 +224,10 @@ void WarpTable::set_head(uint32_t w, const Head& h) {
     uint64_t bit = uint64_t(1) << (w / nsub_);
     if (old.kind == Head::Kind::Barrier) m.barrier &= ~bit;
     if (old.kind == Head::Kind::Blocked) m.blocked &= ~bit, m.blocked_on_load &= ~bit;
-    if (old.kind == Head::Kind::Ready) m.ready &= ~bit, m.ready_mem &= ~bit, m.ready_unit[old.unit] &= ~bit;
+    if (old.kind == Head::Kind::Ready) {
+      m.ready &= ~bit, m.ready_mem &= ~bit;
+      if (!(m.ready_unit[old.unit] &= ~bit)) m.ready_units &= ~(1u << old.unit);
+    }
     if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
     if (h.kind == Head::Kind::Blocked) {
       m.blocked |= bit;
@@ -234,6 +237,7 @@ void WarpTable::set_head(uint32_t w, const Head& h) {
       m.ready |= bit;
       if (h.mem) m.ready_mem |= bit;
       m.ready_unit[h.unit] |= bit;
+      m.ready_units |= 1u << h.unit;
     }
     if (h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) m.latest_ready = std::max(m.latest_ready, h.ready);
   }
@@ -277,7 +281,8 @@ void WarpTable::check() const {
     HeadMasks& m = sc.masks;
     if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
     if (h.kind == Head::Kind::Blocked) m.blocked |= bit, m.blocked_on_load |= h.on_load ? bit : 0;
-    if (h.kind == Head::Kind::Ready) m.ready |= bit, m.ready_mem |= h.mem ? bit : 0, m.ready_unit[h.unit] |= bit;
+    if (h.kind == Head::Kind::Ready)
+      m.ready |= bit, m.ready_mem |= h.mem ? bit : 0, m.ready_unit[h.unit] |= bit, m.ready_units |= 1u << h.unit;
     if ((h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) && h.ready > subcores_[subcore_of(w)].masks.latest_ready)
       wrong("the latest ready cycle", w);
   }

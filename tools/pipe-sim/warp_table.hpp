@@ -80,6 +80,7 @@ struct Head {
 struct HeadMasks {
   uint64_t barrier = 0, blocked = 0, blocked_on_load = 0, ready = 0, ready_mem = 0;
   std::array<uint64_t, kUnitClasses> ready_unit{};
+  uint32_t ready_units = 0;  // bit u: ready_unit[u] is not empty
   uint64_t latest_ready = 0;  // the latest Head::ready recorded
   bool operator==(const HeadMasks&) const = default;
 };
