@@ -10,6 +10,7 @@ namespace sasskit::pipesim {
 
 ExecPipes::ExecPipes(const Stage& wiring, WarpTable& warps) : Stage(wiring), warps_(warps) {
   banks_ = std::max(1u, gpu_.reg_banks);
+  ports_per_bank_ = std::max(1u, gpu_.reg_ports_per_bank);
   subcores_.resize(subcores());
   for (auto& sc : subcores_)
     for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, gpu_.units[u].count), 0);
@@ -72,7 +73,7 @@ void ExecPipes::write_back(unsigned subcore) {
   std::vector<Op>& q = sc.executing;
   if (sc.first == q.size()) return;
   SubCorePort& port = ports_[subcore];
-  unsigned ports = std::max(1u, gpu_.reg_ports_per_bank);
+  const unsigned ports = ports_per_bank_;
   // Results that are due but find no port stay, in order, at [first, kept).
   size_t due = sc.first, kept = sc.first;
   for (; due < q.size() && q[due].done <= clock_.now; ++due) {

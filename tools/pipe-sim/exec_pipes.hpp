@@ -35,6 +35,8 @@ class ExecPipes : private Stage {
   // Loads with a request beyond L1 whose result is not written back yet.
   uint32_t long_misses(unsigned subcore) const { return subcores_[subcore].long_misses; }
   unsigned bank(uint16_t reg) const { return reg % banks_; }
+  // Ports per register bank and cycle, for write-backs and operand reads together.
+  unsigned ports_per_bank() const { return ports_per_bank_; }
 
  private:
   struct SubCorePipes {
@@ -51,6 +53,7 @@ class ExecPipes : private Stage {
 
   WarpTable& warps_;
   unsigned banks_ = 1;
+  unsigned ports_per_bank_ = 1;
   std::vector<SubCorePipes> subcores_;
 };
 

@@ -170,6 +170,7 @@ class WarpTable : private Stage {
 
   unsigned nsub_ = 1;
   unsigned subcore_slots_ = 1;
+  unsigned ibuffer_depth_ = 1;
   bool keep_masks_ = false;
   std::vector<Warp> warps_;
   std::vector<Head> heads_;         // per warp slot
