@@ -10,6 +10,7 @@ namespace sasskit::pipesim {
 
 ExecPipes::ExecPipes(const Stage& wiring, WarpTable& warps) : Stage(wiring), warps_(warps) {
   banks_ = std::max(1u, gpu_.reg_banks);
+  ports_per_bank_ = std::max(1u, gpu_.reg_ports_per_bank);
   subcores_.resize(subcores());
   for (auto& sc : subcores_)
     for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, gpu_.units[u].count), 0);
@@ -43,20 +44,40 @@ bool ExecPipes::accept(unsigned subcore, const Op& issued, const DecodedInst& d)
 
 void ExecPipes::enqueue_result(unsigned subcore, const Op& op) {
   SubCorePipes& sc = subcores_[subcore];
-  auto at = std::upper_bound(sc.executing.begin(), sc.executing.end(), op.done,
-                             [](uint64_t t, const Op& o) { return t < o.done; });
-  sc.executing.insert(at, op);
+  std::vector<Op>& q = sc.executing;
+  if (sc.first > 0 && q.size() == q.capacity()) {
+    q.erase(q.begin(), q.begin() + static_cast<ptrdiff_t>(sc.first));
+    sc.first = 0;
+  }
+  // Most results are due no earlier than all those on their way.
+  if (q.size() == sc.first || q.back().done <= op.done) {
+    q.push_back(op);
+  } else {
+    auto at = std::upper_bound(q.begin() + static_cast<ptrdiff_t>(sc.first), q.end(), op.done,
+                               [](uint64_t t, const Op& o) { return t < o.done; });
+    q.insert(at, op);
+  }
   if (op.long_miss) ++sc.long_misses;
+}
+
+void ExecPipes::drop_front(SubCorePipes& sc, size_t n) {
+  sc.first += n;
+  if (sc.first == sc.executing.size()) {
+    sc.executing.clear();
+    sc.first = 0;
+  }
 }
 
 void ExecPipes::write_back(unsigned subcore) {
   SubCorePipes& sc = subcores_[subcore];
-  if (sc.executing.empty()) return;
+  std::vector<Op>& q = sc.executing;
+  if (sc.first == q.size()) return;
   SubCorePort& port = ports_[subcore];
-  unsigned ports = std::max(1u, gpu_.reg_ports_per_bank);
-  size_t due = 0, kept = 0;
-  for (; due < sc.executing.size() && sc.executing[due].done <= clock_.now; ++due) {
-    Op& op = sc.executing[due];
+  const unsigned ports = ports_per_bank_;
+  // Results that are due but find no port stay, in order, at [first, kept).
+  size_t due = sc.first, kept = sc.first;
+  for (; due < q.size() && q[due].done <= clock_.now; ++due) {
+    Op& op = q[due];
     const DecodedInst& d = prog_.insts[op.inst];
     std::array<uint8_t, kMaxBanks> need{};
     bool fits = true;
@@ -67,15 +88,17 @@ void ExecPipes::write_back(unsigned subcore) {
     if (!fits) {
       port.events.add(StallEvent::ResultBus, d.is_mem(), d.pc_index);
       clock_.progressed();  // retried next cycle
-      sc.executing[kept++] = op;
+      q[kept++] = op;
       continue;
     }
     for (unsigned r = 0; r < d.ndst; ++r) ++port.bank_ports[bank(d.dst[r])];
     if (op.long_miss) --sc.long_misses;
     warps_.complete(op);
   }
-  sc.executing.erase(sc.executing.begin() + kept, sc.executing.begin() + due);
-  if (!sc.executing.empty()) clock_.wake_at(sc.executing[kept < sc.executing.size() ? kept : 0].done);
+  const auto at = [&](size_t i) { return q.begin() + static_cast<ptrdiff_t>(i); };
+  std::move_backward(at(sc.first), at(kept), at(due));
+  if (due < q.size()) clock_.wake_at(q[due].done);  // the first result not yet due
+  drop_front(sc, due - kept);
 }
 
 }  // namespace sasskit::pipesim

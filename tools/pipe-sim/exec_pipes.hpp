@@ -35,16 +35,25 @@ class ExecPipes : private Stage {
   // Loads with a request beyond L1 whose result is not written back yet.
   uint32_t long_misses(unsigned subcore) const { return subcores_[subcore].long_misses; }
   unsigned bank(uint16_t reg) const { return reg % banks_; }
+  // Ports per register bank and cycle, for write-backs and operand reads together.
+  unsigned ports_per_bank() const { return ports_per_bank_; }
 
  private:
   struct SubCorePipes {
     std::array<std::vector<uint64_t>, kUnitClasses> pipes;  // next free cycle per pipeline
-    std::vector<Op> executing;   // results on their way to write-back, by ready cycle
+    // Results on their way to write-back, by ready cycle, from
+    // executing[first] on: those written back leave the front without
+    // moving the rest, and their room is reclaimed once the storage is full.
+    std::vector<Op> executing;
+    size_t first = 0;
     uint32_t long_misses = 0;
   };
+  // Drops the results written back, executing[first, first + n).
+  static void drop_front(SubCorePipes& sc, size_t n);
 
   WarpTable& warps_;
   unsigned banks_ = 1;
+  unsigned ports_per_bank_ = 1;
   std::vector<SubCorePipes> subcores_;
 };
 

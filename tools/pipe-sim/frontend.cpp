@@ -32,7 +32,11 @@ uint64_t fill_code_line(std::unordered_map<uint64_t, uint64_t>& ready, const Gpu
 }  // namespace
 
 Frontend::Frontend(const Stage& wiring, unsigned fetch_width, WarpTable& warps)
-    : Stage(wiring), fetch_width_(fetch_width), warps_(warps), l1i_(gpu_.l1i) {
+    : Stage(wiring),
+      fetch_width_(fetch_width),
+      line_bytes_(std::max(1u, gpu_.has_l0i ? gpu_.l0i.line_bytes : gpu_.l1i.line_bytes)),
+      warps_(warps),
+      l1i_(gpu_.l1i) {
   for (unsigned i = 0; i < subcores(); ++i)
     units_.emplace_back(gpu_.has_l0i ? gpu_.l0i : CacheGeometry{}, gpu_.has_l0i ? gpu_.inst_prefetch_lines : 0);
 }
@@ -67,7 +71,7 @@ void Frontend::fetch(unsigned subcore) {
 void Frontend::start_fetch(FetchUnit& f, uint32_t w) {
   const Warp& warp = warps_.warp(w);
   const auto& trace = warp.trace->inst;
-  unsigned line = std::max(1u, gpu_.has_l0i ? gpu_.l0i.line_bytes : gpu_.l1i.line_bytes);
+  const unsigned line = line_bytes_;
   unsigned room = std::max(1u, gpu_.ibuffer_depth) - static_cast<unsigned>(warp.ibuf.size());
   uint32_t first = warp.next_fetch;
   uint64_t addr = warps_.inst_at(warp, first).address;

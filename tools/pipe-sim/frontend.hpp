@@ -38,6 +38,7 @@ class Frontend : private Stage {
   uint64_t l1i_fetch(uint64_t address, uint64_t at);
 
   unsigned fetch_width_;
+  unsigned line_bytes_;  // of the cache fetch reads: L0 where there is one, else L1
   WarpTable& warps_;
   std::vector<FetchUnit> units_;
   TagCache l1i_;

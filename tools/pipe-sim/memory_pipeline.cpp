@@ -94,7 +94,14 @@ bool spread(double& acc, double rate) {
 }  // namespace
 
 MemoryPipeline::MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec)
-    : Stage(wiring), warps_(warps), exec_(exec), latches_(subcores()) {
+    : Stage(wiring),
+      warps_(warps),
+      exec_(exec),
+      mshrs_(gpu_.l1d.mshrs),
+      dram_backlog_(std::max(1u, gpu_.dram_latency)),
+      sector_bytes_(std::max(4u, gpu_.l1d.sector_bytes)),
+      l1_data_bytes_(4 * std::max(1u, gpu_.smem_banks)),
+      latches_(subcores()) {
   l1_acc_.assign(prog_.pcs.size(), 0);
   l2_acc_.assign(prog_.pcs.size(), 0);
   wb_acc_.assign(prog_.pcs.size(), 0);
@@ -230,8 +237,7 @@ bool MemoryPipeline::take_l1_data_port(uint32_t bytes) {
     clock_.wake_at(l1_data_free_);
     return false;
   }
-  uint32_t per_cycle = 4 * std::max(1u, gpu_.smem_banks);
-  l1_data_free_ = clock_.now + std::max<uint64_t>(1, (bytes + per_cycle - 1) / per_cycle);
+  l1_data_free_ = clock_.now + std::max<uint64_t>(1, (bytes + l1_data_bytes_ - 1) / l1_data_bytes_);
   return true;
 }
 
@@ -241,15 +247,13 @@ bool MemoryPipeline::take_l1_data_port(uint32_t bytes) {
 // (a read, a write passed on, a write-back it causes) while its backlog is
 // under the DRAM latency (so a change of the SM's share soon takes effect).
 bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, const MemRequest& req) {
-  unsigned mshrs = gpu_.l1d.mshrs;
   bool needs_mshr = !d.op.is_store;
   bool noc_busy = noc_busy_until_ >= as_double(clock_.now + 1);
-  const double dram_backlog = std::max(1u, gpu_.dram_latency);
-  bool dram_busy = dram_bytes_per_cycle_ > 0 && req.uses_dram && dram_free_ > as_double(clock_.now) + dram_backlog;
-  if (!(needs_mshr && mshrs && mshr_release_.size() >= mshrs) && !noc_busy && !dram_busy) return false;
+  bool dram_busy = dram_bytes_per_cycle_ > 0 && req.uses_dram && dram_free_ > as_double(clock_.now) + dram_backlog_;
+  if (!(needs_mshr && mshrs_ && mshr_release_.size() >= mshrs_) && !noc_busy && !dram_busy) return false;
   ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
   if (noc_busy) clock_.wake_at(floor_nonnegative(noc_busy_until_));
-  if (dram_busy) clock_.wake_at(ceil_nonnegative(dram_free_ - dram_backlog));
+  if (dram_busy) clock_.wake_at(ceil_nonnegative(dram_free_ - dram_backlog_));
   if (!mshr_release_.empty()) clock_.wake_at(mshr_release_.top());
   return true;
 }
@@ -299,7 +303,7 @@ bool MemoryPipeline::step(unsigned subcore) {
   const DecodedInst& d = prog_.insts[latch.op.inst];
   MemRequest& req = latch.reqs[latch.next];
   if (req.leaves_sm && miss_must_wait(subcore, d, req)) return false;
-  uint32_t bytes = req.sectors ? req.sectors * std::max(4u, gpu_.l1d.sector_bytes) : 4 * std::max(1u, gpu_.smem_banks);
+  uint32_t bytes = req.sectors ? req.sectors * sector_bytes_ : l1_data_bytes_;
   if (!take_l1_data_port(bytes)) return false;
   if (req.leaves_sm) {
     latch.op.long_miss = true;

@@ -86,7 +86,7 @@ class MemoryPipeline : private Stage {
   double book_dram(uint64_t sectors);
   // The bytes `sectors` take on the interconnect (L1 sectors) and on DRAM
   // (L2 sectors), as the bandwidth shares count them.
-  double noc_bytes(uint64_t sectors) const { return double(sectors) * std::max(4u, gpu_.l1d.sector_bytes); }
+  double noc_bytes(uint64_t sectors) const { return double(sectors) * sector_bytes_; }
   double dram_bytes(uint64_t sectors) const { return double(sectors) * std::max(4u, gpu_.l2.sector_bytes); }
   uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
   bool causes_writebacks(const DecodedInst& d) const;
@@ -98,6 +98,11 @@ class MemoryPipeline : private Stage {
 
   WarpTable& warps_;
   ExecPipes& exec_;
+  // Of the model, read in every cycle in which a request waits or goes.
+  const uint32_t mshrs_;          // L1 MSHRs (0: unlimited)
+  const double dram_backlog_;     // the DRAM queue takes requests while its backlog is under this many cycles
+  const uint32_t sector_bytes_;   // an L1 sector
+  const uint32_t l1_data_bytes_;  // the L1 data banks' bytes per cycle
   std::vector<MemLatch> latches_;  // per sub-core
   uint32_t rr_ = 0;                // the sub-core that goes first this cycle
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;

@@ -39,7 +39,7 @@ size_t OperandCollector::collectors_by_age(unsigned subcore, bool ready, ByAge& 
 
 void OperandCollector::read_operands(unsigned subcore) {
   SubCorePort& port = ports_[subcore];
-  unsigned ports = std::max(1u, gpu_.reg_ports_per_bank);
+  const unsigned ports = exec_.ports_per_bank();
   ByAge order;
   size_t n = collectors_by_age(subcore, false, order);
   for (size_t k = 0; k < n; ++k) {

@@ -39,6 +39,30 @@ class CyclicOrder {
   uint64_t all_;
 };
 
+// Reports the stall events of the warps a mask scan offered before the one
+// that issues (or of all of them): each event once, with whether any of its
+// warps had a memory instruction, and the PC of the first of them.
+class PassedOver {
+ public:
+  PassedOver(IssueScan& scan, const CyclicOrder& order, uint64_t offered)
+      : scan_(scan), order_(order), offered_(offered), n_(scan.warps().subcores()) {}
+  // Event e for the offered warps of `set`; false if there are none. Inlined
+  // at each of its few calls: most find no warp.
+  [[gnu::always_inline]] bool report(StallEvent e, uint64_t set, uint64_t mem_set) {
+    set &= offered_;
+    if (!set) return false;
+    const uint32_t first = order_.first(set) * n_ + scan_.subcore();
+    scan_.add_event(e, (set & mem_set) != 0, scan_.warps().head(first).pc_index);
+    return true;
+  }
+
+ private:
+  IssueScan& scan_;
+  const CyclicOrder& order_;
+  uint64_t offered_;
+  uint32_t n_;
+};
+
 class LrrPolicy final : public IssuePolicy {
  public:
   explicit LrrPolicy(bool mask_scan) : mask_scan_(mask_scan) {}
@@ -81,8 +105,9 @@ bool LrrPolicy::pick_by_masks(IssueScan& scan) {
   const bool has_excluded = excluded_unit < kUnitClasses;
   const uint64_t excluded = has_excluded ? m.ready_unit[excluded_unit] : 0;
   uint64_t saturated = 0;
-  for (unsigned u = 0; u < kUnitClasses; ++u) {
-    if ((has_excluded && u == excluded_unit) || !m.ready_unit[u]) continue;
+  const uint32_t units = m.ready_units & ~(has_excluded ? 1u << excluded_unit : 0u);
+  for (uint32_t left = units; left; left &= left - 1) {
+    const auto u = static_cast<unsigned>(std::countr_zero(left));
     if (scan.saturated(u)) saturated |= m.ready_unit[u];
   }
   const uint64_t candidates = m.ready & ~excluded & ~saturated;
@@ -95,17 +120,12 @@ bool LrrPolicy::pick_by_masks(IssueScan& scan) {
     issuer = static_cast<int>(order.first(candidates));
     before = order.before(static_cast<unsigned>(issuer));
   }
-  auto report = [&](StallEvent e, uint64_t set, uint64_t mem_set) {
-    set &= before;
-    if (!set) return false;
-    scan.add_event(e, (set & mem_set) != 0, warps.head(slot_at(order.first(set))).pc_index);
-    return true;
-  };
-  report(StallEvent::Barrier, m.barrier, 0);
-  report(StallEvent::DataDependence, m.blocked, m.blocked_on_load);
-  if (report(StallEvent::IssueExclusion, excluded, m.ready_mem)) scan.exclusion_lifts_next_cycle();
-  report(StallEvent::UnitSaturation, saturated, m.ready_mem);
-  if (cu == kNone) report(StallEvent::NoCollector, candidates, m.ready_mem);
+  PassedOver passed(scan, order, before);
+  passed.report(StallEvent::Barrier, m.barrier, 0);
+  passed.report(StallEvent::DataDependence, m.blocked, m.blocked_on_load);
+  if (passed.report(StallEvent::IssueExclusion, excluded, m.ready_mem)) scan.exclusion_lifts_next_cycle();
+  passed.report(StallEvent::UnitSaturation, saturated, m.ready_mem);
+  if (cu == kNone) passed.report(StallEvent::NoCollector, candidates, m.ready_mem);
 
   if (issuer >= 0) {
     scan.issue(slot_at(static_cast<unsigned>(issuer)), cu);

@@ -118,8 +118,8 @@ void Scheduler::issue(unsigned subcore) {
   // Issue mutual exclusion: no two instructions in a row to one unit, whose
   // 16 lanes take a warp over two cycles. A unit as wide as the warp
   // (interval 1: Pascal's FP32/INT32, GA10x's FP32) takes one every cycle.
-  bool warp_wide = sc.last_unit < kUnitClasses && gpu_.units[sc.last_unit].initiation_interval <= 1;
-  bool excluded = sc.last_issue + 1 == clock_.now && !warp_wide;
+  auto warp_wide = [&](uint32_t u) { return u < kUnitClasses && gpu_.units[u].initiation_interval <= 1; };
+  bool excluded = sc.last_issue + 1 == clock_.now && !warp_wide(sc.last_unit);
   IssueScan scan(*this, subcore, excluded ? sc.last_unit : kNone);
   if (sc.policy->pick(scan)) {
     sc.scan_valid_until = 0;

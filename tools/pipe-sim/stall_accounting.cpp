@@ -11,9 +11,7 @@ StallAccounting::StallAccounting(const SimOptions& opt, const KernelProgram& pro
       ports_(ports),
       warps_(warps),
       res_(result),
-      history_(ports.size()),
-      latest_(ports.size()),
-      latest_resident_(ports.size()) {}
+      scheds_(ports.size()) {}
 
 // Runs every cycle for every scheduler: kept small enough to inline, with
 // the rarely used --trace-stalls rows out of line.
@@ -22,7 +20,7 @@ inline void StallAccounting::record(unsigned subcore, uint64_t cycle, const Attr
   c.stall_type[static_cast<size_t>(a.type)] += count;
   c.stall_event[static_cast<size_t>(a.event)] += count;
   bool blame = a.direct != StallEvent::None && a.direct != StallEvent::NoActiveWarp;
-  uint32_t pc = latest_[subcore].pc[static_cast<size_t>(a.direct)];
+  uint32_t pc = scheds_[subcore].latest.pc[static_cast<size_t>(a.direct)];
   if (blame) res_.pc_stalls[static_cast<size_t>(a.type)][pc] += count;
   if (opt_.trace_stalls) trace_rows(subcore, cycle, a, blame ? prog_.pcs[pc] : 0, blame, count);
 }
@@ -40,15 +38,16 @@ void StallAccounting::account_cycle(uint64_t cycle) {
   c.warp_cycles += latest_warps_;
   for (unsigned i = 0; i < ports_.size(); ++i) {
     const SubCorePort& port = ports_[i];
-    history_[i].push(port.events);
-    latest_[i] = port.events;
-    latest_resident_[i] = !warps_.by_age(i).empty();
+    SchedulerState& sched = scheds_[i];
+    sched.history.push(port.events);
+    sched.latest = port.events;
+    sched.latest_resident = !warps_.by_age(i).empty();
     if (port.issued) {
       if (opt_.trace_stalls && res_.trace.size() < opt_.trace_stalls_limit)
         res_.trace.push_back(StallTraceRow{cycle, uint8_t(i), true, {}, prog_.pcs[port.issued_pc], true});
       continue;
     }
-    record(i, cycle, history_[i].attribute_latest(latest_resident_[i]), 1);
+    record(i, cycle, sched.history.attribute_latest(sched.latest_resident), 1);
   }
 }
 
@@ -63,19 +62,19 @@ void StallAccounting::account_repeated_cycles(uint64_t from, uint64_t to) {
   c.sched_cycles += n * ports_.size();
   c.warp_cycles += n * latest_warps_;
   for (unsigned i = 0; i < ports_.size(); ++i) {
-    bool resident_here = latest_resident_[i];
+    SchedulerState& sched = scheds_[i];
     uint64_t cycle = from;
     for (; cycle < to && cycle < from + 2; ++cycle) {
-      history_[i].push(latest_[i]);
-      record(i, cycle, history_[i].attribute_latest(resident_here), 1);
+      sched.history.push(sched.latest);
+      record(i, cycle, sched.history.attribute_latest(sched.latest_resident), 1);
     }
-    if (cycle < to) record(i, cycle, history_[i].attribute_latest(resident_here), to - cycle);
+    if (cycle < to) record(i, cycle, sched.history.attribute_latest(sched.latest_resident), to - cycle);
   }
 }
 
 bool StallAccounting::repeats_latest() const {
   for (unsigned i = 0; i < ports_.size(); ++i)
-    if (ports_[i].issued || !(ports_[i].events == latest_[i])) return false;
+    if (ports_[i].issued || !(ports_[i].events == scheds_[i].latest)) return false;
   return true;
 }
 

@@ -41,12 +41,16 @@ class StallAccounting {
   const std::vector<SubCorePort>& ports_;
   const WarpTable& warps_;
   SmResult& res_;
-  std::vector<EventHistory> history_;  // per sub-core
-  // Of the last accounted cycle: per sub-core its events and whether it
-  // held warps, and the SM's resident warps.
-  std::vector<CycleEvents> latest_;
-  std::vector<uint8_t> latest_resident_;
-  uint32_t latest_warps_ = 0;
+  // Per sub-core: its scheduler's event history and, of the last accounted
+  // cycle, its events and whether it held warps (together: all of it is
+  // read for each sub-core in each accounted cycle).
+  struct SchedulerState {
+    EventHistory history;
+    CycleEvents latest;
+    bool latest_resident = false;
+  };
+  std::vector<SchedulerState> scheds_;
+  uint32_t latest_warps_ = 0;  // the SM's resident warps in the last accounted cycle
 };
 
 }  // namespace sasskit::pipesim

@@ -10,6 +10,8 @@ namespace sasskit::pipesim {
 WarpTable::WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks) : Stage(wiring) {
   nsub_ = subcores();
   warps_.resize(std::max(1u, gpu_.max_warps_per_sm));
+  ibuffer_depth_ = std::max(1u, gpu_.ibuffer_depth);
+  for (Warp& w : warps_) w.ibuf = InstBuffer(ibuffer_depth_);
   heads_.resize(warps_.size());
   can_fetch_.assign(warps_.size(), 0);
   subcores_.resize(nsub_);
@@ -38,7 +40,8 @@ const std::vector<uint32_t>& WarpTable::launch(CtaSlot& slot, const CtaTrace& ct
     uint32_t w = 0;
     while (warps_[w].active) ++w;
     Warp& warp = warps_[w];
-    warp = Warp{};
+    warp = Warp{.ibuf = std::move(warp.ibuf)};  // keeps the buffer's ring
+    warp.ibuf.clear();
     warp.trace = &wt;
     warp.cta = cta_index;
     warp.age = warp_age_++;
@@ -126,7 +129,7 @@ Op WarpTable::issue(uint32_t w) {
     warp.pending[d.dst[i]] = true;
     warp.pending_mem[d.dst[i]] = d.is_mem();
   }
-  warp.ibuf.erase(warp.ibuf.begin());
+  warp.ibuf.pop_front();
   refresh_fetchable(w);
   warp.next_issue = pos + 1;
   ++warp.outstanding;
@@ -222,7 +225,10 @@ void WarpTable::set_head(uint32_t w, const Head& h) {
     uint64_t bit = uint64_t(1) << (w / nsub_);
     if (old.kind == Head::Kind::Barrier) m.barrier &= ~bit;
     if (old.kind == Head::Kind::Blocked) m.blocked &= ~bit, m.blocked_on_load &= ~bit;
-    if (old.kind == Head::Kind::Ready) m.ready &= ~bit, m.ready_mem &= ~bit, m.ready_unit[old.unit] &= ~bit;
+    if (old.kind == Head::Kind::Ready) {
+      m.ready &= ~bit, m.ready_mem &= ~bit;
+      if (!(m.ready_unit[old.unit] &= ~bit)) m.ready_units &= ~(1u << old.unit);
+    }
     if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
     if (h.kind == Head::Kind::Blocked) {
       m.blocked |= bit;
@@ -232,6 +238,7 @@ void WarpTable::set_head(uint32_t w, const Head& h) {
       m.ready |= bit;
       if (h.mem) m.ready_mem |= bit;
       m.ready_unit[h.unit] |= bit;
+      m.ready_units |= 1u << h.unit;
     }
     if (h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) m.latest_ready = std::max(m.latest_ready, h.ready);
   }
@@ -243,7 +250,7 @@ void WarpTable::set_head(uint32_t w, const Head& h) {
 // stopped at a taken branch, instructions left.
 bool WarpTable::compute_can_fetch(uint32_t w) const {
   const Warp& warp = warps_[w];
-  bool room = warp.ibuf.size() + warp.fetching < std::max(1u, gpu_.ibuffer_depth);
+  bool room = warp.ibuf.size() + warp.fetching < ibuffer_depth_;
   return warp.active && room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size();
 }
 
@@ -275,7 +282,8 @@ void WarpTable::check() const {
     HeadMasks& m = sc.masks;
     if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
     if (h.kind == Head::Kind::Blocked) m.blocked |= bit, m.blocked_on_load |= h.on_load ? bit : 0;
-    if (h.kind == Head::Kind::Ready) m.ready |= bit, m.ready_mem |= h.mem ? bit : 0, m.ready_unit[h.unit] |= bit;
+    if (h.kind == Head::Kind::Ready)
+      m.ready |= bit, m.ready_mem |= h.mem ? bit : 0, m.ready_unit[h.unit] |= bit, m.ready_units |= 1u << h.unit;
     if ((h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) && h.ready > subcores_[subcore_of(w)].masks.latest_ready)
       wrong("the latest ready cycle", w);
   }

@@ -21,11 +21,36 @@ struct IbufEntry {
   uint64_t ready = 0;  // decoded, can issue from this cycle
 };
 
+// A warp's instruction buffer: a FIFO of at most `depth` entries in a ring
+// sized once per warp slot, so that fetch and issue neither allocate nor
+// move entries.
+class InstBuffer {
+ public:
+  explicit InstBuffer(unsigned depth = 1) : ring_(depth) {}
+  bool empty() const { return size_ == 0; }
+  uint32_t size() const { return size_; }
+  const IbufEntry& front() const { return ring_[head_]; }
+  void push_back(const IbufEntry& e) {
+    uint32_t at = head_ + size_;
+    ring_[at < ring_.size() ? at : at - ring_.size()] = e;
+    ++size_;
+  }
+  void pop_front() {
+    head_ = head_ + 1 < ring_.size() ? head_ + 1 : 0;
+    --size_;
+  }
+  void clear() { head_ = size_ = 0; }
+
+ private:
+  std::vector<IbufEntry> ring_;
+  uint32_t head_ = 0, size_ = 0;
+};
+
 struct Warp {
   bool at_barrier = false, issued_all = false, active = false;
   bool branch_wait = false;     // fetch stopped at a taken branch until it executes
   uint32_t barrier_pc = 0;
-  std::vector<IbufEntry> ibuf;  // FIFO, at most ibuffer_depth
+  InstBuffer ibuf;  // at most ibuffer_depth
   const WarpTrace* trace = nullptr;
   uint32_t next_fetch = 0, fetching = 0, next_issue = 0;
   uint32_t cta = 0;        // CTA slot
@@ -55,6 +80,7 @@ struct Head {
 struct HeadMasks {
   uint64_t barrier = 0, blocked = 0, blocked_on_load = 0, ready = 0, ready_mem = 0;
   std::array<uint64_t, kUnitClasses> ready_unit{};
+  uint32_t ready_units = 0;  // bit u: ready_unit[u] is not empty
   uint64_t latest_ready = 0;  // the latest Head::ready recorded
   bool operator==(const HeadMasks&) const = default;
 };
@@ -144,6 +170,7 @@ class WarpTable : private Stage {
 
   unsigned nsub_ = 1;
   unsigned subcore_slots_ = 1;
+  unsigned ibuffer_depth_ = 1;
   bool keep_masks_ = false;
   std::vector<Warp> warps_;
   std::vector<Head> heads_;         // per warp slot
