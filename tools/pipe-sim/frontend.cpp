@@ -72,7 +72,7 @@ void Frontend::start_fetch(FetchUnit& f, uint32_t w) {
   const Warp& warp = warps_.warp(w);
   const auto& trace = warp.trace->inst;
   const unsigned line = line_bytes_;
-  unsigned room = std::max(1u, gpu_.ibuffer_depth) - static_cast<unsigned>(warp.ibuf.size());
+  unsigned room = warp.ibuf.depth() - warp.ibuf.size();
   uint32_t first = warp.next_fetch;
   uint64_t addr = warps_.inst_at(warp, first).address;
   uint32_t count = 0, branch_at = kNone;

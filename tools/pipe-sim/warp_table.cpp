@@ -10,8 +10,7 @@ namespace sasskit::pipesim {
 WarpTable::WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks) : Stage(wiring) {
   nsub_ = subcores();
   warps_.resize(std::max(1u, gpu_.max_warps_per_sm));
-  ibuffer_depth_ = std::max(1u, gpu_.ibuffer_depth);
-  for (Warp& w : warps_) w.ibuf = InstBuffer(ibuffer_depth_);
+  for (Warp& w : warps_) w.ibuf = InstBuffer(std::max(1u, gpu_.ibuffer_depth));
   heads_.resize(warps_.size());
   can_fetch_.assign(warps_.size(), 0);
   subcores_.resize(nsub_);
@@ -250,7 +249,7 @@ void WarpTable::set_head(uint32_t w, const Head& h) {
 // stopped at a taken branch, instructions left.
 bool WarpTable::compute_can_fetch(uint32_t w) const {
   const Warp& warp = warps_[w];
-  bool room = warp.ibuf.size() + warp.fetching < ibuffer_depth_;
+  bool room = warp.ibuf.size() + warp.fetching < warp.ibuf.depth();
   return warp.active && room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size();
 }
 

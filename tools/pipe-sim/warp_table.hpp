@@ -29,6 +29,7 @@ class InstBuffer {
   explicit InstBuffer(unsigned depth = 1) : ring_(depth) {}
   bool empty() const { return size_ == 0; }
   uint32_t size() const { return size_; }
+  uint32_t depth() const { return static_cast<uint32_t>(ring_.size()); }
   const IbufEntry& front() const { return ring_[head_]; }
   void push_back(const IbufEntry& e) {
     uint32_t at = head_ + size_;
@@ -170,7 +171,6 @@ class WarpTable : private Stage {
 
   unsigned nsub_ = 1;
   unsigned subcore_slots_ = 1;
-  unsigned ibuffer_depth_ = 1;
   bool keep_masks_ = false;
   std::vector<Warp> warps_;
   std::vector<Head> heads_;         // per warp slot
