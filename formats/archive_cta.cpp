@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include <sys/mman.h>
+
 #include "formats/archive_lanes.hpp"
 
 namespace sasskit::archive {
@@ -44,10 +46,13 @@ void Columns::clear() {
   for (auto& c : cols_) c.clear();
 }
 
-TrendTable::TrendTable(unsigned bits)
-    : shift_(64 - bits), slots_(static_cast<Slot*>(std::calloc(size_t(1) << bits, sizeof(Slot)))) {
-  if (!slots_) throw std::bad_alloc();
+TrendTable::TrendTable(unsigned bits) : shift_(64 - bits), slots_(nullptr, Unmap{(size_t(1) << bits) * sizeof(Slot)}) {
+  void* pages = mmap(nullptr, slots_.get_deleter().bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (pages == MAP_FAILED) throw std::bad_alloc();
+  slots_.reset(static_cast<Slot*>(pages));
 }
+
+void TrendTable::Unmap::operator()(Slot* p) const { munmap(p, bytes); }
 
 size_t TrendTable::index(uint64_t key) const { return (key * kGolden) >> shift_; }
 

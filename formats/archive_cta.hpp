@@ -9,7 +9,6 @@
 
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -62,18 +61,22 @@ class TrendTable {
 
  private:
   // A fresh slot holds key ~0 with last = step = 0. The key is stored
-  // inverted so that a fresh table is all zero bytes: calloc hands out
-  // untouched zero pages, and a decoder touches only the slots its kernel
-  // uses instead of clearing megabytes for every kernel.
+  // inverted so that a fresh table is all zero bytes: its pages are mapped
+  // straight from the system, which hands them out zeroed on first touch,
+  // so a coder touches only the slots its kernel uses instead of clearing
+  // megabytes for every kernel. (calloc did so only for the first kernel:
+  // freeing its table raises malloc's mmap threshold past the table's size,
+  // and every later table came from the heap and was cleared in full.)
   struct Slot {
     uint64_t inverted_key, last, step;
   };
-  struct Free {
-    void operator()(Slot* p) const { std::free(p); }
+  struct Unmap {
+    size_t bytes;
+    void operator()(Slot* p) const;
   };
   size_t index(uint64_t key) const;
   unsigned shift_;
-  std::unique_ptr<Slot[], Free> slots_;
+  std::unique_ptr<Slot[], Unmap> slots_;
 };
 
 // (inst, mask) sequences seen in this kernel, up to `cap_bytes` of them.
