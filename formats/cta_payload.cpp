@@ -299,6 +299,19 @@ bool warp_agrees_with(const PayloadReader& in, const std::vector<StaticInst>& ta
   return true;
 }
 
+bool count_payload_units(std::string_view payload, const std::string& where, const std::vector<StaticInst>& table,
+                         std::span<const UnitClass> unit_of, UnitCounts& counts) {
+  PayloadReader in(payload, where);
+  if (in.warps() == 0) return false;
+  UnitCounts counted{};
+  while (in.next_warp(false)) {
+    if (!warp_agrees_with(in, table)) return false;
+    for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
+  }
+  counts = counted;
+  return true;
+}
+
 // What read_lanes reads, with its checks, without the prediction.
 void PayloadReader::skip_lanes(uint32_t mask) {
   const unsigned n = active_lanes(mask);

@@ -15,6 +15,7 @@
 
 #include "formats/archive_bytes.hpp"
 #include "formats/trace.hpp"
+#include "libcommon/nonstall.hpp"
 
 namespace sasskit::stream {
 
@@ -121,5 +122,13 @@ class PayloadReader {
 // range, and memory instructions where the table has them and nowhere
 // else (then validate_cta passes the warp).
 bool warp_agrees_with(const PayloadReader& in, const std::vector<StaticInst>& table);
+
+// A CTA's dynamic warp instructions by unit class (`unit_of`: per entry of
+// `table`) into `counts`, read through its compact payload once, the
+// addresses checked but not decoded. False, having counted nothing, for a
+// payload without warps or one that disagrees with `table`: a reader
+// decodes those instead, which says what is wrong with them (validate_cta).
+bool count_payload_units(std::string_view payload, const std::string& where, const std::vector<StaticInst>& table,
+                         std::span<const UnitClass> unit_of, UnitCounts& counts);
 
 }  // namespace sasskit::stream

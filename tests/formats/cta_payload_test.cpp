@@ -255,3 +255,25 @@ TEST(CtaPayload, TheReaderSaysWhichLanesStepByAStride) {
     lane += n;
   }
 }
+
+// Counting by unit reads through the addresses: the counts decoding gives,
+// and nothing counted where a reader must decode instead.
+TEST(CtaPayload, CountingUnitsFromThePayloadMatchesCountingDecodedWarps) {
+  const std::vector<WarpTrace> warps = {every_lane_kind(), every_lane_kind()};
+  const std::vector<UnitClass> unit_of = {UnitClass::Int, UnitClass::Ldst, UnitClass::Sfu};
+  const std::string payload = encode_warps(warps, table());
+  UnitCounts counts{};
+  ASSERT_TRUE(count_payload_units(payload, "t", table(), unit_of, counts));
+  EXPECT_EQ(counts, count_units(warps, [&](uint32_t i) { return unit_of[i]; }));
+  EXPECT_EQ(counts[static_cast<size_t>(UnitClass::Sfu)], 2u * 5);  // the 8-byte store's entry
+  EXPECT_EQ(total(counts), 2 * warps[0].inst.size());
+
+  const UnitCounts untouched = {1, 2, 3};
+  UnitCounts kept = untouched;
+  EXPECT_FALSE(count_payload_units(payload, "t", loads(3), unit_of, kept));  // disagrees with the table
+  EXPECT_FALSE(count_payload_units(encode_warps({}, table()), "t", table(), unit_of, kept));  // no warp
+  EXPECT_EQ(kept, untouched);
+  const std::string cut = payload.substr(0, payload.size() - 1);
+  EXPECT_EQ(error_of([&] { count_payload_units(cut, "t", table(), unit_of, kept); }),
+            error_of([&] { decode_warps(cut, "t"); }));
+}

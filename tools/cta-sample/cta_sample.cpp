@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "formats/cta_payload.hpp"
 #include "formats/held_kernel.hpp"
 #include "formats/kernel_placement.hpp"
 #include "formats/kernel_stream.hpp"
@@ -61,10 +62,19 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
 
   void cta_read(const stream::Kernel& k, const stream::CtaRecord& c) override {
     const auto index = static_cast<uint32_t>(c.index());
-    c.decode(decoded);
-    const UnitCounts counts = count_units(decoded.warps, [&](uint32_t i) { return open.units[i]; });
-    if (!open.counts.add(index, counts))
+    if (!open.counts.add(index, counted_units(k, c)))
       fail_input(c.record().where(), "CTA " + std::to_string(index) + " of " + k.label() + " appears twice");
+  }
+
+  // Read through a compact payload without its addresses; a CTA in full
+  // form, or one that disagrees with the table, is decoded and checked.
+  UnitCounts counted_units(const stream::Kernel& k, const stream::CtaRecord& c) {
+    UnitCounts counts{};
+    const auto payload = stream::cta_payload(c.record());
+    if (payload && stream::count_payload_units(*payload, c.record().where(), k.table(), open.units, counts))
+      return counts;
+    c.decode(decoded);
+    return count_units(decoded.warps, [&](uint32_t i) { return open.units[i]; });
   }
 
   bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {

@@ -133,7 +133,7 @@ class BatchBuilder : public stream::KernelHandler {
       try {
         const stream::Record record(w.bytes, w.where);
         const auto payload = stream::cta_payload(record);
-        w.counted = payload && count_payload(*payload, w.where, table, w.units);
+        w.counted = payload && stream::count_payload_units(*payload, w.where, table, units_, w.units);
       } catch (...) {
         w.error = std::current_exception();
       }
@@ -166,22 +166,6 @@ class BatchBuilder : public stream::KernelHandler {
 
   static void check_has_warps(size_t warps, const stream::Record& r) {
     if (warps == 0) fail_input(r.where(), "thread block has no warps (a launched block has at least one)");
-  }
-
-  // The CTA's instructions by unit into `units`, reading `payload` once
-  // without its addresses. False, having counted nothing, for a payload
-  // without warps or one that disagrees with `table` (see cta()).
-  bool count_payload(std::string_view payload, const std::string& where, const std::vector<StaticInst>& table,
-                     UnitCounts& units) const {
-    stream::PayloadReader in(payload, where);
-    if (in.warps() == 0) return false;
-    UnitCounts counted{};
-    while (in.next_warp(false)) {
-      if (!stream::warp_agrees_with(in, table)) return false;
-      for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(units_[i])];
-    }
-    units = counted;
-    return true;
   }
 
   void start_batch() {
