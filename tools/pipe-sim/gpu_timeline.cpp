@@ -9,8 +9,8 @@
 #include "bandwidth_lending.hpp"
 #include "libcommon/cta_schedule.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/parallel.hpp"
 #include "libcommon/progress.hpp"
-#include "parallel.hpp"
 #include "pkp.hpp"
 
 namespace sasskit::pipesim {

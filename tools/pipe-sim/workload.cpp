@@ -7,7 +7,7 @@
 #include "formats/sched_record.hpp"
 #include "formats/stats_record.hpp"
 #include "libcommon/diag.hpp"
-#include "parallel.hpp"
+#include "libcommon/parallel.hpp"
 
 namespace sasskit::pipesim {
 namespace {

@@ -1,12 +1,9 @@
 #include "cache_model.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 #include "libcommon/diag.hpp"
+#include "libcommon/parallel.hpp"
 
 namespace sasskit::rdcache {
 
@@ -155,30 +152,6 @@ std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, un
     std::vector<uint32_t>().swap(mine);  // its groups hold copies
   }
   return groups;
-}
-
-// Runs fn(0) .. fn(n-1) on up to `threads` threads; rethrows the first
-// exception a call threw once all threads have stopped.
-template <class F>
-void parallel_for(size_t n, unsigned threads, F fn) {
-  std::atomic<size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto worker = [&] {
-    try {
-      for (size_t i = next++; i < n; i = next++) fn(i);
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next = n;
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::min<size_t>(threads, n); ++t) pool.emplace_back(worker);
-    worker();
-  }
-  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "parallel.hpp"
+#include "libcommon/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-namespace sasskit::pipesim {
+namespace sasskit {
 
 void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>& task) {
   std::vector<std::exception_ptr> errors(n);
@@ -29,4 +29,4 @@ void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>&
     if (e) std::rethrow_exception(e);
 }
 
-}  // namespace sasskit::pipesim
+}  // namespace sasskit
