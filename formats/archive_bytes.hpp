@@ -25,6 +25,18 @@ class ByteSink {
     u8(static_cast<uint8_t>(v));
   }
   void svarint(int64_t v) { varint(zigzag(v)); }
+  // n varints at once, with one check of the room for them.
+  void varints(const uint64_t* values, size_t n) {
+    const size_t at = data_.size();
+    data_.resize(at + 10 * n);
+    char* p = data_.data() + at;
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t v = values[i];
+      for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>(v | 0x80);
+      *p++ = static_cast<char>(v);
+    }
+    data_.resize(static_cast<size_t>(p - data_.data()));
+  }
   // Little-endian fixed width, for headers that are patched or read by offset.
   void fixed(uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) u8(static_cast<uint8_t>(v >> (8 * i)));

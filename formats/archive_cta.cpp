@@ -219,33 +219,13 @@ void CtaEncoder::encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, 
     if (cost < best) best = cost, sel = p;
   }
   LaneKind kind = kAffine;
-  uint64_t stride = n > 1 ? a[1] - a[0] : 0;
-  Irregular irregular{};
-  if (n > 1 && !follows(a, n, stride, [](unsigned j) { return uint64_t(j); })) {
-    auto pos = lane_positions(mask);
-    int64_t gap = pos[1] - pos[0];
-    int64_t diff = int64_t(a[1] - a[0]);
-    stride = uint64_t(diff / gap);
-    bool lane_affine = diff % gap == 0 &&
-                       follows(a, n, stride, [&](unsigned j) { return uint64_t(pos[j] - pos[0]); });
-    if (lane_affine) {
-      kind = kLaneAffine;
-    } else {
-      irregular = plan_irregular(a, n);
-      kind = irregular.kind;
-    }
-  }
+  uint64_t stride = 0;
+  Irregular irregular;
+  if (n > 1) kind = classify_lanes(a, n, mask, stride, irregular);
   out[kSelColumn].u8(static_cast<uint8_t>(sel | kind << 2));
   out[kBaseColumn].svarint(int64_t(a[0] - candidates[sel]));
   if (kind == kList || kind == kPacked) {
-    out[kLaneColumn].u8(static_cast<uint8_t>(irregular.shift));
-    if (kind == kList) {
-      for (unsigned j = 1; j < n; ++j) out[kLaneColumn].svarint(int64_t(a[j] - a[j - 1]) >> irregular.shift);
-    } else {
-      out[kLaneColumn].u8(static_cast<uint8_t>(irregular.width));
-      BitWriter bits(out[kPackedColumn]);
-      for (unsigned j = 0; j < n; ++j) bits.put((a[j] - irregular.lowest) >> irregular.shift, irregular.width);
-    }
+    write_irregular(a, n, irregular, out[kLaneColumn], out[kPackedColumn]);
   } else if (n > 1) {
     out[kStrideColumn].svarint(int64_t(stride - last_stride_[inst]));
     last_stride_[inst] = stride;

@@ -31,7 +31,11 @@ bool follows(const uint64_t* a, unsigned n, uint64_t stride, Offset offset) {
   return true;
 }
 
-inline unsigned varint_bytes(uint64_t v) { return v < 0x80 ? 1 : 1 + varint_bytes(v >> 7); }
+// The most lanes of one access: a warp's.
+inline constexpr unsigned kMaxPacked = 32;
+
+// Bytes of v as a varint.
+inline unsigned varint_bytes(uint64_t v) { return (static_cast<unsigned>(std::bit_width(v | 1)) + 6) / 7; }
 
 // Lanes that follow no rule. Varint deltas (kList) keep repeated patterns
 // visible to the block compressor; offsets from the lowest lane bit-packed
@@ -42,6 +46,7 @@ struct Irregular {
   LaneKind kind = kList;
   unsigned shift = 0, width = 0;
   uint64_t lowest = 0;
+  std::array<uint64_t, kMaxPacked> deltas;  // lane j's zigzag((a[j] - a[j - 1]) >> shift) at j - 1
 };
 
 inline Irregular plan_irregular(const uint64_t* a, unsigned n) {
@@ -55,48 +60,66 @@ inline Irregular plan_irregular(const uint64_t* a, unsigned n) {
   }
   p.shift = std::countr_zero(any);  // any != 0: equal lanes are affine
   uint64_t list_bits = 0;
-  for (unsigned j = 1; j < n; ++j) list_bits += 8 * varint_bytes(zigzag(int64_t(a[j] - a[j - 1]) >> p.shift));
+  for (unsigned j = 1; j < n; ++j) {
+    p.deltas[j - 1] = zigzag(int64_t(a[j] - a[j - 1]) >> p.shift);
+    list_bits += 8 * varint_bytes(p.deltas[j - 1]);
+  }
   p.width = std::max(1, int(std::bit_width((highest - p.lowest) >> p.shift)));
   if (p.width >= 16 && uint64_t(n) * p.width + 8 < list_bits) p.kind = kPacked;
   return p;
 }
 
-// Values of a fixed width packed lowest bit first, one after another; the
-// last byte is padded with zeros.
-class BitWriter {
- public:
-  explicit BitWriter(ByteSink& out) : out_(out) {}
-  ~BitWriter() {
-    if (fill_) out_.u8(static_cast<uint8_t>(acc_));
+// The `n` (at most kMaxPacked) values' low `width` bits (1 to 64) packed
+// lowest bit first, one after another, the last byte padded with zeros.
+inline void write_packed(ByteSink& out, const uint64_t* values, unsigned n, unsigned width) {
+  const size_t bytes = (size_t(n) * width + 7) / 8;
+  unsigned char buf[kMaxPacked * 8 + 16];  // room for a store of 9 bytes at the last value's start
+  std::memset(buf, 0, bytes + 9);
+  const uint64_t keep = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  for (unsigned j = 0, at = 0; j < n; ++j, at += width) {
+    const uint64_t v = values[j] & keep;
+    const unsigned skip = at % 8;
+    uint64_t word;
+    std::memcpy(&word, buf + at / 8, 8);
+    word |= v << skip;
+    std::memcpy(buf + at / 8, &word, 8);
+    if (skip + width > 64) buf[at / 8 + 8] = static_cast<unsigned char>(v >> (64 - skip));
   }
-  // The low `width` bits of v (1 to 64).
-  void put(uint64_t v, unsigned width) {
-    if (width < 64) v &= (uint64_t(1) << width) - 1;
-    // The bits in hand and v's, as 72 bits: `low` and the few of v that
-    // shifting it up by fill_ pushed out.
-    uint64_t low = acc_ | v << fill_;
-    uint64_t high = fill_ ? v >> (64 - fill_) : 0;
-    unsigned bits = fill_ + width;
-    for (; bits >= 8; bits -= 8) {
-      out_.u8(static_cast<uint8_t>(low));
-      low = low >> 8 | high << 56;
-      high >>= 8;
-    }
-    acc_ = static_cast<uint8_t>(low);
-    fill_ = bits;
-  }
+  out.raw(std::string_view(reinterpret_cast<const char*>(buf), bytes));
+}
 
- private:
-  ByteSink& out_;
-  uint8_t acc_ = 0;   // the bits not yet written, fewer than 8
-  unsigned fill_ = 0;
-};
+// The first rule that lanes a[0..n) (n >= 2, the active lanes of `mask`)
+// follow: affine in the active-lane number, else in the lane position,
+// each with `stride`; else the kind `irregular` plans for them.
+inline LaneKind classify_lanes(const uint64_t* a, unsigned n, uint32_t mask, uint64_t& stride,
+                               Irregular& irregular) {
+  stride = a[1] - a[0];
+  if (follows(a, n, stride, [](unsigned j) { return uint64_t(j); })) return kAffine;
+  const auto pos = lane_positions(mask);
+  const int64_t gap = pos[1] - pos[0];
+  const int64_t diff = int64_t(a[1] - a[0]);
+  stride = uint64_t(diff / gap);
+  if (diff % gap == 0 && follows(a, n, stride, [&](unsigned j) { return uint64_t(pos[j] - pos[0]); }))
+    return kLaneAffine;
+  irregular = plan_irregular(a, n);
+  return irregular.kind;
+}
 
-// The most values one call of read_packed unpacks: a warp's lanes.
-inline constexpr unsigned kMaxPacked = 32;
+// Irregular lanes a[0..n) as `p` plans them: the shift to `lanes`, then
+// the list's deltas there, or the width there and the packed offsets from
+// the lowest lane to `packed` (the archive keeps them in a column of their
+// own; a cta record's payload has both in one).
+inline void write_irregular(const uint64_t* a, unsigned n, const Irregular& p, ByteSink& lanes, ByteSink& packed) {
+  lanes.u8(static_cast<uint8_t>(p.shift));
+  if (p.kind == kList) return lanes.varints(p.deltas.data(), n - 1);
+  lanes.u8(static_cast<uint8_t>(p.width));
+  uint64_t offsets[kMaxPacked];
+  for (unsigned j = 0; j < n; ++j) offsets[j] = (a[j] - p.lowest) >> p.shift;
+  write_packed(packed, offsets, n, p.width);
+}
 
-// Reads `n` (at most kMaxPacked) values of `width` bits (1 to 64) that one
-// BitWriter wrote, its last byte's padding skipped: the bytes are taken at
+// Reads `n` (at most kMaxPacked) values of `width` bits (1 to 64) that
+// write_packed wrote, its last byte's padding skipped: the bytes are taken at
 // once, then each value is one unaligned load and a shift.
 inline void read_packed(ByteSource& in, unsigned n, unsigned width, uint64_t* values) {
   const std::string_view bytes = in.raw((size_t(n) * width + 7) / 8);

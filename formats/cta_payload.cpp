@@ -6,25 +6,9 @@
 namespace sasskit::stream {
 namespace {
 
-using archive::BitWriter;
 using archive::ByteSink;
 using archive::ByteSource;
 using archive::LaneKind;
-
-// The lanes' kind; an irregular one's plan goes to `irregular`.
-LaneKind lane_kind(const uint64_t* a, unsigned n, uint32_t mask, uint64_t& stride,
-                   archive::Irregular& irregular) {
-  stride = a[1] - a[0];
-  if (archive::follows(a, n, stride, [](unsigned j) { return uint64_t(j); })) return archive::kAffine;
-  const auto pos = archive::lane_positions(mask);
-  const int64_t gap = pos[1] - pos[0];
-  const int64_t diff = int64_t(a[1] - a[0]);
-  stride = uint64_t(diff / gap);
-  if (diff % gap == 0 && archive::follows(a, n, stride, [&](unsigned j) { return uint64_t(pos[j] - pos[0]); }))
-    return archive::kLaneAffine;
-  irregular = archive::plan_irregular(a, n);
-  return irregular.kind;
-}
 
 void encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, WarpModel& model, ByteSink& out) {
   const unsigned n = active_lanes(mask);
@@ -33,20 +17,13 @@ void encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, WarpModel& m
   if (n > 1) {
     uint64_t stride = 0;
     archive::Irregular irregular;
-    const LaneKind kind = lane_kind(a, n, mask, stride, irregular);
+    const LaneKind kind = archive::classify_lanes(a, n, mask, stride, irregular);
     out.u8(kind);
     if (kind == archive::kAffine || kind == archive::kLaneAffine) {
       out.svarint(int64_t(stride - h.stride));
       h.stride = stride;
     } else {
-      out.u8(static_cast<uint8_t>(irregular.shift));
-      if (kind == archive::kList) {
-        for (unsigned j = 1; j < n; ++j) out.svarint(int64_t(a[j] - a[j - 1]) >> irregular.shift);
-      } else {
-        out.u8(static_cast<uint8_t>(irregular.width));
-        BitWriter bits(out);
-        for (unsigned j = 0; j < n; ++j) bits.put((a[j] - irregular.lowest) >> irregular.shift, irregular.width);
-      }
+      archive::write_irregular(a, n, irregular, out, out);
     }
   }
   model.update(h, a[0]);

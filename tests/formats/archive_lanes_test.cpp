@@ -37,11 +37,15 @@ TEST(PackedLanes, WriterAndReaderAgreeWithTheBitByBitPackingAtEveryWidthAndCount
   for (unsigned width = 1; width <= 64; ++width)
     for (unsigned n = 1; n <= kMaxPacked; ++n) {
       const std::vector<uint64_t> values = random_values(rng, n, width);
+      std::vector<uint64_t> with_high_bits = values;  // bits above the width are ignored
+      if (width < 64)
+        for (uint64_t& v : with_high_bits) v |= rng() << width;
       ByteSink sink;
-      {
-        BitWriter bits(sink);
-        for (uint64_t v : values) bits.put(v | (width < 64 ? rng() << width : 0), width);  // high bits ignored
-      }
+      sink.u8(0x5a);  // what the sink held before is kept
+      write_packed(sink, with_high_bits.data(), n, width);
+      ASSERT_EQ(sink.data()[0], '\x5a');
+      sink = ByteSink();
+      write_packed(sink, with_high_bits.data(), n, width);
       ASSERT_EQ(sink.data(), packed_bit_by_bit(values, width)) << "width " << width << ", n " << n;
       const std::string data = sink.data() + "tail";
       ByteSource source(data, "t");
@@ -71,3 +75,29 @@ TEST(PackedLanes, ReaderRefusesDataThatEndsEarly) {
 }
 
 }  // namespace
+
+namespace {
+
+// varint_bytes by its definition: 7 bits a byte.
+unsigned varint_bytes_by_loop(uint64_t v) {
+  unsigned n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(PackedLanes, VarintBytesAndTheBulkWriterAgreeWithOneVarintAtATime) {
+  std::vector<uint64_t> values = {0, 1, 0x7f, 0x80, 0x3fff, 0x4000, ~uint64_t(0)};
+  for (unsigned b = 0; b < 64; ++b) values.push_back((uint64_t(1) << b) - 1), values.push_back(uint64_t(1) << b);
+  ByteSink one, bulk;
+  for (uint64_t v : values) {
+    EXPECT_EQ(varint_bytes(v), varint_bytes_by_loop(v)) << v;
+    one.varint(v);
+  }
+  bulk.u8(7);
+  bulk.varints(values.data(), values.size());
+  EXPECT_EQ(bulk.data(), '\x07' + one.data());
+  bulk.varints(values.data(), 0);
+  EXPECT_EQ(bulk.size(), one.size() + 1);
+}
