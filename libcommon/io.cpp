@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/iostreams/device/file_descriptor.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
@@ -67,18 +68,33 @@ class ReplayBuf : public std::streambuf {
 
  protected:
   int_type underflow() override {
-    std::streamsize n = 0;
-    try {
-      n = src_.sgetn(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-    } catch (const std::exception& e) {
-      fail_io(name_, std::string("read error: ") + e.what());
-    }
+    const std::streamsize n = read_source(buf_.data(), static_cast<std::streamsize>(buf_.size()));
     if (n <= 0) return traits_type::eof();
     setg(buf_.data(), buf_.data(), buf_.data() + n);
     return traits_type::to_int_type(buf_[0]);
   }
 
+  // What is held first, then the rest straight from the source: a reader
+  // taking large blocks (a trace's text) gets them without a copy through
+  // buf_.
+  std::streamsize xsgetn(char* s, std::streamsize n) override {
+    const std::streamsize held = std::min<std::streamsize>(n, egptr() - gptr());
+    std::memcpy(s, gptr(), static_cast<size_t>(held));
+    gbump(static_cast<int>(held));
+    if (held == n) return n;
+    const std::streamsize got = read_source(s + held, n - held);
+    return held + std::max<std::streamsize>(got, 0);
+  }
+
  private:
+  std::streamsize read_source(char* s, std::streamsize n) {
+    try {
+      return src_.sgetn(s, n);
+    } catch (const std::exception& e) {
+      fail_io(name_, std::string("read error: ") + e.what());
+    }
+  }
+
   std::streambuf& src_;
   std::string head_;
   std::string name_;
