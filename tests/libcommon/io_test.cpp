@@ -43,6 +43,25 @@ TEST(Input, ReadsPlainGzipAndXzByContentNotName) {
   }
 }
 
+// Reads of every size, small ones from the sniffed head and the buffer,
+// large ones straight from the file, give the file's bytes in order.
+TEST(Input, ReadsOfAnySizeGiveTheFileInOrder) {
+  std::string text;
+  for (int i = 0; text.size() < 300000; ++i) text += "line " + std::to_string(i) + "\n";
+  const fs::path p = scratch("sizes.txt");
+  write_file(p, text);
+  Input in(p.string());
+  std::string got;
+  for (std::streamsize n : {3, 1, 70000, 5, 200000, 100000}) {
+    std::string block(static_cast<size_t>(n), '\0');
+    in.stream().read(block.data(), n);
+    got.append(block.data(), static_cast<size_t>(in.stream().gcount()));
+  }
+  EXPECT_EQ(got.size(), text.size());
+  EXPECT_EQ(got, text);
+  EXPECT_TRUE(in.stream().eof());
+}
+
 TEST(Input, DamagedGzipIsBadInputNamingTheFile) {
   fs::path gz = scratch("damaged.gz");
   write_file(gz, std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03not deflate", 21));
