@@ -24,8 +24,9 @@ class StallAccounting {
   // accounted cycle again: quiet cycles, or repeats_latest() held.
   void account_repeated_cycles(uint64_t from, uint64_t to);
   // Whether the sub-cores' ports saw exactly what they saw in the last
-  // accounted cycle, none issuing.
-  bool repeats_latest() const;
+  // accounted cycle, none issuing, where only the events of the set `kinds`
+  // can differ (the caller knows the others are the same).
+  bool repeats_latest(uint16_t kinds) const;
   // The end of the cycles from `from` on whose --trace-stalls rows all fit
   // under the limit (kNever without --trace-stalls): accounted in any
   // order, they make the same trace once sorted.
