@@ -26,7 +26,8 @@ struct IbufEntry {
 // move entries.
 class InstBuffer {
  public:
-  explicit InstBuffer(unsigned depth = 1) : ring_(depth) {}
+  InstBuffer() = default;  // no room until the warp table sizes it
+  explicit InstBuffer(unsigned depth) : ring_(depth) {}
   bool empty() const { return size_ == 0; }
   uint32_t size() const { return size_; }
   uint32_t depth() const { return static_cast<uint32_t>(ring_.size()); }
