@@ -245,9 +245,11 @@ void MemoryPipeline::coalesce(const Op& op, MemLatch& latch) {
     for_each_distinct_unit(addrs, lanes, d.mem_width, Divisor(sector), [&](uint64_t u) { sectors[n++] = u; });
     Divisor line_of(line);
     for (size_t i = 0; i < n;) {
-      size_t j = i;
-      uint64_t ln = line_of.div(sectors[i] * sector);
-      while (j < n && line_of.div(sectors[j] * sector) == ln) ++j;
+      // The sectors come in ascending order: those of the line start at or
+      // after its first byte and end before the next line's.
+      const uint64_t line_start = line_of.div(sectors[i] * sector) * line;
+      size_t j = i + 1;
+      while (j < n && sectors[j] * sector - line_start < line) ++j;
       latch.reqs.push_back(outcome(d, static_cast<uint32_t>(j - i)));
       i = j;
     }
