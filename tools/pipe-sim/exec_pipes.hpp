@@ -25,8 +25,9 @@ class ExecPipes : private Stage {
     return subcores_[subcore].pipes[static_cast<size_t>(u)];
   }
   // Dispatch of a non-memory instruction: false (a dispatch-queue stall)
-  // when every pipeline of its class is busy.
-  bool accept(unsigned subcore, const Op& op, const DecodedInst& d);
+  // when every pipeline of its class is busy. Flattened: it queues the
+  // result in place of a call (LTO left enqueue_result one).
+  [[gnu::flatten]] bool accept(unsigned subcore, const Op& op, const DecodedInst& d);
   // A result that becomes ready at op.done (from a pipeline or the memory
   // pipeline) waits for write-back.
   void enqueue_result(unsigned subcore, const Op& op);

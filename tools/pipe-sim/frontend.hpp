@@ -33,7 +33,9 @@ class Frontend : private Stage {
     FetchUnit(const CacheGeometry& l0, unsigned prefetch_lines) : l0i(l0), prefetch(prefetch_lines) {}
   };
 
-  void start_fetch(FetchUnit& f, uint32_t w);
+  // Flattened: the warp table's bookkeeping and the L0 lookup are inlined
+  // into it (LTO left them calls).
+  [[gnu::flatten]] void start_fetch(FetchUnit& f, uint32_t w);
   void prefetch_lines(FetchUnit& f, unsigned line_bytes);
   uint64_t l1i_fetch(uint64_t address, uint64_t at);
 

@@ -93,6 +93,65 @@ bool spread(double& acc, double rate) {
 
 }  // namespace
 
+void ReleaseCycles::Run::push(uint64_t cycle) {
+  if (first > 0 && cycles.size() == cycles.capacity()) {
+    cycles.erase(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(first));
+    first = 0;
+  }
+  cycles.push_back(cycle);
+}
+
+void ReleaseCycles::Run::insert_sorted(uint64_t cycle) {
+  cycles.insert(std::upper_bound(cycles.begin() + static_cast<std::ptrdiff_t>(first), cycles.end(), cycle), cycle);
+}
+
+// The run whose last cycle is the latest not after `cycle`, else an empty
+// one, else a new one while there is room; null when none is left.
+ReleaseCycles::Run* ReleaseCycles::run_for(uint64_t cycle) {
+  Run* best = nullptr;
+  Run* empty = nullptr;
+  for (Run& r : runs_) {
+    if (r.empty()) {
+      if (!empty) empty = &r;
+    } else if (r.cycles.back() <= cycle && (!best || r.cycles.back() > best->cycles.back())) {
+      best = &r;
+    }
+  }
+  if (best) return best;
+  if (empty) return empty;
+  return runs_.size() < kMaxRuns ? &runs_.emplace_back() : nullptr;
+}
+
+void ReleaseCycles::add(uint64_t cycle) {
+  ++size_;
+  Run* run = run_for(cycle);
+  if (run) {
+    run->push(cycle);
+  } else {
+    run = &runs_.front();
+    run->insert_sorted(cycle);
+  }
+  if (cycle < earliest_) {
+    earliest_ = cycle;
+    earliest_run_ = static_cast<size_t>(run - runs_.data());
+  }
+}
+
+void ReleaseCycles::release_earliest() {
+  Run& done = runs_[earliest_run_];
+  if (++done.first == done.cycles.size()) {
+    done.cycles.clear();
+    done.first = 0;
+  }
+  --size_;
+  earliest_ = kNever;
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    if (runs_[r].empty() || runs_[r].cycles[runs_[r].first] >= earliest_) continue;
+    earliest_ = runs_[r].cycles[runs_[r].first];
+    earliest_run_ = r;
+  }
+}
+
 MemoryPipeline::MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec)
     : Stage(wiring),
       warps_(warps),
@@ -186,9 +245,11 @@ void MemoryPipeline::coalesce(const Op& op, MemLatch& latch) {
     for_each_distinct_unit(addrs, lanes, d.mem_width, Divisor(sector), [&](uint64_t u) { sectors[n++] = u; });
     Divisor line_of(line);
     for (size_t i = 0; i < n;) {
-      size_t j = i;
-      uint64_t ln = line_of.div(sectors[i] * sector);
-      while (j < n && line_of.div(sectors[j] * sector) == ln) ++j;
+      // The sectors come in ascending order: those of the line start at or
+      // after its first byte and end before the next line's.
+      const uint64_t line_start = line_of.div(sectors[i] * sector) * line;
+      size_t j = i + 1;
+      while (j < n && sectors[j] * sector - line_start < line) ++j;
       latch.reqs.push_back(outcome(d, static_cast<uint32_t>(j - i)));
       i = j;
     }
@@ -254,7 +315,7 @@ bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, cons
   ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
   if (noc_busy) clock_.wake_at(floor_nonnegative(noc_busy_until_));
   if (dram_busy) clock_.wake_at(ceil_nonnegative(dram_free_ - dram_backlog_));
-  if (!mshr_release_.empty()) clock_.wake_at(mshr_release_.top());
+  clock_.wake_at(mshr_release_.earliest());  // kNever while none is in use: no wake
   return true;
 }
 
@@ -274,7 +335,7 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
     c.dram_write_sectors += req.sectors;
   }
   c.dram_write_sectors += book_writebacks(d, req.sectors);
-  if (!d.op.is_store) mshr_release_.push(done);
+  if (!d.op.is_store) mshr_release_.add(done);
   if (noc_bytes_per_cycle_ > 0) {
     double bytes = noc_bytes(req.sectors);
     noc_busy_until_ = std::max(noc_busy_until_, as_double(clock_.now)) + bytes / noc_bytes_per_cycle_;
@@ -286,7 +347,7 @@ uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) 
 }
 
 bool MemoryPipeline::cycle() {
-  while (!mshr_release_.empty() && mshr_release_.top() <= clock_.now) mshr_release_.pop();
+  mshr_release_.release_due(clock_.now);
   const uint32_t n = static_cast<uint32_t>(latches_.size());
   bool emptied = false;
   for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) emptied |= step(s);

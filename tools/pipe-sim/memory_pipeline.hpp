@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <queue>
 #include <vector>
 
 #include "exec_pipes.hpp"
@@ -42,6 +40,47 @@ struct BandwidthShare {
 struct MovedBytes {
   double l2 = 0;
   double dram = 0;
+};
+
+// The cycles at which the MSHRs in use are released. A request's MSHR is
+// released a fixed latency after it is sent, or for a DRAM read after the
+// SM's DRAM share is free too, which only moves on: so the requests of each
+// latency are released in the order sent, and the cycles form a few sorted
+// runs. A cycle joins the run whose last cycle is the latest not after it,
+// so that adding and releasing cost a pass over the runs, where a heap's
+// release took a pass down its depth.
+class ReleaseCycles {
+ public:
+  size_t size() const { return size_; }
+  // The earliest cycle held (kNever: none).
+  uint64_t earliest() const { return earliest_; }
+  void add(uint64_t cycle);
+  // Releases the cycles up to `now`.
+  void release_due(uint64_t now) {
+    while (earliest_ <= now) release_earliest();
+  }
+
+ private:
+  // Cycles in order from cycles[first] on; the room of those released is
+  // reclaimed once the storage is full.
+  struct Run {
+    std::vector<uint64_t> cycles;
+    size_t first = 0;
+    bool empty() const { return first == cycles.size(); }
+    void push(uint64_t cycle);
+    void insert_sorted(uint64_t cycle);
+  };
+  // Runs beyond these hold cycles out of order, none of the few latencies
+  // a model has: a cycle that fits no run is sorted into the first.
+  static constexpr size_t kMaxRuns = 8;
+
+  Run* run_for(uint64_t cycle);
+  void release_earliest();
+
+  std::vector<Run> runs_;
+  size_t size_ = 0;
+  uint64_t earliest_ = kNever;
+  size_t earliest_run_ = 0;
 };
 
 class MemoryPipeline : private Stage {
@@ -105,7 +144,7 @@ class MemoryPipeline : private Stage {
   const uint32_t l1_data_bytes_;  // the L1 data banks' bytes per cycle
   std::vector<MemLatch> latches_;  // per sub-core
   uint32_t rr_ = 0;                // the sub-core that goes first this cycle
-  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshr_release_;
+  ReleaseCycles mshr_release_;
   uint64_t l1_data_free_ = 0;   // the SM's L1 data / shared-memory banks are free from then
   double noc_busy_until_ = 0;  // the SM's interconnect share is booked until then
   double noc_bytes_per_cycle_ = 0;  // this SM's share

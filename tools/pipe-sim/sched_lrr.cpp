@@ -83,7 +83,9 @@ class LrrPolicy final : public IssuePolicy {
   void issued(const WarpTable&, uint32_t w) override { last_ = w; }
 
  private:
-  bool pick_by_masks(IssueScan& scan);
+  // Flattened: the scan's unit and collector queries and its issue are
+  // inlined into it (LTO left them calls).
+  [[gnu::flatten]] bool pick_by_masks(IssueScan& scan);
 
   bool mask_scan_;
   uint32_t last_ = kNone;  // the last issued warp

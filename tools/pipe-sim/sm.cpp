@@ -119,7 +119,7 @@ void SmSim::run_latch_streak(uint64_t limit) {
       return;
     }
     clock_.wake_at(others_wake);
-    if (accounting_.repeats_latest()) continue;
+    if (accounting_.repeats_latest(MemoryPipeline::kCycleEvents)) continue;  // only the latches' events renew
     accounting_.account_repeated_cycles(repeats_from, clock_.now);
     accounting_.account_cycle(clock_.now);
     repeats_from = clock_.now + 1;

@@ -89,7 +89,9 @@ class SmSim {
  private:
   void step();
   void finish_cycle();
-  void run_latch_streak(uint64_t limit);
+  // Flattened: its loop runs a cycle of the memory pipeline and of the
+  // accounting each time round, inlined here (LTO left them calls).
+  [[gnu::flatten]] void run_latch_streak(uint64_t limit);
   void launch_ctas();
   const CtaTrace& next_cta();
   void account_quiet_cycles(uint64_t from, uint64_t to);

@@ -51,13 +51,15 @@ struct CycleEvents : EventBits {
     seen &= uint16_t(~kinds);
     mem &= uint16_t(~kinds);
   }
-  // The same events, and the same PCs for them.
-  bool operator==(const CycleEvents& o) const {
-    if (seen != o.seen || mem != o.mem) return false;
-    for (uint16_t e = seen; e; e &= uint16_t(e - 1))
+  // The same events of the set `kinds`, and the same PCs for them.
+  bool same_in(const CycleEvents& o, uint16_t kinds) const {
+    if (((seen ^ o.seen) | (mem ^ o.mem)) & kinds) return false;
+    for (uint16_t e = seen & kinds; e; e &= uint16_t(e - 1))
       if (pc[std::countr_zero(e)] != o.pc[std::countr_zero(e)]) return false;
     return true;
   }
+  // The same events, and the same PCs for them.
+  bool operator==(const CycleEvents& o) const { return same_in(o, uint16_t(~0u)); }
 };
 
 struct Attribution {

@@ -72,9 +72,9 @@ void StallAccounting::account_repeated_cycles(uint64_t from, uint64_t to) {
   }
 }
 
-bool StallAccounting::repeats_latest() const {
+bool StallAccounting::repeats_latest(uint16_t kinds) const {
   for (unsigned i = 0; i < ports_.size(); ++i)
-    if (ports_[i].issued || !(ports_[i].events == scheds_[i].latest)) return false;
+    if (ports_[i].issued || !ports_[i].events.same_in(scheds_[i].latest, kinds)) return false;
   return true;
 }
 

@@ -18,14 +18,17 @@ class StallAccounting {
  public:
   StallAccounting(const SimOptions& opt, const KernelProgram& program, const std::vector<SubCorePort>& ports,
                   const WarpTable& warps, SmResult& result);
-  // The evaluated cycle, from what the sub-cores' ports saw in it.
-  void account_cycle(uint64_t cycle);
+  // The evaluated cycle, from what the sub-cores' ports saw in it. This and
+  // account_repeated_cycles are flattened: the attribution they make for
+  // each scheduler is the bulk of their work, and LTO leaves it a call.
+  [[gnu::flatten]] void account_cycle(uint64_t cycle);
   // Cycles [from, to) in which every scheduler sees the events of the last
   // accounted cycle again: quiet cycles, or repeats_latest() held.
-  void account_repeated_cycles(uint64_t from, uint64_t to);
+  [[gnu::flatten]] void account_repeated_cycles(uint64_t from, uint64_t to);
   // Whether the sub-cores' ports saw exactly what they saw in the last
-  // accounted cycle, none issuing.
-  bool repeats_latest() const;
+  // accounted cycle, none issuing, where only the events of the set `kinds`
+  // can differ (the caller knows the others are the same).
+  bool repeats_latest(uint16_t kinds) const;
   // The end of the cycles from `from` on whose --trace-stalls rows all fit
   // under the limit (kNever without --trace-stalls): accounted in any
   // order, they make the same trace once sorted.

@@ -26,7 +26,8 @@ struct IbufEntry {
 // move entries.
 class InstBuffer {
  public:
-  explicit InstBuffer(unsigned depth = 1) : ring_(depth) {}
+  InstBuffer() = default;  // no room until the warp table sizes it
+  explicit InstBuffer(unsigned depth) : ring_(depth) {}
   bool empty() const { return size_ == 0; }
   uint32_t size() const { return size_; }
   uint32_t depth() const { return static_cast<uint32_t>(ring_.size()); }
@@ -140,13 +141,16 @@ class WarpTable : private Stage {
   // The instructions on their way enter the buffer, decoded at `ready`.
   void deliver_fetch(uint32_t w, uint32_t count, uint64_t ready);
 
+  // Issue and completion run once per instruction each and are flattened:
+  // LTO alone left the head's recomputation (compute_head, set_head) calls.
+  //
   // Issue: the head instruction leaves the buffer for a collector; its
   // destinations become pending; a barrier or the warp's last instruction
   // updates its CTA. Returns the instruction in flight.
-  Op issue(uint32_t w);
+  [[gnu::flatten]] Op issue(uint32_t w);
   // The instruction is done (its results written): its registers are free,
   // a branch it ended lets fetch go on, and the warp may retire.
-  void complete(const Op& op);
+  [[gnu::flatten]] void complete(const Op& op);
 
   // Recomputes every cached value from the warps and throws an internal
   // error where one differs from what is cached.
