@@ -1,5 +1,6 @@
 #include "formats/archive_cta.hpp"
 
+#include <algorithm>
 #include <new>
 
 #include <sys/mman.h>
@@ -46,10 +47,41 @@ void Columns::clear() {
   for (auto& c : cols_) c.clear();
 }
 
+namespace {
+// Cleared tables kept per thread: one for each side of two kernels' coders.
+constexpr size_t kSpareTables = 4;
+}  // namespace
+
+std::vector<TrendTable::Pages>& TrendTable::spares() {
+  thread_local std::vector<Pages> spare = [] {
+    std::vector<Pages> v;
+    v.reserve(kSpareTables);  // so that a table's destructor never allocates
+    return v;
+  }();
+  return spare;
+}
+
 TrendTable::TrendTable(unsigned bits) : shift_(64 - bits), slots_(nullptr, Unmap{(size_t(1) << bits) * sizeof(Slot)}) {
-  void* pages = mmap(nullptr, slots_.get_deleter().bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  std::vector<Pages>& spare = spares();
+  const size_t bytes = slots_.get_deleter().bytes;
+  const auto same_size = std::find_if(spare.begin(), spare.end(), [&](const Pages& p) { return p.get_deleter().bytes == bytes; });
+  if (same_size != spare.end()) {
+    slots_ = std::move(*same_size);
+    spare.erase(same_size);
+    return;
+  }
+  void* pages = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (pages == MAP_FAILED) throw std::bad_alloc();
   slots_.reset(static_cast<Slot*>(pages));
+}
+
+TrendTable::~TrendTable() {
+  if (!slots_) return;  // moved from
+  if (written_.size() >= slot_count())
+    std::fill_n(slots_.get(), slot_count(), Slot{});
+  else
+    for (uint32_t i : written_) slots_[i] = Slot{};
+  if (std::vector<Pages>& spare = spares(); spare.size() < kSpareTables) spare.push_back(std::move(slots_));
 }
 
 void TrendTable::Unmap::operator()(Slot* p) const { munmap(p, bytes); }
@@ -62,7 +94,10 @@ uint64_t TrendTable::predict(uint64_t key, uint64_t fallback) const {
 }
 
 void TrendTable::update(uint64_t key, uint64_t value) {
-  Slot& s = slots_[index(key)];
+  const size_t i = index(key);
+  Slot& s = slots_[i];
+  if (s.inverted_key == 0 && s.last == 0 && s.step == 0 && written_.size() < slot_count())
+    written_.push_back(static_cast<uint32_t>(i));
   if (s.inverted_key == ~key) {
     s.step = value - s.last;
   } else {

@@ -55,6 +55,9 @@ class Columns {
 class TrendTable {
  public:
   explicit TrendTable(unsigned bits);
+  ~TrendTable();
+  TrendTable(TrendTable&&) = default;
+  TrendTable& operator=(TrendTable&&) = delete;
   // last + step when the key was seen, `fallback` otherwise.
   uint64_t predict(uint64_t key, uint64_t fallback) const;
   void update(uint64_t key, uint64_t value);
@@ -62,11 +65,12 @@ class TrendTable {
  private:
   // A fresh slot holds key ~0 with last = step = 0. The key is stored
   // inverted so that a fresh table is all zero bytes: its pages are mapped
-  // straight from the system, which hands them out zeroed on first touch,
-  // so a coder touches only the slots its kernel uses instead of clearing
-  // megabytes for every kernel. (calloc did so only for the first kernel:
-  // freeing its table raises malloc's mmap threshold past the table's size,
-  // and every later table came from the heap and was cleared in full.)
+  // straight from the system, which hands them out zeroed on first touch.
+  // A table that ends clears the slots it wrote and is kept for the next
+  // table of its size on this thread (spares()), so a run touches a
+  // kernel's pages once, not once per kernel: a fresh mapping faults in
+  // every page its keys hash to (85,000 faults, a third of unpacking an
+  // archive of 320 kernels), and clearing it whole costs megabytes a kernel.
   struct Slot {
     uint64_t inverted_key, last, step;
   };
@@ -74,9 +78,15 @@ class TrendTable {
     size_t bytes;
     void operator()(Slot* p) const;
   };
+  using Pages = std::unique_ptr<Slot[], Unmap>;
+  static std::vector<Pages>& spares();
   size_t index(uint64_t key) const;
+  size_t slot_count() const { return slots_.get_deleter().bytes / sizeof(Slot); }
   unsigned shift_;
-  std::unique_ptr<Slot[], Unmap> slots_;
+  Pages slots_;
+  // Slots written since the table was all zero; once it would reach the
+  // slot count, the whole table is cleared instead.
+  std::vector<uint32_t> written_;
 };
 
 // (inst, mask) sequences seen in this kernel, up to `cap_bytes` of them.
