@@ -131,7 +131,8 @@ std::string encode_block(BlockKind kind, Codec codec, uint32_t kernel, std::stri
   h.fixed(raw.size(), 4);
   h.fixed(stored.size(), 4);
   h.fixed(crc_of(raw), 4);
-  return h.data() + stored;
+  h.raw(stored);
+  return h.take();
 }
 
 BlockHeader parse_block_header(std::string_view bytes, const std::string& where) {

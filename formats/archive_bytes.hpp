@@ -3,7 +3,9 @@
 // overrun is reported as a damaged archive instead of reading past the end.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -14,45 +16,60 @@ namespace sasskit::archive {
 inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
+// Bytes appended through a cursor into room made ahead: an append checks
+// the room once, where std::string's push_back also rewrote its terminator
+// and its short-string state for every byte.
 class ByteSink {
  public:
-  void u8(uint8_t v) { data_.push_back(static_cast<char>(v)); }
-  void varint(uint64_t v) {
-    while (v >= 0x80) {
-      u8(static_cast<uint8_t>(v | 0x80));
-      v >>= 7;
-    }
-    u8(static_cast<uint8_t>(v));
+  void u8(uint8_t v) {
+    *room(1) = static_cast<char>(v);
+    ++size_;
   }
+  void varint(uint64_t v) { size_ = static_cast<size_t>(put_varint(room(10), v) - buf_.data()); }
   void svarint(int64_t v) { varint(zigzag(v)); }
   // n varints at once, with one check of the room for them.
   void varints(const uint64_t* values, size_t n) {
-    const size_t at = data_.size();
-    data_.resize(at + 10 * n);
-    char* p = data_.data() + at;
-    for (size_t i = 0; i < n; ++i) {
-      uint64_t v = values[i];
-      for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>(v | 0x80);
-      *p++ = static_cast<char>(v);
-    }
-    data_.resize(static_cast<size_t>(p - data_.data()));
+    char* p = room(10 * n);
+    for (size_t i = 0; i < n; ++i) p = put_varint(p, values[i]);
+    size_ = static_cast<size_t>(p - buf_.data());
   }
   // Little-endian fixed width, for headers that are patched or read by offset.
   void fixed(uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) u8(static_cast<uint8_t>(v >> (8 * i)));
   }
-  void raw(std::string_view bytes) { data_.append(bytes); }
+  void raw(std::string_view bytes) {
+    if (bytes.empty()) return;
+    std::memcpy(room(bytes.size()), bytes.data(), bytes.size());
+    size_ += bytes.size();
+  }
   // A length-prefixed byte string.
   void str(std::string_view bytes) {
     varint(bytes.size());
     raw(bytes);
   }
-  const std::string& data() const { return data_; }
-  size_t size() const { return data_.size(); }
-  void clear() { data_.clear(); }
+  std::string_view data() const { return {buf_.data(), size_}; }
+  // The bytes, leaving the sink empty.
+  std::string take() {
+    buf_.resize(size_);
+    size_ = 0;
+    return std::move(buf_);
+  }
+  size_t size() const { return size_; }
+  void clear() { size_ = 0; }
 
  private:
-  std::string data_;
+  static char* put_varint(char* p, uint64_t v) {
+    for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>(v | 0x80);
+    *p++ = static_cast<char>(v);
+    return p;
+  }
+  // At least n bytes of room at the cursor.
+  char* room(size_t n) {
+    if (buf_.size() - size_ < n) buf_.resize(std::max(2 * buf_.size(), size_ + n + 64));
+    return buf_.data() + size_;
+  }
+  std::string buf_;  // the bytes are its first size_
+  size_t size_ = 0;
 };
 
 class ByteSource {

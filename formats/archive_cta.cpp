@@ -37,7 +37,7 @@ std::string Columns::join(uint64_t ctas) const {
   ByteSink head;
   head.varint(ctas);
   for (const auto& c : cols_) head.varint(c.size());
-  std::string out = head.data();
+  std::string out(head.data());
   out.reserve(out.size() + size());
   for (const auto& c : cols_) out += c.data();
   return out;

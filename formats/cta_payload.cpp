@@ -73,7 +73,7 @@ std::string encode_warps(const std::vector<WarpTrace>& warps, const std::vector<
       if (table[w.inst[i]].mem_width > 0) memory.push_back(i);
     encode_warp(w, memory, model, out);
   }
-  return out.data();
+  return out.take();
 }
 
 std::vector<WarpTrace> decode_warps(std::string_view payload, const std::string& where) {

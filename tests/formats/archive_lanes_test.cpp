@@ -47,7 +47,7 @@ TEST(PackedLanes, WriterAndReaderAgreeWithTheBitByBitPackingAtEveryWidthAndCount
       sink = ByteSink();
       write_packed(sink, with_high_bits.data(), n, width);
       ASSERT_EQ(sink.data(), packed_bit_by_bit(values, width)) << "width " << width << ", n " << n;
-      const std::string data = sink.data() + "tail";
+      const std::string data = std::string(sink.data()) + "tail";
       ByteSource source(data, "t");
       uint64_t back[kMaxPacked];
       read_packed(source, n, width, back);
@@ -97,7 +97,7 @@ TEST(PackedLanes, VarintBytesAndTheBulkWriterAgreeWithOneVarintAtATime) {
   }
   bulk.u8(7);
   bulk.varints(values.data(), values.size());
-  EXPECT_EQ(bulk.data(), '\x07' + one.data());
+  EXPECT_EQ(std::string(bulk.data()), '\x07' + std::string(one.data()));
   bulk.varints(values.data(), 0);
   EXPECT_EQ(bulk.size(), one.size() + 1);
 }
