@@ -357,15 +357,18 @@ class ModelFileReader : public CLI::ConfigTOML {
     std::vector<CLI::ConfigItem> parsed = CLI::ConfigTOML::from_config(in);
     for (const CLI::ConfigItem& item : parsed) {
       const bool in_section = !item.parents.empty();
-      const std::string at = g_model_path + ":" + std::to_string(line_of(text, in_section ? "" : item.name)) + ": ";
+      // Found only for a message: a search of the text per item made reading a model quadratic.
+      const auto at = [&] {
+        return g_model_path + ":" + std::to_string(line_of(text, in_section ? "" : item.name)) + ": ";
+      };
       if (in_section)
-        throw CLI::ConfigError(at + "a GPU model file has no [sections]; its keys stand at the top level");
+        throw CLI::ConfigError(at() + "a GPU model file has no [sections]; its keys stand at the top level");
       const Key* key = lookup_key(item.name);
       if (!key)
-        throw CLI::ConfigError(at + "'" + item.name +
+        throw CLI::ConfigError(at() + "'" + item.name +
                                "' is not a GPU model key (sasskit-config(5)); a model file sets model keys only");
       if (item.inputs.size() >= 2 && !is_list(*key))
-        throw CLI::ConfigError(at + key->name + " takes one value, the config file gives " +
+        throw CLI::ConfigError(at() + key->name + " takes one value, the config file gives " +
                                std::to_string(item.inputs.size()) +
                                " (quote a text value that holds spaces or commas)");
     }
