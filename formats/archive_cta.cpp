@@ -371,27 +371,34 @@ void CtaDecoder::decode_access(Sources& in, uint32_t inst, uint32_t mask, std::v
   LaneKind kind = static_cast<LaneKind>(sel >> 2);
   if (sel >> 4) in.col[kSelColumn].damaged("bad selector");
   uint64_t base = candidates[sel & 3] + uint64_t(in.col[kBaseColumn].svarint());
-  addrs.push_back(base);
+  // Room for every lane at once; each is written in place.
+  const size_t first = addrs.size();
+  addrs.resize(first + n);
+  uint64_t* a = addrs.data() + first;
+  a[0] = base;
   if (kind == kList || kind == kPacked) {
     ByteSource& lc = in.col[kLaneColumn];
     unsigned shift = lc.u8();
     if (shift > 63) lc.damaged("bad lane shift");
     if (kind == kList) {
-      for (unsigned j = 1; j < n; ++j) addrs.push_back(addrs.back() + (uint64_t(lc.svarint()) << shift));
+      for (unsigned j = 1; j < n; ++j) a[j] = a[j - 1] + (uint64_t(lc.svarint()) << shift);
     } else {
       unsigned width = lc.u8();
       if (width < 1 || width > 64) lc.damaged("bad lane width");
       uint64_t packed[kMaxPacked];
       read_packed(in.col[kPackedColumn], n, width, packed);
       const uint64_t lowest = base - (packed[0] << shift);
-      for (unsigned j = 1; j < n; ++j) addrs.push_back(lowest + (packed[j] << shift));
+      for (unsigned j = 1; j < n; ++j) a[j] = lowest + (packed[j] << shift);
     }
   } else if (n > 1) {
     uint64_t stride = last_stride_[inst] + uint64_t(in.col[kStrideColumn].svarint());
     last_stride_[inst] = stride;
-    auto pos = lane_positions(mask);
-    for (unsigned j = 1; j < n; ++j)
-      addrs.push_back(base + stride * (kind == kAffine ? j : unsigned(pos[j] - pos[0])));
+    if (kind == kAffine) {
+      for (unsigned j = 1; j < n; ++j) a[j] = base + stride * j;
+    } else {
+      const auto pos = lane_positions(mask);
+      for (unsigned j = 1; j < n; ++j) a[j] = base + stride * unsigned(pos[j] - pos[0]);
+    }
   }
   update(inst, base);
 }
