@@ -25,13 +25,26 @@ class ByteSink {
     *room(1) = static_cast<char>(v);
     ++size_;
   }
-  void varint(uint64_t v) { size_ = static_cast<size_t>(put_varint(room(10), v) - buf_.data()); }
+  void varint(uint64_t v) { size_ = static_cast<size_t>(put_varint(room(kMaxVarintBytes), v) - buf_.data()); }
   void svarint(int64_t v) { varint(zigzag(v)); }
   // n varints at once, with one check of the room for them.
   void varints(const uint64_t* values, size_t n) {
-    char* p = room(10 * n);
-    for (size_t i = 0; i < n; ++i) p = put_varint(p, values[i]);
-    size_ = static_cast<size_t>(p - buf_.data());
+    write_at_most(kMaxVarintBytes * n, [&](char* p) {
+      for (size_t i = 0; i < n; ++i) p = put_varint(p, values[i]);
+      return p;
+    });
+  }
+  // Up to `most` bytes at once: `write(char* at)` writes them (put_varint)
+  // and returns where it stopped.
+  template <class Write>
+  void write_at_most(size_t most, Write write) {
+    size_ = static_cast<size_t>(write(room(most)) - buf_.data());
+  }
+  static constexpr size_t kMaxVarintBytes = 10;
+  static char* put_varint(char* p, uint64_t v) {
+    for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>(v | 0x80);
+    *p++ = static_cast<char>(v);
+    return p;
   }
   // Little-endian fixed width, for headers that are patched or read by offset.
   void fixed(uint64_t v, int bytes) {
@@ -58,11 +71,6 @@ class ByteSink {
   void clear() { size_ = 0; }
 
  private:
-  static char* put_varint(char* p, uint64_t v) {
-    for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>(v | 0x80);
-    *p++ = static_cast<char>(v);
-    return p;
-  }
   // At least n bytes of room at the cursor.
   char* room(size_t n) {
     if (buf_.size() - size_ < n) buf_.resize(std::max(2 * buf_.size(), size_ + n + 64));

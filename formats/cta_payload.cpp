@@ -32,20 +32,26 @@ void encode_access(uint32_t inst, uint32_t mask, const uint64_t* a, WarpModel& m
 void encode_warp(const WarpTrace& w, const std::vector<size_t>& memory, WarpModel& model, ByteSink& out) {
   out.varint(w.warp_id);
   out.varint(w.inst.size());
-  int64_t prev_inst = -1;
-  uint32_t prev_mask = 0xffffffff;
-  for (size_t i = 0; i < w.inst.size(); ++i) {
-    out.svarint(int64_t(w.inst[i]) - (prev_inst + 1));
-    out.varint(w.mask[i] ^ prev_mask);
-    prev_inst = w.inst[i];
-    prev_mask = w.mask[i];
-  }
+  out.write_at_most(2 * ByteSink::kMaxVarintBytes * w.inst.size(), [&](char* at) {
+    int64_t prev_inst = -1;
+    uint32_t prev_mask = 0xffffffff;
+    for (size_t i = 0; i < w.inst.size(); ++i) {
+      at = ByteSink::put_varint(at, archive::zigzag(int64_t(w.inst[i]) - (prev_inst + 1)));
+      at = ByteSink::put_varint(at, w.mask[i] ^ prev_mask);
+      prev_inst = w.inst[i];
+      prev_mask = w.mask[i];
+    }
+    return at;
+  });
   out.varint(memory.size());
-  int64_t prev_pos = -1;
-  for (size_t p : memory) {
-    out.varint(uint64_t(int64_t(p) - prev_pos - 1));
-    prev_pos = int64_t(p);
-  }
+  out.write_at_most(ByteSink::kMaxVarintBytes * memory.size(), [&](char* at) {
+    int64_t prev_pos = -1;
+    for (size_t p : memory) {
+      at = ByteSink::put_varint(at, uint64_t(int64_t(p) - prev_pos - 1));
+      prev_pos = int64_t(p);
+    }
+    return at;
+  });
   model.reset();
   size_t lane = 0, extra = 0;
   for (size_t k = 0; k < memory.size(); ++k) {
