@@ -55,12 +55,26 @@ Pkp kernel_pkp(const KernelPlan& p) {
              ChipBandwidth{p.sim.gpu.l2_bytes_per_cycle(), p.sim.gpu.dram_bytes_per_cycle()});
 }
 
+// What PKP reads of a segment's SM at a step.
+SmProgress progress_of(const SmSim& sim) {
+  const MovedBytes moved = sim.moved();
+  return {sim.simulated_insts(), sim.finished_ctas(), moved.l2, moved.dram, sim.insts_left_per_warp()};
+}
+
 // One segment: a kernel's CTAs on one SM, simulated in its own clock from
-// its start on the timeline.
+// its start on the timeline. Its simulator exists only while it may run or
+// be read (GpuTimeline::sim): made when first needed, it is finished and
+// freed as the segment ends, so memory holds the SMs of the kernels running,
+// not of every kernel of the batch.
 struct Task {
   size_t kernel = 0;
   const SmWork* work = nullptr;
   std::unique_ptr<SmSim> sim;
+  // Once done: its results, and what its kernel's PKP steps and bandwidth
+  // shares still read of it.
+  SmResult result;
+  SmProgress final_progress;
+  double final_done_share = 1.0;  // SmSim::progress
   SmLoad load;              // of the SM, held from its start to its end
   uint64_t start = kNever;  // on the timeline, once known
   bool shared = false;      // has had its bandwidth share
@@ -132,17 +146,11 @@ class GpuTimeline {
       for (const SmWork& work : p.sms) {
         ks.tasks.push_back(tasks_.size());
         lanes_[work.sm].tasks.push_back(tasks_.size());
-        tasks_.push_back(Task{k, &work, nullptr, segment_load(p, work)});
+        tasks_.push_back(Task{.kernel = k, .work = &work, .load = segment_load(p, work)});
       }
       ks.left = ks.tasks.size();
       kernels_.push_back(std::move(ks));
     }
-    // On the threads: each SM's first allocations touch fresh pages.
-    parallel_for(tasks_.size(), threads_, [&](size_t i) {
-      Task& t = tasks_[i];
-      const KernelPlan& p = plans_[t.kernel];
-      t.sim = std::make_unique<SmSim>(p.sim, p.program, *t.work);
-    });
     progress_.expect(tasks_.size());
   }
 
@@ -276,6 +284,7 @@ class GpuTimeline {
       for (size_t i : active_)
         if (tasks_[i].start < limit) now.push_back(i);
       if (now.empty()) return;
+      make_sims(now);
       for (size_t i : now)
         if (!tasks_[i].shared) share(tasks_[i], BandwidthShare::equal(sharing_at(tasks_[i].start)));
       std::vector<char> busy(now.size());
@@ -292,6 +301,19 @@ class GpuTimeline {
     }
   }
 
+  SmSim& sim(Task& t) {
+    if (!t.sim) t.sim = std::make_unique<SmSim>(plans_[t.kernel].sim, plans_[t.kernel].program, *t.work);
+    return *t.sim;
+  }
+
+  // On the threads: each SM's first allocations touch fresh pages.
+  void make_sims(const std::vector<size_t>& segments) {
+    std::vector<size_t> unmade;
+    for (size_t i : segments)
+      if (!tasks_[i].sim) unmade.push_back(i);
+    parallel_for(unmade.size(), threads_, [&](size_t q) { sim(tasks_[unmade[q]]); });
+  }
+
   // Positions in `now` with the segments that took longest last time first,
   // so that threads taking them in turn end a window close together (a
   // long one taken last would leave the other threads waiting). The order
@@ -305,9 +327,15 @@ class GpuTimeline {
     return order;
   }
 
+  // The segment's SM ended (or PKP stopped it) at `end` on the timeline:
+  // nothing runs or changes it any more.
   void end_segment(size_t i, uint64_t end) {
     Task& t = tasks_[i];
     KernelState& ks = kernels_[t.kernel];
+    t.final_progress = progress_of(*t.sim);
+    t.final_done_share = t.sim->progress();
+    t.result = t.sim->finish();
+    t.sim.reset();
     t.done = true;
     t.end = end;
     ks.end = std::max(ks.end, end);
@@ -353,7 +381,7 @@ class GpuTimeline {
     }
     for (size_t i : running) {
       tasks_[i].window_from = at;
-      tasks_[i].window_moved = tasks_[i].sim->moved();
+      tasks_[i].window_moved = sim(tasks_[i]).moved();
     }
     last_window_ = at;
   }
@@ -380,13 +408,13 @@ class GpuTimeline {
   }
 
   void share(Task& t, const BandwidthShare& bandwidth) {
-    t.sim->share_bandwidth(bandwidth);
+    sim(t).share_bandwidth(bandwidth);
     t.shared = true;
   }
 
   // The SMs running at `at`: started segments, the SMs of a stopped kernel
   // until its projected end, and the SMs sampled kernels left out.
-  unsigned sharing_at(uint64_t at) const {
+  unsigned sharing_at(uint64_t at) {
     unsigned n = 0;
     for (size_t i : active_) n += tasks_[i].start <= at;
     for (size_t k : resident_) {
@@ -397,7 +425,8 @@ class GpuTimeline {
         continue;
       }
       if (ks.finished() || ks.tasks.empty()) continue;
-      double progress = tasks_[ks.tasks[plans_[k].lead]].sim->progress();
+      Task& lead = tasks_[ks.tasks[plans_[k].lead]];
+      const double progress = lead.done ? lead.final_done_share : sim(lead).progress();
       for (double until : plans_[k].absent_until) n += progress < until;
     }
     return std::max(1u, n);
@@ -412,9 +441,8 @@ class GpuTimeline {
     KernelState& ks = kernels_[k];
     std::vector<SmProgress> sms;
     for (size_t i : ks.tasks) {
-      const SmSim& sim = *tasks_[i].sim;
-      const MovedBytes moved = sim.moved();
-      sms.push_back({sim.simulated_insts(), sim.finished_ctas(), moved.l2, moved.dram, sim.insts_left_per_warp()});
+      Task& t = tasks_[i];
+      sms.push_back(t.done ? t.final_progress : progress_of(sim(t)));
     }
     const std::optional<PkpStop> stop = ks.pkp.step(at - ks.origin, sms);
     if (!stop) return;
@@ -425,7 +453,7 @@ class GpuTimeline {
       Task& t = tasks_[i];
       if (t.done) continue;
       if (t.start == kNever || t.start > at) t.start = at;
-      t.sim->stop(end - t.start);
+      sim(t).stop(end - t.start);
       end_segment(i, std::max(end, t.start + t.sim->cycle()));  // as SmSim::finish projects it
     }
   }
@@ -436,16 +464,8 @@ class GpuTimeline {
       out[k].launch = kernels_[k].launch;
       out[k].projection_error = kernels_[k].projection_error;
     }
-    // On the threads: finishing sorts an SM's stall trace, and freeing its
-    // state returns as many pages as it took.
-    std::vector<SmResult> finished(tasks_.size());
-    parallel_for(tasks_.size(), threads_, [&](size_t i) {
-      finished[i] = tasks_[i].sim->finish();
-      tasks_[i].sim.reset();
-    });
-    for (size_t i = 0; i < tasks_.size(); ++i) {
-      const Task& t = tasks_[i];
-      SmResult& r = finished[i];
+    for (Task& t : tasks_) {
+      SmResult& r = t.result;
       const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for room on the SM
       r.cycles += offset;
       r.projected_cycles += offset;
