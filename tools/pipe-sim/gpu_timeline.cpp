@@ -75,6 +75,7 @@ struct Task {
   SmResult result;
   SmProgress final_progress;
   double final_done_share = 1.0;  // SmSim::progress
+  uint64_t final_cycle = 0;       // SmSim::cycle
   SmLoad load;              // of the SM, held from its start to its end
   uint64_t start = kNever;  // on the timeline, once known
   bool shared = false;      // has had its bandwidth share
@@ -294,10 +295,11 @@ class GpuTimeline {
         Task& t = tasks_[now[j]];
         const auto begun = std::chrono::steady_clock::now();
         busy[j] = t.sim->run_until(limit - t.start);
+        if (!busy[j]) retire(t);  // on the threads: finishing sorts a stall trace, freeing returns pages
         t.last_run = std::chrono::steady_clock::now() - begun;
       });
       for (size_t j = 0; j < now.size(); ++j)
-        if (!busy[j]) end_segment(now[j], tasks_[now[j]].start + tasks_[now[j]].sim->cycle());
+        if (!busy[j]) end_segment(now[j], tasks_[now[j]].start + tasks_[now[j]].final_cycle);
     }
   }
 
@@ -327,15 +329,20 @@ class GpuTimeline {
     return order;
   }
 
-  // The segment's SM ended (or PKP stopped it) at `end` on the timeline:
-  // nothing runs or changes it any more.
+  // The segment's SM ended, or PKP stopped it: nothing runs or changes it
+  // any more. Keeps what is still read of it and frees its simulator.
+  static void retire(Task& t) {
+    t.final_progress = progress_of(*t.sim);
+    t.final_done_share = t.sim->progress();
+    t.final_cycle = t.sim->cycle();
+    t.result = t.sim->finish();
+    t.sim.reset();
+  }
+
+  // The retired segment ends at `end` on the timeline.
   void end_segment(size_t i, uint64_t end) {
     Task& t = tasks_[i];
     KernelState& ks = kernels_[t.kernel];
-    t.final_progress = progress_of(*t.sim);
-    t.final_done_share = t.sim->progress();
-    t.result = t.sim->finish();
-    t.sim.reset();
     t.done = true;
     t.end = end;
     ks.end = std::max(ks.end, end);
@@ -454,7 +461,8 @@ class GpuTimeline {
       if (t.done) continue;
       if (t.start == kNever || t.start > at) t.start = at;
       sim(t).stop(end - t.start);
-      end_segment(i, std::max(end, t.start + t.sim->cycle()));  // as SmSim::finish projects it
+      retire(t);
+      end_segment(i, std::max(end, t.start + t.final_cycle));  // as SmSim::finish projects it
     }
   }
 
