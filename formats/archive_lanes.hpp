@@ -23,7 +23,8 @@ inline std::array<uint8_t, 32> lane_positions(uint32_t mask) {
   return pos;
 }
 
-// addr[j] = addr[0] + stride * offset(j) for every active lane j?
+// addr[j] = addr[0] + stride * offset(j) for every active lane j? offset
+// is asked for j = 1, 2, ... in turn, once each, until one fails.
 template <class Offset>
 bool follows(const uint64_t* a, unsigned n, uint64_t stride, Offset offset) {
   for (unsigned j = 1; j < n; ++j)
@@ -95,11 +96,18 @@ inline LaneKind classify_lanes(const uint64_t* a, unsigned n, uint32_t mask, uin
                                Irregular& irregular) {
   stride = a[1] - a[0];
   if (follows(a, n, stride, [](unsigned j) { return uint64_t(j); })) return kAffine;
-  const auto pos = lane_positions(mask);
-  const int64_t gap = pos[1] - pos[0];
+  // Lane positions are taken off the mask as the check goes: most lanes
+  // that are not affine fail it within a few.
+  const unsigned first = static_cast<unsigned>(std::countr_zero(mask));
+  uint32_t rest = mask & (mask - 1);
+  const int64_t gap = std::countr_zero(rest) - int64_t(first);
   const int64_t diff = int64_t(a[1] - a[0]);
   stride = uint64_t(diff / gap);
-  if (diff % gap == 0 && follows(a, n, stride, [&](unsigned j) { return uint64_t(pos[j] - pos[0]); }))
+  if (diff % gap == 0 && follows(a, n, stride, [&](unsigned) {
+        const unsigned at = static_cast<unsigned>(std::countr_zero(rest));
+        rest &= rest - 1;
+        return uint64_t(at - first);
+      }))
     return kLaneAffine;
   irregular = plan_irregular(a, n);
   return irregular.kind;
