@@ -68,11 +68,13 @@ SmProgress progress_of(const SmSim& sim) {
 // not of every kernel of the batch.
 struct Task {
   size_t kernel = 0;
+  size_t position = 0;  // in its kernel's KernelPlan::sms
   const SmWork* work = nullptr;
   std::unique_ptr<SmSim> sim;
-  // Once done: its results, and what its kernel's PKP steps and bandwidth
+  // Once done: its results (merged into its kernel's and dropped unless the
+  // run keeps each SM's), and what its kernel's PKP steps and bandwidth
   // shares still read of it.
-  SmResult result;
+  std::unique_ptr<SmResult> result;
   SmProgress final_progress;
   double final_done_share = 1.0;  // SmSim::progress
   uint64_t final_cycle = 0;       // SmSim::cycle
@@ -110,6 +112,7 @@ struct KernelState {
   std::vector<size_t> tasks;
   std::optional<size_t> stream_before;  // the previous kernel of its stream in the batch
   Pkp pkp;
+  SmMerge merged;        // its segments' results, as they end
   bool stopped = false;  // by PKP
   std::optional<double> projection_error;  // PKP's estimate, once stopped
   bool launched() const { return launch != kNever; }
@@ -132,7 +135,8 @@ class GpuTimeline {
  public:
   GpuTimeline(const std::vector<KernelPlan>& plans, const TimelineStart& start, const PkpOptions& pkp,
               unsigned threads)
-      : plans_(plans), start_(start), threads_(threads), step_(step_cycles(pkp)),
+      : plans_(plans), start_(start), threads_(threads), keep_sm_results_(plans.front().sim.trace_stalls),
+        step_(step_cycles(pkp)),
         progress_("simulating " + std::to_string(plans.size()) + (plans.size() == 1 ? " kernel" : " kernels")) {
     const GpuConfig& gpu = plans.front().sim.gpu;
     latency_ = gpu.kernel_launch_latency;
@@ -141,13 +145,13 @@ class GpuTimeline {
     std::map<uint64_t, size_t> last_of_stream;
     for (size_t k = 0; k < plans.size(); ++k) {
       const KernelPlan& p = plans[k];
-      KernelState ks{.pkp = kernel_pkp(p)};
+      KernelState ks{.pkp = kernel_pkp(p), .merged = SmMerge(p.program.pcs.size(), p.sms.size())};
       if (auto it = last_of_stream.find(p.stream_id); it != last_of_stream.end()) ks.stream_before = it->second;
       last_of_stream[p.stream_id] = k;
       for (const SmWork& work : p.sms) {
         ks.tasks.push_back(tasks_.size());
         lanes_[work.sm].tasks.push_back(tasks_.size());
-        tasks_.push_back(Task{.kernel = k, .work = &work, .load = segment_load(p, work)});
+        tasks_.push_back(Task{.kernel = k, .position = ks.tasks.size() - 1, .work = &work, .load = segment_load(p, work)});
       }
       ks.left = ks.tasks.size();
       kernels_.push_back(std::move(ks));
@@ -335,18 +339,25 @@ class GpuTimeline {
     t.final_progress = progress_of(*t.sim);
     t.final_done_share = t.sim->progress();
     t.final_cycle = t.sim->cycle();
-    t.result = t.sim->finish();
+    t.result = std::make_unique<SmResult>(t.sim->finish());
     t.sim.reset();
   }
 
-  // The retired segment ends at `end` on the timeline.
+  // The retired segment ends at `end` on the timeline; its results go to
+  // its kernel's.
   void end_segment(size_t i, uint64_t end) {
     Task& t = tasks_[i];
     KernelState& ks = kernels_[t.kernel];
+    count_from_launch(t, *t.result);
+    ks.merged.add(t.position, *t.result);
+    if (!keep_sm_results_) t.result.reset();
     t.done = true;
     t.end = end;
     ks.end = std::max(ks.end, end);
-    if (--ks.left == 0) --unfinished_;
+    if (--ks.left == 0) {
+      --unfinished_;
+      for (size_t j : ks.tasks) tasks_[j].final_progress = {};  // no PKP step reads them now
+    }
     std::erase(active_, i);
     progress_.advance();
   }
@@ -472,20 +483,25 @@ class GpuTimeline {
       out[k].launch = kernels_[k].launch;
       out[k].projection_error = kernels_[k].projection_error;
     }
-    for (Task& t : tasks_) {
-      SmResult& r = t.result;
-      const uint64_t offset = t.start - kernels_[t.kernel].launch;  // waiting for room on the SM
-      r.cycles += offset;
-      r.projected_cycles += offset;
-      for (StallTraceRow& row : r.trace) row.cycle += offset;
-      out[t.kernel].sms.push_back(std::move(r));
-    }
+    for (size_t k = 0; k < kernels_.size(); ++k) out[k].merged = std::move(kernels_[k].merged);
+    if (keep_sm_results_)
+      for (Task& t : tasks_) out[t.kernel].sms.push_back(std::move(*t.result));
     return out;
+  }
+
+  // A segment's cycles count from its start; its kernel's, from the launch
+  // (the segment may have waited for room on its SM).
+  void count_from_launch(const Task& t, SmResult& r) const {
+    const uint64_t offset = t.start - kernels_[t.kernel].launch;
+    r.cycles += offset;
+    r.projected_cycles += offset;
+    for (StallTraceRow& row : r.trace) row.cycle += offset;
   }
 
   const std::vector<KernelPlan>& plans_;
   const TimelineStart& start_;
   unsigned threads_;
+  bool keep_sm_results_;  // each SM's results, for the stall trace
   uint64_t step_;
   uint64_t latency_ = 0;
   unsigned max_kernels_ = 0;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "libcommon/sm_load.hpp"
+#include "kernel_stats.hpp"
 #include "sm.hpp"
 
 namespace sasskit::pipesim {
@@ -53,7 +54,8 @@ struct TimelineStart {
 
 struct KernelRun {
   uint64_t launch = 0;        // on the GPU timeline
-  std::vector<SmResult> sms;  // per KernelPlan::sms; cycles count from the launch
+  SmMerge merged;             // its SMs' results; cycles count from the launch
+  std::vector<SmResult> sms;  // the same per KernelPlan::sms, kept for --trace-stalls only
   std::optional<double> projection_error;  // PKP's estimate where it stopped the kernel
 };
 

@@ -188,12 +188,11 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
     s.memory = w.kernels[k].cache ? "cache-record" : "defaults";
     s.stream_id = info.stream_id;
     results[k].sms = std::move(runs[k].sms);
-    merge_sm_results(plans[k].program, results[k].sms, s);
+    runs[k].merged.finish(plans[k].program, s);
     s.projection.error_frac = runs[k].projection_error;
     s.start_cycle = runs[k].launch;
     state.stream_end[plans[k].stream_id] = s.start_cycle + s.cycles;
     state.previous_start = s.start_cycle;
-    if (!opt.sim.trace_stalls) results[k].sms.clear();
   }
   return results;
 }
