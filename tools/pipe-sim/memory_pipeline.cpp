@@ -193,6 +193,7 @@ bool MemoryPipeline::accept(unsigned subcore, const Op& op) {
 }
 
 void MemoryPipeline::count_quiet_cycles(uint64_t n) {
+  if (n == 0) return;  // most calls: a latch streak's cycles follow one another
   for (const MemLatch& latch : latches_)
     if (latch.busy) counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles += n;
 }
