@@ -66,10 +66,11 @@ bool SmSim::run_until(uint64_t limit) {
 // that what a stage frees this cycle is taken by the stage before it next
 // cycle; fetch goes after issue and refills the slots issue freed.
 void SmSim::step() {
+  const unsigned n = static_cast<unsigned>(ports_.size());
   clock_.take();
   for (auto& port : ports_) port.new_cycle();
   launch_ctas();
-  for (unsigned s = 0; s < ports_.size(); ++s) exec_.write_back(s);
+  for (unsigned s = 0; s < n; ++s) exec_.write_back(s);
   upstream_ = clock_.take();
   latch_emptied_ = memory_.cycle();
   finish_cycle();
