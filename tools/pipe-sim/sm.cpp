@@ -80,8 +80,10 @@ void SmSim::step() {
 void SmSim::finish_cycle() {
   const unsigned n = static_cast<unsigned>(ports_.size());
   const Clock::Requests latches = clock_.take();
-  for (unsigned s = 0; s < n; ++s) collectors_.dispatch(s);
-  for (unsigned s = 0; s < n; ++s) collectors_.read_operands(s);
+  if (!collectors_.idle()) {
+    for (unsigned s = 0; s < n; ++s) collectors_.dispatch(s);
+    for (unsigned s = 0; s < n; ++s) collectors_.read_operands(s);
+  }
   for (unsigned s = 0; s < n; ++s) scheduler_.issue(s);
   frontend_.arbitrate();
   for (unsigned s = 0; s < n; ++s) frontend_.fetch(s);
