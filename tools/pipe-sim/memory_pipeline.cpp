@@ -193,6 +193,7 @@ bool MemoryPipeline::accept(unsigned subcore, const Op& op) {
 }
 
 void MemoryPipeline::count_quiet_cycles(uint64_t n) {
+  if (n == 0) return;  // most calls: a latch streak's cycles follow one another
   for (const MemLatch& latch : latches_)
     if (latch.busy) counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles += n;
 }
@@ -307,12 +308,12 @@ bool MemoryPipeline::take_l1_data_port(uint32_t bytes) {
 // or for the SM's DRAM queue, which takes a request that moves DRAM data
 // (a read, a write passed on, a write-back it causes) while its backlog is
 // under the DRAM latency (so a change of the SM's share soon takes effect).
-bool MemoryPipeline::miss_must_wait(unsigned subcore, const DecodedInst& d, const MemRequest& req) {
+bool MemoryPipeline::miss_must_wait(SubCorePort& port, const DecodedInst& d, const MemRequest& req) {
   bool needs_mshr = !d.op.is_store;
   bool noc_busy = noc_busy_until_ >= as_double(clock_.now + 1);
   bool dram_busy = dram_bytes_per_cycle_ > 0 && req.uses_dram && dram_free_ > as_double(clock_.now) + dram_backlog_;
   if (!(needs_mshr && mshrs_ && mshr_release_.size() >= mshrs_) && !noc_busy && !dram_busy) return false;
-  ports_[subcore].events.add(StallEvent::Interconnect, true, d.pc_index);
+  port.events.add(StallEvent::Interconnect, true, d.pc_index);
   if (noc_busy) clock_.wake_at(floor_nonnegative(noc_busy_until_));
   if (dram_busy) clock_.wake_at(ceil_nonnegative(dram_free_ - dram_backlog_));
   clock_.wake_at(mshr_release_.earliest());  // kNever while none is in use: no wake
@@ -350,20 +351,21 @@ bool MemoryPipeline::cycle() {
   mshr_release_.release_due(clock_.now);
   const uint32_t n = static_cast<uint32_t>(latches_.size());
   bool emptied = false;
-  for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) emptied |= step(s);
+  MemLatch* latches = latches_.data();
+  SubCorePort* ports = ports_.data();
+  for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) emptied |= step(s, latches[s], ports[s]);
   rr_ = rr_ + 1 < n ? rr_ + 1 : 0;
   return emptied;
 }
 
 // The sub-core's latch sends its next request; returns whether that was its last.
-bool MemoryPipeline::step(unsigned subcore) {
-  if (exec_.long_misses(subcore) > 0) ports_[subcore].events.add(StallEvent::MemoryAccess, true);
-  MemLatch& latch = latches_[subcore];
+bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort& port) {
+  if (exec_.long_misses(subcore) > 0) port.events.add(StallEvent::MemoryAccess, true);
   if (!latch.busy) return false;
   ++counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
   const DecodedInst& d = prog_.insts[latch.op.inst];
   MemRequest& req = latch.reqs[latch.next];
-  if (req.leaves_sm && miss_must_wait(subcore, d, req)) return false;
+  if (req.leaves_sm && miss_must_wait(port, d, req)) return false;
   uint32_t bytes = req.sectors ? req.sectors * sector_bytes_ : l1_data_bytes_;
   if (!take_l1_data_port(bytes)) return false;
   if (req.leaves_sm) {
@@ -374,7 +376,7 @@ bool MemoryPipeline::step(unsigned subcore) {
   clock_.progressed();
   if (++latch.next < latch.reqs.size()) return false;
   latch.busy = false;
-  ports_[subcore].changed();
+  port.changed();
   bool writes_registers = d.ndst > 0 && !d.op.is_store;
   if (writes_registers) {
     exec_.enqueue_result(subcore, latch.op);

@@ -121,7 +121,8 @@ class MemoryPipeline : private Stage {
     size_t next = 0;
   };
 
-  bool step(unsigned subcore);
+  // `latch` and `port` are the sub-core's, looked up once a cycle.
+  bool step(unsigned subcore, MemLatch& latch, SubCorePort& port);
   double book_dram(uint64_t sectors);
   // The bytes `sectors` take on the interconnect (L1 sectors) and on DRAM
   // (L2 sectors), as the bandwidth shares count them.
@@ -129,7 +130,7 @@ class MemoryPipeline : private Stage {
   double dram_bytes(uint64_t sectors) const { return double(sectors) * std::max(4u, gpu_.l2.sector_bytes); }
   uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
   bool causes_writebacks(const DecodedInst& d) const;
-  bool miss_must_wait(unsigned subcore, const DecodedInst& d, const MemRequest& req);
+  bool miss_must_wait(SubCorePort& port, const DecodedInst& d, const MemRequest& req);
   uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
   bool take_l1_data_port(uint32_t bytes);
   void coalesce(const Op& op, MemLatch& latch);

@@ -21,6 +21,7 @@ void OperandCollector::allocate(unsigned subcore, uint32_t cu, const Op& op) {
   const DecodedInst& d = prog_.insts[op.inst];
   cus_[subcore][cu] = Collector{true, false, uint8_t((1u << d.nsrc) - 1), seq_++, op};
   ++busy_[subcore];
+  ++busy_total_;
 }
 
 // The busy collectors whose operands are (ready) or are not yet read, oldest first.
@@ -72,6 +73,7 @@ void OperandCollector::dispatch(unsigned subcore) {
     ++counters_.units[static_cast<size_t>(d.op.unit)].insts;
     *cu = Collector{};
     --busy_[subcore];
+    --busy_total_;
     ports_[subcore].changed();  // a collector is free, and a unit or the latch busy
     clock_.progressed();
   }

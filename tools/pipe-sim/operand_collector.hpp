@@ -18,6 +18,9 @@ class OperandCollector : private Stage {
  public:
   OperandCollector(const Stage& wiring, ExecPipes& exec, MemoryPipeline& memory);
 
+  // No collector of any sub-core holds an instruction: dispatch and
+  // read_operands have nothing to do (the SM skips them).
+  bool idle() const { return busy_total_ == 0; }
   // A free collector of the sub-core, or kNone.
   uint32_t free_collector(unsigned subcore) const;
   // An issued instruction takes collector `cu`.
@@ -43,6 +46,7 @@ class OperandCollector : private Stage {
   MemoryPipeline& memory_;
   std::vector<std::vector<Collector>> cus_;  // per sub-core
   std::vector<unsigned> busy_;  // per sub-core: busy collectors (most cycles none)
+  unsigned busy_total_ = 0;     // over the sub-cores
   uint64_t seq_ = 0;
 };
 

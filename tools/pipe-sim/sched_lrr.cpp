@@ -80,7 +80,10 @@ class LrrPolicy final : public IssuePolicy {
     }
     return false;
   }
-  void issued(const WarpTable&, uint32_t w) override { last_ = w; }
+  void issued(const WarpTable& warps, uint32_t w) override {
+    last_ = w;
+    last_local_ = w / warps.subcores();
+  }
 
  private:
   // Flattened: the scan's unit and collector queries and its issue are
@@ -89,6 +92,7 @@ class LrrPolicy final : public IssuePolicy {
 
   bool mask_scan_;
   uint32_t last_ = kNone;  // the last issued warp
+  uint32_t last_local_ = 0;  // its local index in its sub-core (slot / sub-cores), kept for the mask scan
 };
 
 bool LrrPolicy::pick_by_masks(IssueScan& scan) {
@@ -98,7 +102,7 @@ bool LrrPolicy::pick_by_masks(IssueScan& scan) {
   const uint32_t n = warps.subcores();
   const unsigned width = warps.subcore_slots();
   // Slot j * n + index has local index j; start after the last issued warp.
-  unsigned start = last_ != kNone && last_ >= index ? (last_ - index) / n + 1 : 0;
+  unsigned start = last_ != kNone ? last_local_ + 1 : 0;
   if (start >= width) start = 0;
   const CyclicOrder order(start, width);
   auto slot_at = [&](unsigned local) { return local * n + index; };

@@ -66,10 +66,11 @@ bool SmSim::run_until(uint64_t limit) {
 // that what a stage frees this cycle is taken by the stage before it next
 // cycle; fetch goes after issue and refills the slots issue freed.
 void SmSim::step() {
+  const unsigned n = static_cast<unsigned>(ports_.size());
   clock_.take();
   for (auto& port : ports_) port.new_cycle();
   launch_ctas();
-  for (unsigned s = 0; s < ports_.size(); ++s) exec_.write_back(s);
+  for (unsigned s = 0; s < n; ++s) exec_.write_back(s);
   upstream_ = clock_.take();
   latch_emptied_ = memory_.cycle();
   finish_cycle();
@@ -79,8 +80,10 @@ void SmSim::step() {
 void SmSim::finish_cycle() {
   const unsigned n = static_cast<unsigned>(ports_.size());
   const Clock::Requests latches = clock_.take();
-  for (unsigned s = 0; s < n; ++s) collectors_.dispatch(s);
-  for (unsigned s = 0; s < n; ++s) collectors_.read_operands(s);
+  if (!collectors_.idle()) {
+    for (unsigned s = 0; s < n; ++s) collectors_.dispatch(s);
+    for (unsigned s = 0; s < n; ++s) collectors_.read_operands(s);
+  }
   for (unsigned s = 0; s < n; ++s) scheduler_.issue(s);
   frontend_.arbitrate();
   for (unsigned s = 0; s < n; ++s) frontend_.fetch(s);

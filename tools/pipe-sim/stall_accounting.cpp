@@ -33,10 +33,11 @@ void StallAccounting::trace_rows(unsigned subcore, uint64_t cycle, const Attribu
 
 void StallAccounting::account_cycle(uint64_t cycle) {
   auto& c = res_.counters;
-  c.sched_cycles += ports_.size();
+  const unsigned subcores = static_cast<unsigned>(ports_.size());  // read once: the loop's stores may alias it
+  c.sched_cycles += subcores;
   latest_warps_ = warps_.resident_warps();
   c.warp_cycles += latest_warps_;
-  for (unsigned i = 0; i < ports_.size(); ++i) {
+  for (unsigned i = 0; i < subcores; ++i) {
     const SubCorePort& port = ports_[i];
     SchedulerState& sched = scheds_[i];
     sched.history.push(port.events);
@@ -59,9 +60,10 @@ void StallAccounting::account_repeated_cycles(uint64_t from, uint64_t to) {
   if (to <= from) return;
   uint64_t n = to - from;
   auto& c = res_.counters;
-  c.sched_cycles += n * ports_.size();
+  const unsigned subcores = static_cast<unsigned>(ports_.size());  // read once: the loop's stores may alias it
+  c.sched_cycles += n * subcores;
   c.warp_cycles += n * latest_warps_;
-  for (unsigned i = 0; i < ports_.size(); ++i) {
+  for (unsigned i = 0; i < subcores; ++i) {
     SchedulerState& sched = scheds_[i];
     uint64_t cycle = from;
     for (; cycle < to && cycle < from + 2; ++cycle) {

@@ -8,7 +8,7 @@
 namespace sasskit::pipesim {
 
 WarpTable::WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks) : Stage(wiring) {
-  nsub_ = subcores();
+  nsub_ = Stage::subcores();
   warps_.resize(std::max(1u, gpu_.max_warps_per_sm));
   for (Warp& w : warps_) w.ibuf = InstBuffer(std::max(1u, gpu_.ibuffer_depth));
   heads_.resize(warps_.size());

@@ -110,7 +110,7 @@ class WarpTable : private Stage {
   const std::vector<uint32_t>& by_age(unsigned subcore) const { return subcores_[subcore].warps; }
   const std::vector<uint32_t>& by_slot(unsigned subcore) const { return subcores_[subcore].by_slot; }
   unsigned subcore_of(uint32_t w) const { return w % nsub_; }
-  using Stage::subcores;
+  unsigned subcores() const { return nsub_; }  // kept: LRR reads it in every scan
   bool keeps_masks() const { return keep_masks_; }
   unsigned subcore_slots() const { return subcore_slots_; }  // the width of a head mask
   size_t slots() const { return warps_.size(); }
