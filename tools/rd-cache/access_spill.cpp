@@ -4,19 +4,15 @@ namespace sasskit::rdcache {
 
 namespace {
 
-// LEB128 varints (formats/archive_bytes.hpp's coding) written through a
-// pointer into room made once per warp, where ByteSink checks its room at
-// every value (and, when it appended each byte to a string, took 70% more
-// instructions).
+// Varints written through a pointer into room made once per warp
+// (ByteSink::put_varint), where ByteSink's own appends check the room at
+// every value.
 struct VarintOut {
   char* at;
-  void varint(uint64_t v) {
-    for (; v >= 0x80; v >>= 7) *at++ = static_cast<char>(v | 0x80);
-    *at++ = static_cast<char>(v);
-  }
+  void varint(uint64_t v) { at = archive::ByteSink::put_varint(at, v); }
   void svarint(int64_t v) { varint(archive::zigzag(v)); }
 };
-constexpr size_t kMostVarintBytes = 10;
+constexpr size_t kMostVarintBytes = archive::ByteSink::kMaxVarintBytes;
 
 }  // namespace
 
