@@ -1,10 +1,8 @@
 #include "formats/archive_source.hpp"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -82,16 +80,15 @@ std::string temporary_dir() {
 void read_archive(Input& in, std::string_view head, KernelSelector& selection, TraceHandler& handler) {
   const std::string dir = temporary_dir();
   std::string path = dir + "/sasskit-stdin-XXXXXX";
-  // The cleanup signals wait until the file is registered for removal.
-  sigset_t cleanup, before;
-  sigemptyset(&cleanup);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&cleanup, sig);
-  ::pthread_sigmask(SIG_BLOCK, &cleanup, &before);
-  Descriptor spool(::mkostemp(path.data(), O_CLOEXEC));
-  const int error = errno;
   std::optional<RemoveOnSignal> on_signal;
-  if (spool.get() >= 0) on_signal.emplace(path, false);
-  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  int fd, error;
+  {
+    const CleanupSignalsHeld held;
+    fd = ::mkostemp(path.data(), O_CLOEXEC);
+    error = errno;
+    if (fd >= 0) on_signal.emplace(path, false);
+  }
+  Descriptor spool(fd);
   if (spool.get() < 0)
     fail_io(dir, std::string("cannot make a temporary file here for the archive on stdin: ") + std::strerror(error));
   {

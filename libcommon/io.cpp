@@ -248,6 +248,15 @@ RemoveOnSignal::RemoveOnSignal(const std::string& path, bool directory) {
   // All slots taken (no run opens 64 outputs at once): a signal may leave this one.
 }
 
+CleanupSignalsHeld::CleanupSignalsHeld() {
+  sigset_t cleanup;
+  sigemptyset(&cleanup);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&cleanup, sig);
+  ::pthread_sigmask(SIG_BLOCK, &cleanup, &before_);
+}
+
+CleanupSignalsHeld::~CleanupSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+
 RemoveOnSignal::~RemoveOnSignal() {
   std::lock_guard<std::mutex> lock(g_temp_mutex);
   if (slot_ < kTempSlots) g_temp_state[slot_] = kFree;
@@ -277,23 +286,20 @@ void Temporary::rename_to(const std::string& target, const std::string& name) {
 }
 
 Temporary create_temporary_beside(const std::string& path, int* fd) {
-  // The cleanup signals wait while the file is created and registered, so
-  // none can come between the two and leave it behind.
-  sigset_t cleanup, before;
-  sigemptyset(&cleanup);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&cleanup, sig);
   std::random_device rd;
   for (int attempt = 0; attempt < 100; ++attempt) {
     const std::string name = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(rd() % 1000000000);
     Temporary t;
-    ::pthread_sigmask(SIG_BLOCK, &cleanup, &before);
-    const int f = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    const int error = errno;
-    if (f >= 0) {
-      t.path_ = name;
-      t.on_signal_ = std::make_unique<RemoveOnSignal>(name, false);
+    int f, error;
+    {
+      const CleanupSignalsHeld held;
+      f = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      error = errno;
+      if (f >= 0) {
+        t.path_ = name;
+        t.on_signal_ = std::make_unique<RemoveOnSignal>(name, false);
+      }
     }
-    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     if (f < 0 && error == EEXIST) continue;  // taken, or planted: another name
     if (f < 0) fail_io(path, std::string("cannot write: ") + std::strerror(error));
     if (fd) *fd = f;

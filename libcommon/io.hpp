@@ -2,6 +2,8 @@
 // all-or-nothing output: `-o FILE` goes to a temporary file renamed on commit.
 #pragma once
 
+#include <signal.h>
+
 #include <cstddef>
 #include <istream>
 #include <memory>
@@ -45,6 +47,20 @@ class RemoveOnSignal {
 
  private:
   size_t slot_ = static_cast<size_t>(-1);
+};
+
+// While alive, the signals RemoveOnSignal handles wait: a temporary is
+// created and registered inside one, so that no such signal comes between
+// the two and leaves it behind.
+class CleanupSignalsHeld {
+ public:
+  CleanupSignalsHeld();
+  ~CleanupSignalsHeld();
+  CleanupSignalsHeld(const CleanupSignalsHeld&) = delete;
+  CleanupSignalsHeld& operator=(const CleanupSignalsHeld&) = delete;
+
+ private:
+  sigset_t before_;
 };
 
 // A new file beside another path, created with O_EXCL under a name no file

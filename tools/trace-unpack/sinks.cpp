@@ -95,9 +95,12 @@ AccelsimSink::AccelsimSink(const std::string& requested, bool to_stdout)
     fail_io(output, "cannot write: directory " + parent.string() + " does not exist");
   dir_ = staging_directory(output, merge_into_existing_);
   std::error_code ec;
-  fs::create_directory(dir_, ec);
+  {
+    const CleanupSignalsHeld held;
+    fs::create_directory(dir_, ec);
+    if (!ec) on_signal_ = std::make_unique<RemoveOnSignal>(dir_, true);
+  }
   if (ec) fail_io(output, "cannot create directory: " + ec.message());
-  on_signal_ = std::make_unique<RemoveOnSignal>(dir_, true);
 }
 
 AccelsimSink::~AccelsimSink() {
