@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <csignal>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <iostream>
 #include <limits>
 #include <new>
@@ -14,6 +11,7 @@
 #include "diag.hpp"
 #include "effective_options.hpp"
 #include "gpu_options.hpp"
+#include "heap.hpp"
 #include "version.hpp"
 
 namespace sasskit {
@@ -125,28 +123,10 @@ OptionValues g_effective_options;
 
 const OptionValues& effective_options() { return g_effective_options; }
 
-namespace {
-
-// The tools free and allocate buffers of megabytes all the time (a kernel's
-// tables, a chunk's accesses, an SM's state). By default glibc gives the
-// heap's free top back to the system at 128 KiB and maps larger blocks of
-// their own, so the next kernel's buffers fault their pages in again: page
-// faults were a quarter to a third of rd-cache's and trace-unpack's time on
-// an application of 320 kernels. Freed memory up to these sizes is kept for
-// reuse instead; the most a tool holds at once does not change.
-void keep_freed_memory_for_reuse() {
-#ifdef __GLIBC__
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest
-#endif
-}
-
-}  // namespace
-
 ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv, SharedOptions shared)
     : name_(std::move(name)), app_(std::move(description), name_), argc_(argc), argv_(argv) {
   set_program_name(name_);
-  keep_freed_memory_for_reuse();
+  tune_heap();
   // A file-size limit (ulimit -f, common on clusters) would kill the tool with
   // SIGXFSZ, without a message and leaving its temporaries; ignored, the write
   // fails with EFBIG instead and takes the write-error path (one line, status

@@ -1,0 +1,36 @@
+// How every tool's heap is set up before it reads anything (ToolApp does it
+// once, first thing). Only the cost of memory changes, never what a tool
+// computes or the most it holds.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>  // defines __GLIBC__ under glibc
+
+// AddressSanitizer replaces malloc: the heap is then its own, not glibc's.
+#if defined(__SANITIZE_ADDRESS__)
+#define SASSKIT_OWN_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SASSKIT_OWN_HEAP 1
+#endif
+#endif
+
+namespace sasskit {
+
+// Whether tune_heap does anything in this build: glibc's heap only.
+#if defined(__GLIBC__) && !defined(SASSKIT_OWN_HEAP)
+inline constexpr bool kTunesHeap = true;
+#else
+inline constexpr bool kTunesHeap = false;
+#endif
+
+// How much of the heap is backed by huge pages from the start.
+inline constexpr size_t kHugePageHeap = size_t(64) << 20;
+
+// Keeps freed memory for reuse, and asks the system to back the first
+// kHugePageHeap bytes the heap grows by with transparent huge pages. Does
+// nothing unless kTunesHeap; either request may be refused, which costs speed
+// only.
+void tune_heap();
+
+}  // namespace sasskit
