@@ -6,12 +6,20 @@
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+extern char end;  // the end of the program's data, where the main heap starts (end(3))
 #endif
 
 namespace sasskit {
 
 #if defined(__GLIBC__) && !defined(SASSKIT_OWN_HEAP)
 namespace {
+
+constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
 
 // The tools free and allocate buffers of megabytes all the time (a kernel's
 // tables, a chunk's accesses, an SM's state). By default glibc gives the
@@ -37,7 +45,6 @@ void keep_freed_memory_for_reuse() {
 // heap's growth beyond it is not advised (the kernel gives a grown heap
 // the flags of a fresh mapping).
 void back_heap_with_huge_pages() {
-  constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
   mallopt(M_TOP_PAD, int(kHugePageHeap));
   const auto before = reinterpret_cast<uintptr_t>(sbrk(0));
   // More than the heap's free top holds, so that the heap grows.
@@ -49,7 +56,32 @@ void back_heap_with_huge_pages() {
   std::free(grows);
 }
 
+// glibc's heap for a thread's arena is a mapping of 64 MiB (HEAP_MAX_SIZE:
+// twice its largest mmap threshold) aligned to its size, so that glibc finds
+// a block's heap by masking its address (heap_for_ptr, malloc/arena.c). Were
+// that ever to change, the advice would reach other mappings, which costs
+// memory at worst: it never changes what a program computes.
+constexpr uintptr_t kThreadHeapBytes = uintptr_t(64) << 20;
+
+void advise_heap_of(uintptr_t block) {
+  const uintptr_t main_from = reinterpret_cast<uintptr_t>(&end), main_to = reinterpret_cast<uintptr_t>(sbrk(0));
+  if (block >= main_from && block < main_to) return;  // the main heap: advised by tune_heap
+  const uintptr_t heap = block & ~(kThreadHeapBytes - 1);
+  static std::mutex mutex;
+  static std::vector<uintptr_t> advised;
+  std::lock_guard lock(mutex);
+  if (std::ranges::find(advised, heap) != advised.end()) return;
+  advised.push_back(heap);
+  madvise(reinterpret_cast<void*>(heap), kThreadHeapBytes, MADV_HUGEPAGE);
+}
+
 }  // namespace
+
+void tune_thread_heap() {
+  void* volatile block = std::malloc(1);
+  advise_heap_of(reinterpret_cast<uintptr_t>(block));
+  std::free(block);
+}
 
 void tune_heap() {
   static const bool once = (keep_freed_memory_for_reuse(), back_heap_with_huge_pages(), true);
@@ -57,6 +89,7 @@ void tune_heap() {
 }
 #else
 void tune_heap() {}
+void tune_thread_heap() {}
 #endif
 
 }  // namespace sasskit

@@ -33,4 +33,10 @@ inline constexpr size_t kHugePageHeap = size_t(64) << 20;
 // only.
 void tune_heap();
 
+// The same request for the heap of the calling thread's malloc arena: glibc
+// gives threads heaps of their own, apart from the main one. For a worker
+// thread to call as it starts (the first call for a heap asks, later ones
+// only look). Does nothing on the main heap, or unless kTunesHeap.
+void tune_thread_heap();
+
 }  // namespace sasskit

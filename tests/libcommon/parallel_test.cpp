@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,4 +36,26 @@ TEST(ParallelFor, FailsWithTheLowestFailingTasksErrorAfterAllRan) {
     }
     for (size_t i = 0; i < runs.size(); ++i) EXPECT_EQ(runs[i], 1) << "task " << i;
   }
+}
+
+size_t threads_of_this_process() {
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/task"), {}));
+}
+
+// The threads besides the caller are kept from one call to the next, not
+// started again.
+TEST(ParallelFor, KeepsItsThreadsFromOneCallToTheNext) {
+  if (!std::filesystem::exists("/proc/self/task")) GTEST_SKIP() << "no /proc here";
+  parallel_for(8, 3, [](size_t) {});
+  const size_t kept = threads_of_this_process();
+  EXPECT_GE(kept, 3u);
+  for (int call = 0; call < 20; ++call) parallel_for(8, 3, [](size_t) {});
+  EXPECT_EQ(threads_of_this_process(), kept);
+}
+
+// A task may run a parallel_for of its own (its tasks then run on its thread).
+TEST(ParallelFor, RunsNestedCallsToTheEnd) {
+  std::vector<std::atomic<int>> runs(6 * 5);
+  parallel_for(6, 2, [&](size_t i) { parallel_for(5, 2, [&](size_t j) { ++runs[i * 5 + j]; }); });
+  for (size_t i = 0; i < runs.size(); ++i) EXPECT_EQ(runs[i], 1) << "task " << i;
 }
