@@ -2,22 +2,26 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace sasskit {
 namespace {
 
 struct Mapping {
+  uintptr_t from = 0, to = 0;
   bool heap = false;
   bool huge_advised = false;  // VmFlags "hg": madvise(MADV_HUGEPAGE)
   size_t size_kib = 0, rss_kib = 0;
 };
 
-std::vector<Mapping> heap_mappings() {
+std::vector<Mapping> mappings() {
   std::ifstream smaps("/proc/self/smaps");
   std::vector<Mapping> all;
   for (std::string line; std::getline(smaps, line);) {
@@ -25,7 +29,10 @@ std::vector<Mapping> heap_mappings() {
     std::string first;
     in >> first;
     if (first.find('-') != std::string::npos && first.back() != ':') {
-      all.emplace_back().heap = line.ends_with("[heap]");
+      Mapping& m = all.emplace_back();
+      m.heap = line.ends_with("[heap]");
+      m.from = std::stoull(first.substr(0, first.find('-')), nullptr, 16);
+      m.to = std::stoull(first.substr(first.find('-') + 1), nullptr, 16);
     } else if (!all.empty() && first == "Size:") {
       in >> all.back().size_kib;
     } else if (!all.empty() && first == "Rss:") {
@@ -34,15 +41,22 @@ std::vector<Mapping> heap_mappings() {
       for (std::string flag; in >> flag;) all.back().huge_advised |= flag == "hg";
     }
   }
+  return all;
+}
+
+std::vector<Mapping> heap_mappings() {
+  std::vector<Mapping> all = mappings();
   std::erase_if(all, [](const Mapping& m) { return !m.heap; });
   return all;
 }
 
+bool has_huge_pages_tunable() {
+  return kTunesHeap && std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled") &&
+         std::filesystem::exists("/proc/self/smaps");
+}
+
 TEST(Heap, AdvisesHugePagesOnUntouchedReserveOnce) {
-  if (!kTunesHeap) GTEST_SKIP() << "not glibc's heap in this build";
-  if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled") ||
-      !std::filesystem::exists("/proc/self/smaps"))
-    GTEST_SKIP() << "no transparent huge pages or no /proc here";
+  if (!has_huge_pages_tunable()) GTEST_SKIP() << "not glibc's heap, no transparent huge pages or no /proc here";
   tune_heap();
   tune_heap();  // a second call changes nothing
   size_t advised_kib = 0, advised_rss_kib = 0, parts = 0;
@@ -58,6 +72,28 @@ TEST(Heap, AdvisesHugePagesOnUntouchedReserveOnce) {
   EXPECT_GE(advised_kib, (kHugePageHeap >> 10) - 2048);
   // Advised, not touched: the reserve costs no memory until it is used.
   EXPECT_LT(advised_rss_kib, (kHugePageHeap >> 10) / 4);
+}
+
+// A thread's arena has a heap apart from the main one; where the thread's
+// blocks are, the mapping is advised too.
+TEST(Heap, AdvisesHugePagesOnAThreadsHeap) {
+  if (!has_huge_pages_tunable()) GTEST_SKIP() << "not glibc's heap, no transparent huge pages or no /proc here";
+  uintptr_t block = 0;
+  std::thread([&] {
+    tune_thread_heap();
+    void* volatile p = std::malloc(64);
+    block = reinterpret_cast<uintptr_t>(p);
+    std::free(p);
+  }).join();
+  bool advised = false, found = false;
+  for (const Mapping& m : mappings())
+    if (block >= m.from && block < m.to) {
+      found = true;
+      advised = m.huge_advised;
+      EXPECT_FALSE(m.heap) << "a thread's blocks came from the main heap";
+    }
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(advised);
 }
 
 }  // namespace
