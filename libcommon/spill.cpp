@@ -1,6 +1,7 @@
 #include "spill.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -9,7 +10,21 @@
 
 namespace sasskit {
 
-SpillFile::SpillFile() {
+namespace {
+
+std::atomic<size_t> g_memory_taken{0};  // by every SpillFile of the process
+
+bool take_memory(size_t bytes) {
+  size_t taken = g_memory_taken.load(std::memory_order_relaxed);
+  do {
+    if (bytes > kSpillMemoryBytes - taken) return false;
+  } while (!g_memory_taken.compare_exchange_weak(taken, taken + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+}  // namespace
+
+void SpillFile::open_file() {
   const char* dir = std::getenv("TMPDIR");
   path_ = std::string(dir && *dir ? dir : "/tmp") + "/sasskit-spill.XXXXXX";
   int fd = mkstemp(path_.data());
@@ -24,6 +39,7 @@ SpillFile::SpillFile() {
 
 SpillFile::~SpillFile() {
   if (file_) std::fclose(file_);
+  g_memory_taken.fetch_sub(memory_taken_, std::memory_order_relaxed);
 }
 
 namespace {
@@ -31,26 +47,50 @@ constexpr size_t kTagBytes = sizeof(int64_t);
 const char* const kWriteFailed = "cannot write the temporary file (disk full, or over the file-size limit?)";
 }  // namespace
 
+bool SpillFile::keep_in_memory(size_t length) {
+  if (on_file_) return false;
+  const size_t needed = memory_.size() + length;
+  if (needed <= memory_taken_) return true;
+  // Room doubles from 64 KiB, so that the bytes are copied a few times only.
+  size_t room = std::max(needed, std::min(std::max<size_t>(2 * memory_taken_, 64 << 10), kSpillMemoryBytes));
+  if (!take_memory(room - memory_taken_)) {
+    room = needed;
+    if (!take_memory(room - memory_taken_)) return false;
+  }
+  memory_.reserve(room);
+  memory_taken_ = room;
+  return true;
+}
+
 void SpillFile::write(const void* bytes, size_t length) {
   if (std::fwrite(bytes, 1, length, file_) != length) fail_io(path_, kWriteFailed);
 }
 
 size_t SpillFile::append(const std::string& bytes, int64_t tag) {
-  write(&tag, kTagBytes);  // the file lives and dies with this process: native byte order
-  write(bytes.data(), bytes.size());
+  // The bytes live and die with this process: the tag in native byte order.
+  if (keep_in_memory(kTagBytes + bytes.size())) {
+    memory_.append(reinterpret_cast<const char*>(&tag), kTagBytes);
+    memory_.append(bytes);
+  } else {
+    if (!file_) open_file();
+    on_file_ = true;
+    write(&tag, kTagBytes);
+    write(bytes.data(), bytes.size());
+  }
   offsets_.push_back(end_);
   end_ += kTagBytes + bytes.size();
   return offsets_.size() - 1;
 }
 
 void SpillFile::flush() {
-  if (std::fflush(file_) != 0) fail_io(path_, kWriteFailed);
+  if (file_ && std::fflush(file_) != 0) fail_io(path_, kWriteFailed);
 }
 
 void SpillFile::read_at(uint64_t offset, char* to, size_t length) const {
-  size_t done = 0;
-  while (done < length) {
-    ssize_t n = pread(fileno(file_), to + done, length - done, static_cast<off_t>(offset + done));
+  size_t done = offset < memory_.size() ? std::min<uint64_t>(length, memory_.size() - offset) : 0;
+  std::memcpy(to, memory_.data() + std::min<uint64_t>(offset, memory_.size()), done);
+  while (done < length) {  // the rest is on file, from memory's end on
+    ssize_t n = pread(fileno(file_), to + done, length - done, static_cast<off_t>(offset + done - memory_.size()));
     if (n <= 0) fail_io(path_, "cannot read the temporary file back");
     done += static_cast<size_t>(n);
   }
@@ -95,7 +135,9 @@ int64_t SpillFile::read_through(size_t index, std::string& buffer, uint64_t* buf
 void SpillFile::clear() {
   offsets_.clear();
   end_ = 0;
-  if (std::fseek(file_, 0, SEEK_SET) != 0 || ftruncate(fileno(file_), 0) != 0)
+  memory_.clear();  // its room stays, for the next records
+  on_file_ = false;
+  if (file_ && (std::fseek(file_, 0, SEEK_SET) != 0 || ftruncate(fileno(file_), 0) != 0))
     fail_io(path_, "cannot reset the temporary file");
 }
 

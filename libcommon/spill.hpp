@@ -1,10 +1,13 @@
-// An anonymous temporary file holding records (raw bytes) until a tool can
-// use them: memory stays bounded whatever a kernel's size. cta-sample
-// replays a kernel's records once it knows which to keep; rd-cache once it
-// has written the kernel's cache record; pipe-sim reads each CTA back when an
-// SM launches it. Lives in $TMPDIR (default /tmp); removed when closed.
-// Memory holds one offset (8 bytes) per record: a record's tag is written to
-// the file ahead of its bytes, and its length follows from the next offset.
+// Records (raw bytes) kept until a tool can use them: memory stays bounded
+// whatever a kernel's size. cta-sample replays a kernel's records once it
+// knows which to keep; rd-cache once it has written the kernel's cache record;
+// pipe-sim reads each CTA back when an SM launches it. The first records are
+// kept in memory while all of a process's spills hold under kSpillMemoryBytes
+// there (small inputs then never touch a file); the rest go to an anonymous
+// temporary file in $TMPDIR (default /tmp), made when first needed and
+// removed when closed. Memory also holds one offset (8 bytes) per record: a
+// record's tag is stored ahead of its bytes, and its length follows from the
+// next offset.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +17,12 @@
 
 namespace sasskit {
 
+// What all the spills of a process keep in memory together, at most.
+inline constexpr size_t kSpillMemoryBytes = size_t(4) << 20;
+
 class SpillFile {
  public:
-  SpillFile();
+  SpillFile() = default;
   ~SpillFile();
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
@@ -37,6 +43,10 @@ class SpillFile {
   int64_t read(size_t index, std::string& bytes) const;
 
  private:
+  // Whether the next `length` bytes stay in memory; takes the room from the
+  // process's share.
+  bool keep_in_memory(size_t length);
+  void open_file();
   void read_at(uint64_t offset, char* to, size_t length) const;
   // Where record `index` ends in the file; the tag a record starts with.
   uint64_t end_of(size_t index) const;
@@ -46,8 +56,11 @@ class SpillFile {
   int64_t read_through(size_t index, std::string& buffer, uint64_t* buffer_at, std::string& bytes) const;
   void write(const void* bytes, size_t length);
 
-  std::FILE* file_ = nullptr;
-  std::string path_;
+  std::string memory_;     // the first records: offsets [0, memory_.size())
+  size_t memory_taken_ = 0;  // of the process's share: memory_'s capacity
+  bool on_file_ = false;   // a record went to the file: the later ones follow it
+  std::FILE* file_ = nullptr;  // offsets from memory_.size() on
+  std::string path_ = "temporary file";
   std::deque<uint64_t> offsets_;  // of each record's tag (grows without copying itself)
   uint64_t end_ = 0;  // bytes appended
 };

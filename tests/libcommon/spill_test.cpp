@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "libcommon/diag.hpp"
 
 using namespace sasskit;
 
@@ -51,4 +56,74 @@ TEST(SpillFile, ReplayGivesRecordsLargerThanItsBufferAndAcrossItsEnds) {
   std::vector<std::pair<std::string, int64_t>> seen;
   spill.replay([&](const std::string& bytes, int64_t tag) { seen.emplace_back(bytes, tag); });
   EXPECT_EQ(seen, records);
+}
+
+namespace {
+
+// Sets TMPDIR for a scope, to a directory that does not exist by default:
+// a spill that needs its file then fails, one kept in memory does not.
+class TmpdirFor {
+ public:
+  explicit TmpdirFor(const char* dir = "/nonexistent/sasskit-spill-test") {
+    if (const char* was = std::getenv("TMPDIR")) was_ = was;
+    setenv("TMPDIR", dir, 1);
+  }
+  ~TmpdirFor() {
+    if (was_)
+      setenv("TMPDIR", was_->c_str(), 1);
+    else
+      unsetenv("TMPDIR");
+  }
+
+ private:
+  std::optional<std::string> was_;
+};
+
+}  // namespace
+
+TEST(SpillFile, KeepsSmallSpillsInMemoryAndTheRestOnFile) {
+  TmpdirFor no_directory;
+  SpillFile spill;
+  spill.append(std::string(1000, 'a'), 1);
+  spill.flush();  // no file was needed
+  EXPECT_THROW(spill.append(std::string(kSpillMemoryBytes, 'b'), 2), Error);
+}
+
+TEST(SpillFile, ReadsAndReplaysRecordsInMemoryAndOnFile) {
+  SpillFile spill;
+  std::vector<std::pair<std::string, int64_t>> records;
+  // 6.6 MB: past the memory's share. Records much smaller than replay's
+  // buffer, so that a buffer holds records on both sides of the boundary.
+  for (int64_t i = 0; i < 1200; ++i)
+    records.emplace_back(std::string(1000 + i * 7919 % 9000, static_cast<char>('a' + i % 26)), i);
+  for (const auto& [bytes, tag] : records) spill.append(bytes, tag);
+  spill.flush();
+  std::string bytes;
+  for (size_t i = records.size(); i-- > 0;) {
+    EXPECT_EQ(spill.read(i, bytes), records[i].second) << i;
+    EXPECT_EQ(bytes, records[i].first) << i;
+  }
+  std::vector<std::pair<std::string, int64_t>> seen;
+  spill.replay([&](const std::string& b, int64_t tag) { seen.emplace_back(b, tag); });
+  EXPECT_EQ(seen, records);
+  // Emptied, the spill keeps records in memory again.
+  TmpdirFor no_directory;
+  spill.append("again", 3);
+  spill.flush();
+  EXPECT_EQ(spill.read(0, bytes), 3);
+  EXPECT_EQ(bytes, "again");
+}
+
+// The memory's share is the process's: a second spill goes to its file while
+// the first holds it all, and keeps its records in memory once it is freed.
+TEST(SpillFile, SharesItsMemoryWithTheProcesssOtherSpills) {
+  auto first = std::make_unique<SpillFile>();
+  first->append(std::string(kSpillMemoryBytes - 64, 'x'), 0);
+  TmpdirFor no_directory;
+  SpillFile second;
+  EXPECT_THROW(second.append(std::string(1000, 'y'), 0), Error);
+  first.reset();
+  SpillFile third;
+  third.append(std::string(1000, 'z'), 0);
+  third.flush();
 }
