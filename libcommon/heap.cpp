@@ -37,13 +37,13 @@ void keep_freed_memory_for_reuse() {
 // kind bench/ measures on, and pipe-sim touched 3,000 to 5,000 fresh pages on a
 // corpus kernel (decoded CTAs, SM state): a quarter of its time. A huge page
 // (2 MiB) takes one fault. Where transparent huge pages are given on request
-// (the "madvise" mode, the common default), glibc asks for them only when told
-// through GLIBC_TUNABLES, which a program cannot set for itself. So the heap
-// is grown once now, with kHugePageHeap of padding that glibc keeps on its top
-// (M_TOP_PAD), that range is advised, and the block is freed again. Nothing
-// in it is touched, so resident memory does not change until it is used. The
-// heap's growth beyond it is not advised (the kernel gives a grown heap
-// the flags of a fresh mapping).
+// (the "madvise" mode, as on the machines bench/ measures on), glibc asks for
+// them only when told through GLIBC_TUNABLES, which a program cannot set for
+// itself. So the heap is grown once now, with kHugePageHeap of padding that
+// glibc keeps on its top (M_TOP_PAD), that range is advised, and the block is
+// freed again. Nothing in it is touched, so resident memory does not change
+// until it is used. The heap's growth beyond it is not advised (the kernel
+// gives a grown heap the flags of a fresh mapping).
 void back_heap_with_huge_pages() {
   mallopt(M_TOP_PAD, int(kHugePageHeap));
   const auto before = reinterpret_cast<uintptr_t>(sbrk(0));
