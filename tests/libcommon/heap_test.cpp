@@ -68,8 +68,9 @@ TEST(Heap, AdvisesHugePagesOnUntouchedReserveOnce) {
     }
   EXPECT_EQ(parts, 1u);
   // The padding glibc keeps on the heap's top, less the part before the
-  // first huge-page boundary.
-  EXPECT_GE(advised_kib, (kHugePageHeap >> 10) - 2048);
+  // first huge-page boundary and what glibc trims off when the block that
+  // grew the heap is freed (depending on where the heap starts).
+  EXPECT_GE(advised_kib, (kHugePageHeap >> 10) / 2);
   // Advised, not touched: the reserve costs no memory until it is used.
   EXPECT_LT(advised_rss_kib, (kHugePageHeap >> 10) / 4);
 }
