@@ -120,10 +120,11 @@ namespace {
 constexpr size_t kReplayBufferBytes = size_t{256} << 10;
 }  // namespace
 
-int64_t SpillFile::read_through(size_t index, std::string& buffer, uint64_t* buffer_at, std::string& bytes) const {
+int64_t SpillFile::read_through(size_t index, uint64_t limit, std::string& buffer, uint64_t* buffer_at,
+                                std::string& bytes) const {
   const uint64_t offset = offsets_[index], next = end_of(index);
   if (offset < *buffer_at || next > *buffer_at + buffer.size()) {
-    buffer.resize(std::min<uint64_t>(end_ - offset, std::max<uint64_t>(kReplayBufferBytes, next - offset)));
+    buffer.resize(std::min<uint64_t>(limit - offset, std::max<uint64_t>(kReplayBufferBytes, next - offset)));
     read_at(offset, buffer.data(), buffer.size());
     *buffer_at = offset;
   }

@@ -34,6 +34,12 @@ class SpillFile {
   // file read at a time rather than a record. Then empties the file.
   template <class F>
   void replay(F&& body);
+  // Reads records [begin, end) back in order: body(bytes, tag), where
+  // `bytes` may be moved from; as replay does, a buffer of the file is read
+  // at a time rather than a record (never past the last record). Needs
+  // flush(), as read() does.
+  template <class F>
+  void read_run(size_t begin, size_t end, F&& body) const;
   // Makes every appended record readable by read(); call before reading.
   void flush();
   // Forgets every record: the file is empty again, to be reused.
@@ -52,8 +58,10 @@ class SpillFile {
   uint64_t end_of(size_t index) const;
   static int64_t tag_at(const char* record);
   // Record `index` out of `buffer`, which holds the file from `*buffer_at`
-  // on and is read again, from the record on, where it ends before it.
-  int64_t read_through(size_t index, std::string& buffer, uint64_t* buffer_at, std::string& bytes) const;
+  // on and is read again, from the record on and up to `limit` at most,
+  // where it ends before it.
+  int64_t read_through(size_t index, uint64_t limit, std::string& buffer, uint64_t* buffer_at,
+                       std::string& bytes) const;
   void write(const void* bytes, size_t length);
 
   std::string memory_;     // the first records: offsets [0, memory_.size())
@@ -68,13 +76,20 @@ class SpillFile {
 template <class F>
 void SpillFile::replay(F&& body) {
   flush();
+  read_run(0, offsets_.size(), body);
+  clear();
+}
+
+template <class F>
+void SpillFile::read_run(size_t begin, size_t end, F&& body) const {
+  if (begin >= end) return;
+  const uint64_t limit = end_of(end - 1);
   std::string buffer, bytes;
   uint64_t buffer_at = 0;
-  for (size_t i = 0; i < offsets_.size(); ++i) {
-    const int64_t tag = read_through(i, buffer, &buffer_at, bytes);
+  for (size_t i = begin; i < end; ++i) {
+    const int64_t tag = read_through(i, limit, buffer, &buffer_at, bytes);
     body(bytes, tag);
   }
-  clear();
 }
 
 }  // namespace sasskit

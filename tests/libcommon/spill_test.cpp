@@ -114,6 +114,28 @@ TEST(SpillFile, ReadsAndReplaysRecordsInMemoryAndOnFile) {
   EXPECT_EQ(bytes, "again");
 }
 
+// A run of records read back in order, a buffer at a time: any sub-range,
+// in memory, on file and across the boundary, with the bytes taken away by
+// the reader; the spill keeps its records.
+TEST(SpillFile, ReadsRunsOfRecordsInOrderAndKeepsThem) {
+  SpillFile spill;
+  std::vector<std::pair<std::string, int64_t>> records;
+  for (int64_t i = 0; i < 1200; ++i)
+    records.emplace_back(std::string(1000 + i * 7919 % 9000, static_cast<char>('a' + i % 26)), i);
+  records.emplace_back(std::string(700000, 'z'), -5);  // more than a buffer
+  for (const auto& [bytes, tag] : records) spill.append(bytes, tag);
+  spill.flush();
+  const std::vector<std::pair<size_t, size_t>> runs = {
+      {0, 1}, {0, 300}, {250, 900}, {899, 900}, {700, records.size()}, {records.size() - 1, records.size()}, {5, 5}};
+  for (const auto& [begin, end] : runs) {
+    std::vector<std::pair<std::string, int64_t>> seen;
+    spill.read_run(begin, end, [&](std::string& b, int64_t tag) { seen.emplace_back(std::move(b), tag); });
+    const std::vector<std::pair<std::string, int64_t>> expected(records.begin() + begin, records.begin() + end);
+    EXPECT_EQ(seen, expected) << begin << ".." << end;
+  }
+  EXPECT_EQ(spill.size(), records.size());
+}
+
 // The memory's share is the process's: a second spill goes to its file while
 // the first holds it all, and keeps its records in memory once it is freed.
 TEST(SpillFile, SharesItsMemoryWithTheProcesssOtherSpills) {

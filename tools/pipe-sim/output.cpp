@@ -18,11 +18,9 @@ namespace {
 // A passed record, or its run of spilled cta records read back.
 void pass(Sink& sink, const Passed& p, const SpillFile* spill) {
   if (p.spilled_end == p.spilled_begin) return sink.record(p.record);
-  std::string bytes;
-  for (size_t i = p.spilled_begin; i < p.spilled_end; ++i) {
-    spill->read(i, bytes);
-    sink.record(stream::Record(bytes, "spilled cta record"));
-  }
+  spill->read_run(p.spilled_begin, p.spilled_end, [&](std::string& bytes, int64_t) {
+    sink.record(stream::Record(std::move(bytes), "spilled cta record"));
+  });
 }
 
 class StreamSink : public stream::StreamSink<SimulatedKernel> {
