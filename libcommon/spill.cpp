@@ -12,6 +12,7 @@ namespace sasskit {
 
 namespace {
 
+constexpr size_t kWriteBufferBytes = size_t{256} << 10;
 std::atomic<size_t> g_memory_taken{0};  // by every SpillFile of the process
 
 bool take_memory(size_t bytes) {
@@ -35,6 +36,10 @@ void SpillFile::open_file() {
     close(fd);
     fail_io(path_, "cannot open a temporary file");
   }
+  // A buffer of glibc's own is a file system block (4 KiB): a system call
+  // for every 4 KiB appended, in the reading thread of every tool that spills.
+  write_buffer_ = std::make_unique_for_overwrite<char[]>(kWriteBufferBytes);
+  std::setvbuf(file_, write_buffer_.get(), _IOFBF, kWriteBufferBytes);
 }
 
 SpillFile::~SpillFile() {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <string>
 
 namespace sasskit {
@@ -68,6 +69,7 @@ class SpillFile {
   size_t memory_taken_ = 0;  // of the process's share: memory_'s capacity
   bool on_file_ = false;   // a record went to the file: the later ones follow it
   std::FILE* file_ = nullptr;  // offsets from memory_.size() on
+  std::unique_ptr<char[]> write_buffer_;  // file_'s
   std::string path_ = "temporary file";
   std::deque<uint64_t> offsets_;  // of each record's tag (grows without copying itself)
   uint64_t end_ = 0;  // bytes appended
