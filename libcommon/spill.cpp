@@ -14,6 +14,9 @@ namespace {
 
 constexpr size_t kWriteBufferBytes = size_t{256} << 10;
 std::atomic<size_t> g_memory_taken{0};  // by every SpillFile of the process
+std::atomic<uint64_t> g_next_id{1};
+
+uint64_t new_id() { return g_next_id.fetch_add(1, std::memory_order_relaxed); }
 
 bool take_memory(size_t bytes) {
   size_t taken = g_memory_taken.load(std::memory_order_relaxed);
@@ -24,6 +27,8 @@ bool take_memory(size_t bytes) {
 }
 
 }  // namespace
+
+SpillFile::SpillFile() : id_(new_id()) {}
 
 void SpillFile::open_file() {
   const char* dir = std::getenv("TMPDIR");
@@ -121,9 +126,25 @@ int64_t SpillFile::read(size_t index, std::string& bytes) const {
 }
 
 namespace {
-// replay's reads: few system calls, little memory.
+// replay's and read_near's reads: few system calls, little memory.
 constexpr size_t kReplayBufferBytes = size_t{256} << 10;
 }  // namespace
+
+int64_t SpillFile::read_near(size_t index, std::string& bytes) const {
+  if (end_of(index) <= memory_.size()) return read(index, bytes);
+  struct Buffer {
+    uint64_t spill = 0;  // the id_ of the records it holds
+    std::string bytes;
+    uint64_t at = 0;
+  };
+  thread_local Buffer buffer;
+  if (buffer.spill != id_) {
+    buffer.spill = id_;
+    buffer.bytes.clear();  // keeps its room
+    buffer.at = 0;
+  }
+  return read_through(index, end_, buffer.bytes, &buffer.at, bytes);
+}
 
 int64_t SpillFile::read_through(size_t index, uint64_t limit, std::string& buffer, uint64_t* buffer_at,
                                 std::string& bytes) const {
@@ -139,6 +160,7 @@ int64_t SpillFile::read_through(size_t index, uint64_t limit, std::string& buffe
 }
 
 void SpillFile::clear() {
+  id_ = new_id();  // what the threads' buffers hold is no longer these records
   offsets_.clear();
   end_ = 0;
   memory_.clear();  // its room stays, for the next records

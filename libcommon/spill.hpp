@@ -23,7 +23,7 @@ inline constexpr size_t kSpillMemoryBytes = size_t(4) << 20;
 
 class SpillFile {
  public:
-  SpillFile() = default;
+  SpillFile();
   ~SpillFile();
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
@@ -48,6 +48,11 @@ class SpillFile {
   // Record `index` (any order; safe from several threads at once once
   // flushed, while nothing is appended); returns its tag.
   int64_t read(size_t index, std::string& bytes) const;
+  // As read(), for threads that each take records in about ascending order
+  // (pipe-sim's SMs): a record on file comes out of a buffer of the file
+  // that the calling thread keeps, read from a record on when it holds
+  // neither it nor its end.
+  int64_t read_near(size_t index, std::string& bytes) const;
 
  private:
   // Whether the next `length` bytes stay in memory; takes the room from the
@@ -65,6 +70,7 @@ class SpillFile {
                        std::string& bytes) const;
   void write(const void* bytes, size_t length);
 
+  uint64_t id_;            // of these records, unique in the process (read_near's buffers)
   std::string memory_;     // the first records: offsets [0, memory_.size())
   size_t memory_taken_ = 0;  // of the process's share: memory_'s capacity
   bool on_file_ = false;   // a record went to the file: the later ones follow it

@@ -149,3 +149,38 @@ TEST(SpillFile, SharesItsMemoryWithTheProcesssOtherSpills) {
   third.append(std::string(1000, 'z'), 0);
   third.flush();
 }
+
+// read_near gives what read gives, in any order, from records in memory and
+// on file; the thread's buffer never serves another spill's records, nor
+// those of this spill before it was emptied.
+TEST(SpillFile, ReadsNearWhatItReadsInAnyOrderAndNeverAnotherSpillsRecords) {
+  auto fill = [](SpillFile& spill, char base, int64_t count) {
+    std::vector<std::string> records;
+    for (int64_t i = 0; i < count; ++i)
+      records.push_back(std::string(1000 + i * 7919 % 9000, static_cast<char>(base + i % 20)));
+    for (size_t i = 0; i < records.size(); ++i) spill.append(records[i], int64_t(i));
+    spill.flush();
+    return records;
+  };
+  SpillFile first, second;
+  const std::vector<std::string> a = fill(first, 'a', 1200);  // past the memory's share
+  const std::vector<std::string> b = fill(second, 'A', 300);  // on file: the first holds the share
+  std::string bytes;
+  const std::vector<size_t> order = {0, 1, 1199, 700, 701, 702, 5, 1198, 640, 639, 1000};
+  for (size_t i : order) {
+    EXPECT_EQ(first.read_near(i, bytes), int64_t(i));
+    EXPECT_EQ(bytes, a[i]) << i;
+    const size_t j = i % b.size();
+    EXPECT_EQ(second.read_near(j, bytes), int64_t(j));
+    EXPECT_EQ(bytes, b[j]) << j;
+  }
+  EXPECT_EQ(first.read_near(1000, bytes), 1000);  // the buffer holds the first spill's records
+  first.clear();
+  const std::vector<std::string> again = fill(first, 'k', 1200);  // at the same offsets
+  EXPECT_EQ(first.read_near(1001, bytes), 1001);
+  EXPECT_EQ(bytes, again[1001]);
+  for (size_t i : order) {
+    EXPECT_EQ(first.read_near(i, bytes), int64_t(i));
+    EXPECT_EQ(bytes, again[i]) << i;
+  }
+}

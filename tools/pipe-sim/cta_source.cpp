@@ -12,7 +12,7 @@ uint64_t CtaSource::insts(uint32_t i) const {
 }
 
 void CtaSource::read_back(uint32_t i, CtaTrace& into, std::string& bytes) const {
-  spill->read(first_record + i, bytes);
+  spill->read_near(first_record + i, bytes);
   stream::RecordCodec<CtaTrace>::unpack(stream::Record(bytes, "spilled cta record"), into);
 }
 
