@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <unistd.h>
 
 #include "libcommon/diag.hpp"
@@ -126,36 +127,48 @@ int64_t SpillFile::read(size_t index, std::string& bytes) const {
 }
 
 namespace {
-// replay's and read_near's reads: few system calls, little memory.
-constexpr size_t kReplayBufferBytes = size_t{256} << 10;
+// What read_near reads at once where its reads are far apart (e.g. kernels
+// that run together): little more than the record, as read() would.
+constexpr size_t kFarBytes = size_t{16} << 10;
 }  // namespace
 
 int64_t SpillFile::read_near(size_t index, std::string& bytes) const {
   if (end_of(index) <= memory_.size()) return read(index, bytes);
-  struct Buffer {
-    uint64_t spill = 0;  // the id_ of the records it holds
-    std::string bytes;
-    uint64_t at = 0;
+  struct Near {
+    uint64_t spill = 0;  // the id_ of the records its window holds
+    Window window;
+    std::optional<uint64_t> last_fill;  // where the window was last read from
   };
-  thread_local Buffer buffer;
-  if (buffer.spill != id_) {
-    buffer.spill = id_;
-    buffer.bytes.clear();  // keeps its room
-    buffer.at = 0;
+  thread_local Near near;
+  if (near.spill != id_) {
+    near.spill = id_;
+    near.window.bytes.clear();  // keeps its room
+    near.last_fill.reset();
   }
-  return read_through(index, end_, buffer.bytes, &buffer.at, bytes);
+  if (!holds(near.window, index)) {
+    const uint64_t offset = offsets_[index];
+    const bool close = near.last_fill && std::max(offset, *near.last_fill) - std::min(offset, *near.last_fill) <= kRunBytes;
+    fill(near.window, index, end_, close ? kRunBytes : kFarBytes);
+    near.last_fill = offset;
+  }
+  return take(near.window, index, bytes);
 }
 
-int64_t SpillFile::read_through(size_t index, uint64_t limit, std::string& buffer, uint64_t* buffer_at,
-                                std::string& bytes) const {
-  const uint64_t offset = offsets_[index], next = end_of(index);
-  if (offset < *buffer_at || next > *buffer_at + buffer.size()) {
-    buffer.resize(std::min<uint64_t>(limit - offset, std::max<uint64_t>(kReplayBufferBytes, next - offset)));
-    read_at(offset, buffer.data(), buffer.size());
-    *buffer_at = offset;
-  }
-  const char* record = buffer.data() + (offset - *buffer_at);
-  bytes.assign(record + kTagBytes, next - offset - kTagBytes);
+bool SpillFile::holds(const Window& w, size_t index) const {
+  return offsets_[index] >= w.at && end_of(index) <= w.at + w.bytes.size();
+}
+
+void SpillFile::fill(Window& w, size_t index, uint64_t limit, size_t want) const {
+  const uint64_t offset = offsets_[index];
+  w.bytes.resize(std::min<uint64_t>(limit - offset, std::max<uint64_t>(want, end_of(index) - offset)));
+  read_at(offset, w.bytes.data(), w.bytes.size());
+  w.at = offset;
+}
+
+int64_t SpillFile::take(const Window& w, size_t index, std::string& bytes) const {
+  const uint64_t offset = offsets_[index];
+  const char* record = w.bytes.data() + (offset - w.at);
+  bytes.assign(record + kTagBytes, end_of(index) - offset - kTagBytes);
   return tag_at(record);
 }
 

@@ -49,9 +49,10 @@ class SpillFile {
   // flushed, while nothing is appended); returns its tag.
   int64_t read(size_t index, std::string& bytes) const;
   // As read(), for threads that each take records in about ascending order
-  // (pipe-sim's SMs): a record on file comes out of a buffer of the file
-  // that the calling thread keeps, read from a record on when it holds
-  // neither it nor its end.
+  // (pipe-sim's SMs): a record on file comes out of a stretch of the file
+  // that the calling thread keeps, read from the record on when it does not
+  // hold it: 256 KiB where the one before was read from near it, 16 KiB
+  // where not.
   int64_t read_near(size_t index, std::string& bytes) const;
 
  private:
@@ -63,11 +64,19 @@ class SpillFile {
   // Where record `index` ends in the file; the tag a record starts with.
   uint64_t end_of(size_t index) const;
   static int64_t tag_at(const char* record);
-  // Record `index` out of `buffer`, which holds the file from `*buffer_at`
-  // on and is read again, from the record on and up to `limit` at most,
-  // where it ends before it.
-  int64_t read_through(size_t index, uint64_t limit, std::string& buffer, uint64_t* buffer_at,
-                       std::string& bytes) const;
+  // A stretch of the file read at once, that records are taken out of.
+  struct Window {
+    std::string bytes;
+    uint64_t at = 0;  // the offset of bytes[0]
+  };
+  // What read_run and replay read at once: few system calls, little memory.
+  static constexpr size_t kRunBytes = size_t{256} << 10;
+  bool holds(const Window& w, size_t index) const;
+  // Reads `want` bytes from record `index` on into `w`, or the record if
+  // longer, never past `limit`.
+  void fill(Window& w, size_t index, uint64_t limit, size_t want) const;
+  // Record `index`, which `w` holds; returns its tag.
+  int64_t take(const Window& w, size_t index, std::string& bytes) const;
   void write(const void* bytes, size_t length);
 
   uint64_t id_;            // of these records, unique in the process (read_near's buffers)
@@ -92,10 +101,11 @@ template <class F>
 void SpillFile::read_run(size_t begin, size_t end, F&& body) const {
   if (begin >= end) return;
   const uint64_t limit = end_of(end - 1);
-  std::string buffer, bytes;
-  uint64_t buffer_at = 0;
+  Window window;
+  std::string bytes;
   for (size_t i = begin; i < end; ++i) {
-    const int64_t tag = read_through(i, limit, buffer, &buffer_at, bytes);
+    if (!holds(window, i)) fill(window, i, limit, kRunBytes);
+    const int64_t tag = take(window, i, bytes);
     body(bytes, tag);
   }
 }
