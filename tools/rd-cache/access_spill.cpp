@@ -51,7 +51,7 @@ size_t AccessSpill::append(const CtaAccesses& cta) {
 
 void AccessSpill::load(size_t index, uint32_t linear, CtaAccesses& out) const {
   thread_local std::string bytes;
-  file_.read(index, bytes);
+  file_.read_near(index, bytes);
   archive::ByteSource in(bytes, "spill file", "damaged");  // short strings: no allocation per CTA
   out.linear = linear;
   out.warps.resize(in.varint());

@@ -23,7 +23,8 @@ class AccessSpill {
   // Forgets every CTA, to be reused for another kernel.
   void clear() { file_.clear(); }
   // CTA `index` into `out` (its buffers reused), at `linear` in the grid.
-  // Safe from several threads at once, once flushed.
+  // Safe from several threads at once, once flushed. The SMs take their CTAs
+  // in about the order they were appended: read through SpillFile::read_near.
   void load(size_t index, uint32_t linear, CtaAccesses& out) const;
 
  private:
