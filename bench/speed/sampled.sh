@@ -18,10 +18,14 @@
 # Default: vecadd,gather,stencil,reduce,tensor, 64k, 64 (320 launches, 1.09 GB
 # of Accel-Sim text, as bench/speed/run.sh's SPEED_BIG case), qv100. Needs
 # about 1.6 GB of scratch under $TMPDIR and, here, a few minutes.
+# SAMPLED_ARCHIVE=1: both pipelines read a trace-compress archive of the
+# application instead of its text (made first, its time not counted), which
+# is how a kept trace is read (trace-unpack --plan then decodes only the
+# picked kernels' blocks).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../bench-lib.sh"
-bench_setup sampled.sh trace-unpack kernel-select cta-sample rd-cache pipe-sim stall-report sasskit-gen awk
+bench_setup sampled.sh trace-unpack trace-compress kernel-select cta-sample rd-cache pipe-sim stall-report sasskit-gen awk
 kinds=${1:-vecadd,gather,stencil,reduce,tensor}
 elements=${2:-64k}
 repeat=${3:-64}
@@ -30,6 +34,13 @@ export TMPDIR=$work  # the tools' spill files too
 
 sasskit-gen -q -k "$kinds" -n "$elements" --repeat "$repeat" -o "$work/app"
 echo "application: $(du -sb "$work/app" | cut -f1) bytes of Accel-Sim text, $(grep -c '^kernel-' "$work/app/kernelslist.g") launches ($kinds, $elements, x$repeat), $gpu"
+app=$work/app
+if [[ ${SAMPLED_ARCHIVE:-0} == 1 ]]; then
+  trace-compress -q "$work/app" -o "$work/app.ska"
+  rm -rf "$work/app"
+  app=$work/app.ska
+  echo "read from its archive: $(du -sb "$app" | cut -f1) bytes"
+fi
 
 # cpu STAGE OUT COMMAND...: runs it, stdout to OUT; prints "STAGE CPU-SECONDS" to the log.
 cpu() {
@@ -44,17 +55,17 @@ app_cycles() {
 }
 common=(-q --no-provenance --config "$gpu" -j 1)
 
-cpu full/trace-unpack "$work/s" trace-unpack -q --no-provenance "$work/app" -o -
+cpu full/trace-unpack "$work/s" trace-unpack -q --no-provenance "$app" -o -
 cpu full/rd-cache "$work/r" rd-cache "${common[@]}" "$work/s" -o -
 cpu full/pipe-sim "$work/p" pipe-sim "${common[@]}" "$work/r" -o -
 cpu full/stall-report "$work/full.json" stall-report -q --format json "$work/p"
 rm -f "$work/s" "$work/r" "$work/p"
 
-cpu plan/trace-unpack "$work/s" trace-unpack -q --no-provenance "$work/app" -o -
+cpu plan/trace-unpack "$work/s" trace-unpack -q --no-provenance "$app" -o -
 cpu plan/kernel-select "$work/plan.csv" kernel-select -q --format csv "$work/s" -o -
 rm -f "$work/s"
 
-cpu sampled/trace-unpack "$work/s" trace-unpack -q --no-provenance --plan "$work/plan.csv" "$work/app" -o -
+cpu sampled/trace-unpack "$work/s" trace-unpack -q --no-provenance --plan "$work/plan.csv" "$app" -o -
 cpu sampled/cta-sample "$work/c" cta-sample -q --no-provenance --config "$gpu" "$work/s" -o -
 cpu sampled/rd-cache "$work/r" rd-cache "${common[@]}" "$work/c" -o -
 cpu sampled/pipe-sim "$work/p" pipe-sim "${common[@]}" --pkp "$work/r" -o -
