@@ -77,7 +77,7 @@ void SpillFile::write(const void* bytes, size_t length) {
   if (std::fwrite(bytes, 1, length, file_) != length) fail_io(path_, kWriteFailed);
 }
 
-size_t SpillFile::append(const std::string& bytes, int64_t tag) {
+size_t SpillFile::append(std::string_view bytes, int64_t tag) {
   // The bytes live and die with this process: the tag in native byte order.
   if (keep_in_memory(kTagBytes + bytes.size())) {
     memory_.append(reinterpret_cast<const char*>(&tag), kTagBytes);

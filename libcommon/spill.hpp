@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace sasskit {
 
@@ -29,7 +30,7 @@ class SpillFile {
   SpillFile& operator=(const SpillFile&) = delete;
 
   // Appends a record's bytes with a tag kept beside it; returns its index.
-  size_t append(const std::string& bytes, int64_t tag = 0);
+  size_t append(std::string_view bytes, int64_t tag = 0);
   size_t size() const { return offsets_.size(); }
   // Reads the records back in order: body(bytes, tag), a buffer of the
   // file read at a time rather than a record. Then empties the file.

@@ -1,5 +1,7 @@
 #include "workload.hpp"
 
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "formats/cta_payload.hpp"
@@ -69,7 +71,9 @@ class BatchBuilder : public stream::KernelHandler {
     // Only the instruction counts are needed until an SM takes the CTA:
     // the CTA waits with a group, counted together on the run's threads
     // before any later record is taken (count_waiting).
-    waiting_.push_back(WaitingCta{r.bytes(), r.where(), cta.index()});
+    waiting_.push_back(WaitingCta{waiting_text_.size(), r.bytes().size(), r.where().size(), cta.index()});
+    waiting_text_ += r.bytes();
+    waiting_text_ += r.where();
     waiting_bytes_ += sizeof(WaitingCta) + r.bytes().size() + r.where().size();  // about what it holds
     if (waiting_bytes_ >= kCountGroupBytes) count_waiting();
   }
@@ -103,16 +107,21 @@ class BatchBuilder : public stream::KernelHandler {
 
  private:
   // A spilled CTA of the open kernel not yet counted, with a copy of its
-  // record's bytes (the reader reuses its record). Only the bytes wait: a
-  // Record parsed for its payload holds the parse (kilobytes) as long as
-  // it lives.
+  // record's bytes and its place in the input in waiting_text_ (the reader
+  // reuses its record). Only the bytes wait: a Record parsed for its payload
+  // holds the parse (kilobytes) as long as it lives.
   struct WaitingCta {
-    std::string bytes;
-    std::string where;
+    size_t at = 0;  // in waiting_text_: the bytes, then the place
+    size_t bytes = 0, where = 0;  // their lengths
     uint64_t index = 0;
     UnitCounts units{};
     bool counted = false;
     std::exception_ptr error;
+    std::string_view bytes_in(const std::string& text) const { return {text.data() + at, bytes}; }
+    std::string where_in(const std::string& text) const { return text.substr(at + bytes, where); }
+    stream::Record record_in(const std::string& text) const {
+      return stream::Record(std::string(bytes_in(text)), where_in(text));
+    }
   };
 
   // Counts the waiting CTAs, in parallel, then takes them in stream order:
@@ -125,40 +134,47 @@ class BatchBuilder : public stream::KernelHandler {
   // again when it takes it.
   void count_waiting() {
     if (waiting_.empty()) return;
-    std::vector<WaitingCta> group = std::exchange(waiting_, {});  // none left to count twice after an error
+    // None left to count twice after an error; the room stays for the next group.
+    std::vector<WaitingCta> group;
+    std::string text;
+    group.swap(waiting_);
+    text.swap(waiting_text_);
     waiting_bytes_ = 0;
     const std::vector<StaticInst>& table = open_.kernels.back().table;
     parallel_for(group.size(), options_.threads, [&](size_t i) {
       WaitingCta& w = group[i];
       try {
-        const stream::Record record(w.bytes, w.where);
+        const stream::Record record = w.record_in(text);
         const auto payload = stream::cta_payload(record);
-        w.counted = payload && stream::count_payload_units(*payload, w.where, table, units_, w.units);
+        w.counted = payload && stream::count_payload_units(*payload, record.where(), table, units_, w.units);
       } catch (...) {
         w.error = std::current_exception();
       }
     });
     for (WaitingCta& w : group) {
       if (w.error) std::rethrow_exception(w.error);
-      if (!w.counted) w.units = decode_and_count(w, table);
-      spill(w);
+      if (!w.counted) w.units = decode_and_count(w.record_in(text), table);
+      spill(w, w.bytes_in(text));
     }
+    group.clear();
+    text.clear();
+    waiting_.swap(group);
+    waiting_text_.swap(text);
   }
 
   // As CtaRecord::decode does, without the stream layer's kernel, which is
   // gone when the layer has refused a later record (before_failing).
-  UnitCounts decode_and_count(const WaitingCta& w, const std::vector<StaticInst>& table) const {
-    const stream::Record record(w.bytes, w.where);
+  UnitCounts decode_and_count(const stream::Record& record, const std::vector<StaticInst>& table) const {
     CtaTrace c;
     stream::RecordCodec<CtaTrace>::unpack(record, c);
-    stream::validate_cta(c, table, w.where);
+    stream::validate_cta(c, table, record.where());
     check_has_warps(c.warps.size(), record);
     return count_units(c.warps, [&](uint32_t i) { return units_[i]; });
   }
 
-  void spill(const WaitingCta& w) {
+  void spill(const WaitingCta& w, std::string_view bytes) {
     KernelInput& k = open_.kernels.back();
-    size_t record = open_.spill->append(w.bytes);
+    size_t record = open_.spill->append(bytes);
     if (k.spilled.empty()) k.first_spilled = record;
     k.spilled.add(w.index, w.units);
     add_spilled(record);
@@ -203,6 +219,7 @@ class BatchBuilder : public stream::KernelHandler {
   Classifier classify_;         // the open kernel's
   std::vector<UnitClass> units_;  // per table entry of the open kernel
   std::vector<WaitingCta> waiting_;  // of the open kernel, in stream order
+  std::string waiting_text_;         // their records' bytes and places, back to back
   size_t waiting_bytes_ = 0;
   bool saw_kernel_ = false;
 };
