@@ -147,7 +147,8 @@ int64_t SpillFile::read_near(size_t index, std::string& bytes) const {
   }
   if (!holds(near.window, index)) {
     const uint64_t offset = offsets_[index];
-    const bool close = near.last_fill && std::max(offset, *near.last_fill) - std::min(offset, *near.last_fill) <= kRunBytes;
+    const auto distance = [](uint64_t a, uint64_t b) { return a > b ? a - b : b - a; };
+    const bool close = near.last_fill && distance(offset, *near.last_fill) <= kRunBytes;
     fill(near.window, index, end_, close ? kRunBytes : kFarBytes);
     near.last_fill = offset;
   }

@@ -70,7 +70,8 @@ class SpillFile {
     std::string bytes;
     uint64_t at = 0;  // the offset of bytes[0]
   };
-  // What read_run and replay read at once: few system calls, little memory.
+  // What read_run and replay read at once, and read_near where its reads
+  // are near one another: few system calls, little memory.
   static constexpr size_t kRunBytes = size_t{256} << 10;
   bool holds(const Window& w, size_t index) const;
   // Reads `want` bytes from record `index` on into `w`, or the record if
