@@ -8,8 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <mutex>
-#include <vector>
+#include <span>
 
 extern char end;  // the end of the program's data, where the main heap starts (end(3))
 #endif
@@ -63,15 +64,26 @@ void back_heap_with_huge_pages() {
 // memory at worst: it never changes what a program computes.
 constexpr uintptr_t kThreadHeapBytes = uintptr_t(64) << 20;
 
+// The heaps advised so far, so that each is advised once. Nothing here has
+// a destructor: a kept thread may start only while the process exits, after
+// the static objects are destroyed (a vector here was, and that thread's
+// push_back freed its buffer a second time). Past kMostAdvised heaps, a heap
+// is advised again each time: the advice is the same.
+constexpr size_t kMostAdvised = 64;
+std::mutex g_advised_mutex;
+std::array<uintptr_t, kMostAdvised> g_advised;
+size_t g_advised_count = 0;
+
 void advise_heap_of(uintptr_t block) {
   const uintptr_t main_from = reinterpret_cast<uintptr_t>(&end), main_to = reinterpret_cast<uintptr_t>(sbrk(0));
   if (block >= main_from && block < main_to) return;  // the main heap: advised by tune_heap
   const uintptr_t heap = block & ~(kThreadHeapBytes - 1);
-  static std::mutex mutex;
-  static std::vector<uintptr_t> advised;
-  std::lock_guard lock(mutex);
-  if (std::ranges::find(advised, heap) != advised.end()) return;
-  advised.push_back(heap);
+  {
+    std::lock_guard lock(g_advised_mutex);
+    const auto advised = std::span(g_advised).first(g_advised_count);
+    if (std::ranges::find(advised, heap) != advised.end()) return;
+    if (g_advised_count < kMostAdvised) g_advised[g_advised_count++] = heap;
+  }
   madvise(reinterpret_cast<void*>(heap), kThreadHeapBytes, MADV_HUGEPAGE);
 }
 
