@@ -65,10 +65,10 @@ void back_heap_with_huge_pages() {
 constexpr uintptr_t kThreadHeapBytes = uintptr_t(64) << 20;
 
 // The heaps advised so far, so that each is advised once. Nothing here has
-// a destructor: a kept thread may start only while the process exits, after
-// the static objects are destroyed (a vector here was, and that thread's
-// push_back freed its buffer a second time). Past kMostAdvised heaps, a heap
-// is advised again each time: the advice is the same.
+// a destructor: a kept thread may begin running only once the process is
+// exiting and its static objects are destroyed (a vector here was, and that
+// thread's push_back freed its buffer a second time). Past kMostAdvised
+// heaps, a heap is advised again each time: the advice is the same.
 constexpr size_t kMostAdvised = 64;
 std::mutex g_advised_mutex;
 std::array<uintptr_t, kMostAdvised> g_advised;
