@@ -75,6 +75,24 @@ TEST(Heap, AdvisesHugePagesOnUntouchedReserveOnce) {
   EXPECT_LT(advised_rss_kib, (kHugePageHeap >> 10) / 4);
 }
 
+// The heap's free top starts below the first huge-page boundary of the
+// advised range; the part before it is filled, so that the first large block
+// after tuning lies in the advised range, not in small pages below it.
+TEST(Heap, NewBlocksStartInTheAdvisedRange) {
+  if (!has_huge_pages_tunable()) GTEST_SKIP() << "not glibc's heap, no transparent huge pages or no /proc here";
+  tune_heap();
+  void* volatile p = std::malloc(size_t(1) << 20);
+  const auto block = reinterpret_cast<uintptr_t>(p);
+  bool found = false;
+  for (const Mapping& m : heap_mappings())
+    if (block >= m.from && block < m.to) {
+      found = true;
+      EXPECT_TRUE(m.huge_advised) << "the block lies in the heap's part below the advised range";
+    }
+  std::free(p);
+  EXPECT_TRUE(found);
+}
+
 // A thread's arena has a heap apart from the main one; where the thread's
 // blocks are, the mapping is advised too.
 TEST(Heap, AdvisesHugePagesOnAThreadsHeap) {
