@@ -1,11 +1,9 @@
 #include "formats/archive_cta.hpp"
 
 #include <algorithm>
-#include <new>
-
-#include <sys/mman.h>
 
 #include "formats/archive_lanes.hpp"
+#include "libcommon/zeroed_pages.hpp"
 
 namespace sasskit::archive {
 namespace {
@@ -70,9 +68,7 @@ TrendTable::TrendTable(unsigned bits) : shift_(64 - bits), slots_(nullptr, Unmap
     spare.erase(same_size);
     return;
   }
-  void* pages = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (pages == MAP_FAILED) throw std::bad_alloc();
-  slots_.reset(static_cast<Slot*>(pages));
+  slots_.reset(static_cast<Slot*>(map_zeroed_pages(bytes)));
 }
 
 TrendTable::~TrendTable() {
@@ -84,7 +80,7 @@ TrendTable::~TrendTable() {
   if (std::vector<Pages>& spare = spares(); spare.size() < kSpareTables) spare.push_back(std::move(slots_));
 }
 
-void TrendTable::Unmap::operator()(Slot* p) const { munmap(p, bytes); }
+void TrendTable::Unmap::operator()(Slot* p) const { unmap_zeroed_pages(p, bytes); }
 
 size_t TrendTable::index(uint64_t key) const { return (key * kGolden) >> shift_; }
 

@@ -65,7 +65,8 @@ class TrendTable {
  private:
   // A fresh slot holds key ~0 with last = step = 0. The key is stored
   // inverted so that a fresh table is all zero bytes: its pages are mapped
-  // straight from the system, which hands them out zeroed on first touch.
+  // straight from the system, which hands them out zeroed on first touch
+  // (in huge pages where it can: a kernel's keys touch pages all over it).
   // A table that ends clears the slots it wrote and is kept for the next
   // table of its size on this thread (spares()), so a run touches a
   // kernel's pages once, not once per kernel: a fresh mapping faults in

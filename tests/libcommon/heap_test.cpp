@@ -1,9 +1,11 @@
 #include "libcommon/heap.hpp"
+#include "libcommon/zeroed_pages.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -113,6 +115,26 @@ TEST(Heap, AdvisesHugePagesOnAThreadsHeap) {
     }
   EXPECT_TRUE(found);
   EXPECT_TRUE(advised);
+}
+
+// The archive coder's tables (zeroed_pages.hpp): zeroed, on a 2 MiB
+// boundary, advised for huge pages, and given back whole.
+TEST(ZeroedPages, AreZeroAlignedAndAdvised) {
+  const size_t bytes = (size_t(1) << 18) * 24 + 100;  // not a whole number of pages
+  auto* pages = static_cast<unsigned char*>(map_zeroed_pages(bytes));
+  const auto from = reinterpret_cast<uintptr_t>(pages);
+  EXPECT_EQ(from % (uintptr_t(2) << 20), 0u);
+  std::vector<unsigned char> zeros(bytes);
+  EXPECT_EQ(std::memcmp(pages, zeros.data(), bytes), 0);
+  pages[bytes - 1] = 1;  // all of it is writable
+  if (std::filesystem::exists("/proc/self/smaps")) {
+    bool advised = false;
+    for (const Mapping& m : mappings())
+      if (from >= m.from && from < m.to) advised = m.huge_advised && m.to >= from + bytes;
+    EXPECT_TRUE(advised);
+  }
+  unmap_zeroed_pages(pages, bytes);
+  for (const Mapping& m : mappings()) EXPECT_FALSE(from >= m.from && from < m.to) << "still mapped";
 }
 
 }  // namespace
