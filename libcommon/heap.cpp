@@ -99,7 +99,7 @@ void back_heap_with_huge_pages() {
     madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
     const uintptr_t header = top + request;  // within 16 bytes
     collapse_page_at(header - 16, from, to);
-    collapse_page_at(header + 16, from, to);
+    if (((header - 16) ^ (header + 16)) >= kHugePage) collapse_page_at(header + 16, from, to);
   }
   std::free(grows);
   if (advised) occupy_below(top, from);
