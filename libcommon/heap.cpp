@@ -20,8 +20,6 @@ namespace sasskit {
 #if defined(__GLIBC__) && !defined(SASSKIT_OWN_HEAP)
 namespace {
 
-constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
-
 // MADV_COLLAPSE, which Debian 12's C library headers do not name yet.
 #ifdef MADV_COLLAPSE
 constexpr int kCollapse = MADV_COLLAPSE;
@@ -41,12 +39,10 @@ void keep_freed_memory_for_reuse() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest
 }
 
-// Splitting `grows` off the heap's top wrote the header of what was left
-// just past its end, before the advice. Where that was in the advised range,
-// its huge page had a small page already, and the kernel keeps those 2 MiB in
-// small pages: pipe-sim took 475 faults more in every run whose heap started
-// less than 1 MiB below a huge-page boundary. A synchronous collapse (Linux
-// 6.1 on) makes them one huge page; where it is refused they stay small.
+// A huge page of an advised range that had a small page before the advice
+// stays in small pages (the kernel does not replace them on fault). A
+// synchronous collapse (Linux 6.1 on) makes it one huge page at once, when
+// it lies wholly in [from, to); where the system refuses, it stays small.
 void collapse_page_at(uintptr_t address, uintptr_t from, uintptr_t to) {
   const uintptr_t page = address & ~(kHugePage - 1);
   if (page >= from && page + kHugePage <= to) madvise(reinterpret_cast<void*>(page), kHugePage, kCollapse);
@@ -97,7 +93,11 @@ void back_heap_with_huge_pages() {
   const bool advised = after > before && to > from;
   if (advised) {
     madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
-    const uintptr_t header = top + request;  // within 16 bytes
+    // Splitting `grows` off the heap's top wrote the header of what was left
+    // just past its end (within 16 bytes), before the advice: pipe-sim took
+    // 475 faults more in every run whose heap started less than 1 MiB below
+    // a huge-page boundary, where that header lies in the advised range.
+    const uintptr_t header = top + request;
     collapse_page_at(header - 16, from, to);
     if (((header - 16) ^ (header + 16)) >= kHugePage) collapse_page_at(header + 16, from, to);
   }

@@ -24,6 +24,10 @@ inline constexpr bool kTunesHeap = true;
 inline constexpr bool kTunesHeap = false;
 #endif
 
+// A transparent huge page on x86-64: the kernel gives one to a range of this
+// size aligned to it, with one fault where 4 KiB pages take 512.
+inline constexpr size_t kHugePage = size_t(2) << 20;
+
 // How much of the heap is backed by huge pages from the start.
 inline constexpr size_t kHugePageHeap = size_t(64) << 20;
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <new>
 
+#include "heap.hpp"
+
 namespace sasskit {
 namespace {
-
-constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
 
 uintptr_t round_up(uintptr_t n, uintptr_t to) { return (n + to - 1) / to * to; }
 

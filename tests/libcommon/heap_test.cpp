@@ -123,7 +123,7 @@ TEST(ZeroedPages, AreZeroAlignedAndAdvised) {
   const size_t bytes = (size_t(1) << 18) * 24 + 100;  // not a whole number of pages
   auto* pages = static_cast<unsigned char*>(map_zeroed_pages(bytes));
   const auto from = reinterpret_cast<uintptr_t>(pages);
-  EXPECT_EQ(from % (uintptr_t(2) << 20), 0u);
+  EXPECT_EQ(from % kHugePage, 0u);
   std::vector<unsigned char> zeros(bytes);
   EXPECT_EQ(std::memcmp(pages, zeros.data(), bytes), 0);
   pages[bytes - 1] = 1;  // all of it is writable
