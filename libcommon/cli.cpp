@@ -156,15 +156,18 @@ int ToolApp::run(const std::function<void()>& body) {
     app_.parse(argc_, argv_);
     g_effective_options = options_given(app_, defaults);
   } catch (const CLI::CallForHelp&) {
+    complete_options();
     std::cout << app_.help();
     return 0;
   } catch (const CLI::CallForAllHelp&) {
+    complete_options();
     std::cout << app_.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::CallForVersion&) {
     std::cout << app_.version() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
+    complete_options();
     const std::string hint = nearest_option_hint(app_, argc_, argv_);
     std::cerr << name_ << ": " << printable(hint.empty() ? e.what() : hint) << "\n"
               << "usage: " << name_ << " [OPTIONS]" << positional_usage(app_)
@@ -190,6 +193,10 @@ int ToolApp::run(const std::function<void()>& body) {
     return static_cast<int>(ExitCode::Internal);
   }
   return 0;
+}
+
+void ToolApp::complete_options() {
+  for (const auto& complete : complete_options_) complete();
 }
 
 }  // namespace sasskit

@@ -42,10 +42,16 @@ class ToolApp {
   // Usage errors print a short usage on stderr; --help and --version go to
   // stdout; sasskit::Error prints "tool: where: what".
   int run(const std::function<void()>& body);
+  // `complete` runs before the tool lists its options (--help, the hint of
+  // a usage error): it adds options registered only when named.
+  void before_listing_options(std::function<void()> complete) { complete_options_.push_back(std::move(complete)); }
 
  private:
+  void complete_options();
+
   std::string name_;
   CLI::App app_;
+  std::vector<std::function<void()>> complete_options_;
   CommonOptions common_;
   int argc_;
   char** argv_;

@@ -345,17 +345,19 @@ size_t line_of(const std::string& text, const std::string& name) {
 // repeated on the command line still takes the last, as overrides expect.)
 class ModelFileReader : public CLI::ConfigTOML {
  public:
-  // `before_reading` runs as CLI11 starts on the file, the command line
-  // parsed; `read` gets the file's items once they are checked.
-  ModelFileReader(std::function<void()> before_reading, std::function<void(const std::vector<CLI::ConfigItem>&)> read)
-      : before_reading_(std::move(before_reading)), read_(std::move(read)) {}
+  using Values = std::map<std::string, std::vector<std::string>>;
+  // `read` gets the file's values, key -> the values it gives, once checked.
+  explicit ModelFileReader(std::function<void(Values)> read) : read_(std::move(read)) {}
 
+  // Hands CLI11 no items: GpuOptions::config() applies the file's values
+  // itself, below the command line's. CLI11 would look each item up by
+  // comparing it with every option (a copy of their names each time), most
+  // of a tool's start-up.
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
-    before_reading_();
     std::string text{std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>()};
     std::istringstream in(text);
-    std::vector<CLI::ConfigItem> parsed = CLI::ConfigTOML::from_config(in);
-    for (const CLI::ConfigItem& item : parsed) {
+    Values values;
+    for (const CLI::ConfigItem& item : CLI::ConfigTOML::from_config(in)) {
       const bool in_section = !item.parents.empty();
       // Found only for a message: a search of the text per item made reading a model quadratic.
       const auto at = [&] {
@@ -371,14 +373,14 @@ class ModelFileReader : public CLI::ConfigTOML {
         throw CLI::ConfigError(at() + key->name + " takes one value, the config file gives " +
                                std::to_string(item.inputs.size()) +
                                " (quote a text value that holds spaces or commas)");
+      values.emplace(item.name, item.inputs);  // a key given twice: the first, as CLI11 took it
     }
-    read_(parsed);
-    return parsed;
+    read_(std::move(values));
+    return {};
   }
 
  private:
-  std::function<void()> before_reading_;
-  std::function<void(const std::vector<CLI::ConfigItem>&)> read_;
+  std::function<void(Values)> read_;
 };
 
 // A model found in a folder that others may write to could have been planted.
@@ -432,26 +434,27 @@ std::string dump_config(const GpuConfig& gpu) {
   return out.str();
 }
 
-GpuOptions::GpuOptions(CLI::App& app) {
-  const std::string group = "GPU model (keys of the --config file, see sasskit-config(5))";
+GpuOptions::GpuOptions(CLI::App& app) : GpuOptions(app, nullptr) {}
+
+GpuOptions::GpuOptions(ToolApp& tool) : GpuOptions(tool.app(), &tool.common().argv) {
+  tool.before_listing_options([this] { add_key_options(); });
+}
+
+GpuOptions::GpuOptions(CLI::App& app, const std::vector<std::string>* command_line)
+    : app_(app), options_(keys().size(), nullptr) {
+  const std::string group = kGroup;
   g_reads_models = true;
   app.allow_config_extras(CLI::config_extras_mode::error);
-  app.config_formatter(std::make_shared<ModelFileReader>(
-      [this] { given_before_file_ = keys_given(); },
-      [this](const std::vector<CLI::ConfigItem>& items) {
-        for (const CLI::ConfigItem& item : items) file_values_[item.name] = join(item.inputs);
-      }));
-  for (const Key& k : keys()) {
-    std::string help = k.help;
-    help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
-    CLI::Option* opt =
-        app.add_option("--" + k.name)->description(help)->group(group)->type_name(type_name(k));
-    if (is_list(k)) {
-      opt->expected(1, 64)->delimiter(',');
-    } else {
-      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.config_formatter(
+      std::make_shared<ModelFileReader>([this](ModelFileReader::Values values) { file_values_ = std::move(values); }));
+  if (command_line) {
+    for (const std::string& arg : *command_line) {
+      if (!arg.starts_with("--")) continue;
+      if (const Key* key = lookup_key(std::string_view(arg).substr(2, arg.find('=') - 2)))
+        add_key_option(static_cast<size_t>(key - keys().data()));
     }
-    options_.push_back(opt);
+  } else {
+    add_key_options();
   }
   app.add_option("--import-accelsim", import_dir_,
                  "Start from an Accel-Sim config: DIR/gpgpusim.config and DIR/trace.config")
@@ -464,17 +467,37 @@ GpuOptions::GpuOptions(CLI::App& app) {
       ->group(group);
 }
 
+void GpuOptions::add_key_options() {
+  for (size_t i = 0; i < keys().size(); ++i) add_key_option(i);
+}
+
+void GpuOptions::add_key_option(size_t i) {
+  if (options_[i]) return;
+  const Key& k = keys()[i];
+  std::string help = k.help;
+  help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
+  CLI::Option* opt = app_.add_option("--" + k.name)->description(help)->group(kGroup)->type_name(type_name(k));
+  if (is_list(k)) {
+    opt->expected(1, 64)->delimiter(',');
+  } else {
+    opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  options_[i] = opt;
+}
+
+const std::vector<std::string>* GpuOptions::given(size_t i, bool on_command_line) const {
+  if (on_command_line) return &options_[i]->results();
+  const auto in_file = file_values_.find(keys()[i].name);
+  return in_file == file_values_.end() || in_file->second.empty() ? nullptr : &in_file->second;
+}
+
 GpuConfig GpuOptions::config() const {
   GpuConfig gpu = import_dir_.empty() ? GpuConfig{} : import_accelsim(import_dir_);
   const GpuConfig start = gpu;
-  const auto& all = keys();
-  for (size_t i = 0; i < all.size(); ++i) {
-    const auto& given = options_[i]->results();
-    if (given.empty()) continue;
-    std::visit(Setter{all[i], is_list(all[i]) ? join(given) : given.back(), gpu}, all[i].field);
-  }
+  const std::vector<bool> on_command_line = keys_given();
+  for (size_t i = 0; i < keys().size(); ++i)
+    if (const std::vector<std::string>* values = given(i, on_command_line[i])) set(gpu, i, *values);
   validate(gpu);
-  const std::vector<bool> on_command_line = given_before_file_.value_or(keys_given());
   note_model_in_use(gpu, on_command_line, without_command_line(start, on_command_line));
   if (!g_model_folder_warning.empty()) warn(g_model_path, g_model_folder_warning);
   if (dump_) {
@@ -484,13 +507,17 @@ GpuConfig GpuOptions::config() const {
   return gpu;
 }
 
+void GpuOptions::set(GpuConfig& gpu, size_t i, const std::vector<std::string>& values) {
+  const Key& key = keys()[i];
+  std::visit(Setter{key, is_list(key) ? join(values) : values.back(), gpu}, key.field);
+}
+
 GpuConfig GpuOptions::without_command_line(GpuConfig start, const std::vector<bool>& on_command_line) const {
   for (size_t i = 0; i < keys().size(); ++i) {
-    const Key& key = keys()[i];
-    const auto in_file = file_values_.find(key.name);
-    if (!on_command_line[i] || in_file == file_values_.end()) continue;
+    const std::vector<std::string>* in_file = on_command_line[i] ? given(i, false) : nullptr;
+    if (!in_file) continue;
     try {
-      std::visit(Setter{key, in_file->second, start}, key.field);
+      set(start, i, *in_file);
     } catch (const Error&) {
       // A value the command line overrode was never used: the key counts as changed.
     }
@@ -500,7 +527,7 @@ GpuConfig GpuOptions::without_command_line(GpuConfig start, const std::vector<bo
 
 std::vector<bool> GpuOptions::keys_given() const {
   std::vector<bool> given;
-  for (const CLI::Option* opt : options_) given.push_back(opt->count() > 0);
+  for (const CLI::Option* opt : options_) given.push_back(opt && opt->count() > 0);
   return given;
 }
 

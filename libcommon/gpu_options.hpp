@@ -10,17 +10,25 @@
 #include <string_view>
 #include <vector>
 
+#include "libcommon/cli.hpp"
 #include "libcommon/gpu_config.hpp"
 
 namespace sasskit {
 
-// Registers the GPU keys, --dump-config and --import-accelsim DIR on `app`.
-// Typical use in a tool's main:
-//   sasskit::GpuOptions gpu(app.app());
-//   return app.run([&] { const GpuConfig cfg = gpu.config(); ... });
+// Registers the GPU keys, --dump-config and --import-accelsim DIR on the
+// tool's app. Typical use in a tool's main:
+//   sasskit::GpuOptions gpu(tool);
+//   return tool.run([&] { const GpuConfig cfg = gpu.config(); ... });
 class GpuOptions {
  public:
+  // Every key an option of `app` at once (an app of one's own, the tests).
   explicit GpuOptions(CLI::App& app);
+  // The keys the tool's command line names (--KEY or --KEY=VALUE) become
+  // options at once, the others only when the tool lists its options
+  // (--help, a usage error's hint): CLI11 compares each option it adds
+  // with every other, which for the hundred keys was most of a tool's
+  // start-up. What the tool accepts is the same.
+  explicit GpuOptions(ToolApp& tool);
 
   // The validated model: built-in defaults, overridden by --import-accelsim,
   // overridden by the --config file, overridden by the command line. With
@@ -31,18 +39,26 @@ class GpuOptions {
   bool accept_other_gpu() const { return accept_other_gpu_; }
 
  private:
-  // Which keys have a value so far, in key order.
+  static constexpr const char* kGroup = "GPU model (keys of the --config file, see sasskit-config(5))";
+
+  // `command_line`: the keys to add at once; null for all.
+  GpuOptions(CLI::App& app, const std::vector<std::string>* command_line);
+  void add_key_options();
+  void add_key_option(size_t key);
+  // Which keys the command line gives, in key order.
   std::vector<bool> keys_given() const;
+  // Key `key`'s values from the command line, or else from the --config
+  // file; null when that gives none.
+  const std::vector<std::string>* given(size_t key, bool on_command_line) const;
+  static void set(GpuConfig& gpu, size_t key, const std::vector<std::string>& values);
   // `start` (the built-in or imported model) with the --config file's
   // values of the keys `on_command_line` gives: the model they override.
   GpuConfig without_command_line(GpuConfig start, const std::vector<bool>& on_command_line) const;
 
-  std::vector<CLI::Option*> options_;  // one per key, in key order
-  // keys_given() as CLI11 starts on the --config file, which never
-  // overrides the command line: the keys the command line gives. Unset
-  // without a file.
-  std::optional<std::vector<bool>> given_before_file_;
-  std::map<std::string, std::string> file_values_;  // the --config file's, key -> value
+  CLI::App& app_;
+  std::vector<CLI::Option*> options_;  // one per key, in key order; null until added
+  // The --config file's values, key -> values, as the file gives them.
+  std::map<std::string, std::vector<std::string>> file_values_;
   std::string import_dir_;
   bool dump_ = false;
   bool accept_other_gpu_ = false;

@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) {
   sasskit::ToolApp app("gpu-config-probe", "Print the GPU model built from --config and options", argc, argv);
-  sasskit::GpuOptions gpu_options(app.app());
+  sasskit::GpuOptions gpu_options(app);
   std::vector<unsigned> cta;
   app.app()
       .add_option("--cta", cta, "THREADS,REGS,SMEM: print CTAs per SM for this CTA")

@@ -3,9 +3,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <sstream>
 
 #include "tests/support/gpu_models.hpp"
+#include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
 
 using namespace sasskit;
@@ -158,4 +161,48 @@ TEST(GpuOptions, ImportIsTheBaseThatConfigAndOptionsOverride) {
   EXPECT_EQ(overridden.l1d.latency, 20u);
   const GpuConfig with_file = parse_gpu({"--import-accelsim", dir, "--config", "qv100"});
   EXPECT_EQ(with_file.l1d.latency, bundled("qv100").l1d.latency);
+}
+
+namespace {
+
+// A tool's ToolApp and GpuOptions over `args`; `body` runs as the tool's.
+// Returns the exit status and what the tool printed on stdout.
+std::pair<int, std::string> run_tool(std::vector<std::string> args,
+                                     const std::function<void(CLI::App&, const GpuOptions&)>& body) {
+  args.insert(args.begin(), "tool");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  ToolApp tool("tool", "test", static_cast<int>(argv.size()), argv.data());
+  GpuOptions options(tool);
+  std::ostringstream captured;  // after ToolApp, which sets up std::cout
+  auto* old = std::cout.rdbuf(captured.rdbuf());
+  const int status = tool.run([&] { body(tool.app(), options); });
+  std::cout.rdbuf(old);
+  return {status, captured.str()};
+}
+
+}  // namespace
+
+TEST(GpuOptions, AToolRegistersOnlyTheKeysItsCommandLineNames) {
+  bool ran = false;
+  EXPECT_EQ(run_tool({"--config", "qv100", "--num-sms=8", "--l2-size", "4MiB"},
+                     [&](CLI::App& app, const GpuOptions& options) {
+                       EXPECT_NE(app.get_option_no_throw("--num-sms"), nullptr);
+                       EXPECT_NE(app.get_option_no_throw("--l2-size"), nullptr);
+                       EXPECT_EQ(app.get_option_no_throw("--l1d-size"), nullptr);
+                       const GpuConfig gpu = options.config();
+                       EXPECT_EQ(gpu.num_sms, 8u);
+                       EXPECT_EQ(gpu.l2.size_bytes, 4u << 20);
+                       EXPECT_EQ(gpu.l1d.size_bytes, bundled("qv100").l1d.size_bytes);  // from the file
+                       ran = true;
+                     })
+                .first,
+            0);
+  EXPECT_TRUE(ran);
+}
+
+TEST(GpuOptions, AToolsHelpListsEveryKey) {
+  const auto [status, help] = run_tool({"--help"}, [](CLI::App&, const GpuOptions&) { FAIL() << "ran"; });
+  EXPECT_EQ(status, 0);
+  for (const auto& key : gpu_config_keys()) EXPECT_NE(help.find("--" + key + " "), std::string::npos) << key;
 }

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
                         "CTA-set of the SM predicted to take longest (HyFiSS SM sampling).",
                         argc, argv, {.force = true, .provenance = true});
   CLI::App& app = tool.app();
-  sasskit::GpuOptions gpu(app);
+  sasskit::GpuOptions gpu(tool);
   sasskit::ctasample::RunOptions opt;
   app.add_option("input", opt.input, "Input stream (- = stdin)")->capture_default_str();
   app.add_option("-o,--output", opt.output, "Output stream or JSON (- = stdout)")

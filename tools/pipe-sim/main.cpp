@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
                "cause, and add a stats record per kernel.",
                argc, argv, {.threads = true, .force = true, .provenance = true});
   CLI::App& app = tool.app();
-  GpuOptions gpu_options(app);
+  GpuOptions gpu_options(tool);
   pipesim::RunOptions opt;
   std::string input = "-", output = "-", format = "stream", trace_stalls, policy = "round-robin";
   app.add_option("input", input, "Input stream (- = stdin)")->capture_default_str();

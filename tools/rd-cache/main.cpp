@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
                         "and add a cache record per kernel to the stream.",
                         argc, argv, {.threads = true, .force = true, .provenance = true});
   CLI::App& app = tool.app();
-  sasskit::GpuOptions gpu_options(app);
+  sasskit::GpuOptions gpu_options(tool);
   sasskit::rdcache::Options opt;
   std::string input = "-", output = "-", format = "stream", sweep, sweep_assoc, policy = "round-robin",
               provenance_file;
