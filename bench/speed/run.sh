@@ -11,7 +11,10 @@
 # unsampled pipeline's (trace-unpack + rd-cache + pipe-sim + stall-report, one
 # thread each). Then the two-thread speed-up of pipe-sim, wall clock: the
 # median of SPEED_RUNS (default 5) alternating -j 1 / -j 2 runs on wmma x80,
-# the corpus's gather cases and a generated gather of 65,536 CTAs.
+# the corpus's gather cases and a generated gather of 65,536 CTAs, beside the
+# speed-up that two independent -j 1 runs at once get on the machine then
+# (the most that two threads could; on a shared or throttled machine it is
+# well below 2).
 #
 #   bash bench/speed/run.sh [OUTDIR]      (default $TMPDIR/sasskit-speed)
 #
@@ -95,27 +98,48 @@ accelsim_seconds() {
   xz -dc "$1" | awk '/^gpgpu_simulation_time/ { s = $(NF - 1); sub(/\(/, "", s) } END { print (s + 0 >= 5 ? s + 0 : "-") }'
 }
 
+# The wall clock of COUNT copies of a command run at once, copy i writing
+# $work/copyI.stream.
+copies_wall() {
+  local count=$1 start=$EPOCHREALTIME i pids=()
+  shift
+  for ((i = 1; i <= count; ++i)); do
+    "$@" -o "$work/copy$i.stream" &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || exit 1; done
+  awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'
+}
+
 # The two-thread speed-up of pipe-sim on a kept rd-cache stream, wall clock:
-# "case runs median min max walls-j1 walls-j2".
+# "case runs median min max walls-j1 walls-j2 ceiling of_ceiling". ceiling is
+# the median of 2 * wall(one -j 1 run) / wall(two -j 1 runs at once): the
+# speed-up two wholly independent runs get, which is how much of a second
+# CPU the machine gives while both are busy; of_ceiling is the median of
+# the two-thread speed-up over it.
 two_threads() {
   local name=$1 config=$2 rd=$work/$1.rd.stream
-  local i one two walls ratios
+  local i one two solo pair walls ratios
   walls=$(for ((i = 0; i < runs; ++i)); do
     one=$(cpu_wall "$work/tt1.stream" pipe-sim -q --no-provenance --config "$config" -j 1 "$rd" -o - | cut -d' ' -f2)
     two=$(cpu_wall "$work/tt2.stream" pipe-sim -q --no-provenance --config "$config" -j 2 "$rd" -o - | cut -d' ' -f2)
     same_bytes "$work/tt1.stream" "$work/tt2.stream" "$name: pipe-sim (two-thread runs)"
-    echo "$one $two"
+    solo=$(copies_wall 1 pipe-sim -q --no-provenance --config "$config" -j 1 "$rd")
+    pair=$(copies_wall 2 pipe-sim -q --no-provenance --config "$config" -j 1 "$rd")
+    same_bytes "$work/tt1.stream" "$work/copy2.stream" "$name: pipe-sim (two runs at once)"
+    echo "$one $two $solo $pair"
   done)
   ratios=$(awk '{ print $1 / $2 }' <<<"$walls" | sort -g)
-  printf '%s\t%d\t%.2f\t%.2f\t%.2f\t%s\t%s\n' "$name" "$runs" "$(median <<<"$ratios")" \
+  printf '%s\t%d\t%.2f\t%.2f\t%.2f\t%s\t%s\t%.2f\t%.2f\n' "$name" "$runs" "$(median <<<"$ratios")" \
     "$(head -1 <<<"$ratios")" "$(tail -1 <<<"$ratios")" "$(cut -d' ' -f1 <<<"$walls" | paste -sd' ')" \
-    "$(cut -d' ' -f2 <<<"$walls" | paste -sd' ')"
+    "$(cut -d' ' -f2 <<<"$walls" | paste -sd' ')" "$(awk '{ print 2 * $3 / $4 }' <<<"$walls" | median)" \
+    "$(awk '{ print ($1 / $2) / (2 * $3 / $4) }' <<<"$walls" | median)"
 }
 
 results=$out/speed.tsv
 threads=$out/two-threads.tsv
 printf 'case\tstream_MB\tunpack\tcta-sample\trd-cache_j1\trd-cache_j2\tpipe-sim_j1\tpipe-sim_j2\tstall-report\tpipeline_j1\twarp_insts\tsm_cycles\tM_insts/cpu_s\tM_sm_cycles/cpu_s\taccelsim_s\tx_pipe-sim\tx_pipeline\n' >"$results"
-printf 'case\truns\tmedian_speedup\tmin\tmax\twall_j1\twall_j2\n' >"$threads"
+printf 'case\truns\tmedian_speedup\tmin\tmax\twall_j1\twall_j2\tceiling\tof_ceiling\n' >"$threads"
 two_thread_cases=()
 
 if [[ ${SPEED_QUICK:-0} == 1 ]]; then
