@@ -485,8 +485,7 @@ void GpuOptions::add_key_option(size_t i) {
   options_[i] = opt;
 }
 
-const std::vector<std::string>* GpuOptions::given(size_t i, bool on_command_line) const {
-  if (on_command_line) return &options_[i]->results();
+const std::vector<std::string>* GpuOptions::file_values_of(size_t i) const {
   const auto in_file = file_values_.find(keys()[i].name);
   return in_file == file_values_.end() || in_file->second.empty() ? nullptr : &in_file->second;
 }
@@ -496,7 +495,7 @@ GpuConfig GpuOptions::config() const {
   const GpuConfig start = gpu;
   const std::vector<bool> on_command_line = keys_given();
   for (size_t i = 0; i < keys().size(); ++i)
-    if (const std::vector<std::string>* values = given(i, on_command_line[i])) set(gpu, i, *values);
+    if (const auto* values = on_command_line[i] ? &options_[i]->results() : file_values_of(i)) set(gpu, i, *values);
   validate(gpu);
   note_model_in_use(gpu, on_command_line, without_command_line(start, on_command_line));
   if (!g_model_folder_warning.empty()) warn(g_model_path, g_model_folder_warning);
@@ -514,7 +513,7 @@ void GpuOptions::set(GpuConfig& gpu, size_t i, const std::vector<std::string>& v
 
 GpuConfig GpuOptions::without_command_line(GpuConfig start, const std::vector<bool>& on_command_line) const {
   for (size_t i = 0; i < keys().size(); ++i) {
-    const std::vector<std::string>* in_file = on_command_line[i] ? given(i, false) : nullptr;
+    const std::vector<std::string>* in_file = on_command_line[i] ? file_values_of(i) : nullptr;
     if (!in_file) continue;
     try {
       set(start, i, *in_file);

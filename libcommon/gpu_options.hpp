@@ -47,9 +47,8 @@ class GpuOptions {
   void add_key_option(size_t key);
   // Which keys the command line gives, in key order.
   std::vector<bool> keys_given() const;
-  // Key `key`'s values from the command line, or else from the --config
-  // file; null when that gives none.
-  const std::vector<std::string>* given(size_t key, bool on_command_line) const;
+  // Key `key`'s values in the --config file; null when it gives none.
+  const std::vector<std::string>* file_values_of(size_t key) const;
   static void set(GpuConfig& gpu, size_t key, const std::vector<std::string>& values);
   // `start` (the built-in or imported model) with the --config file's
   // values of the keys `on_command_line` gives: the model they override.

@@ -119,14 +119,14 @@ copies_wall() {
 # the two-thread speed-up over it.
 two_threads() {
   local name=$1 config=$2 rd=$work/$1.rd.stream
-  local i one two solo pair walls ratios
+  local i copy one two solo pair walls ratios
   walls=$(for ((i = 0; i < runs; ++i)); do
     one=$(cpu_wall "$work/tt1.stream" pipe-sim -q --no-provenance --config "$config" -j 1 "$rd" -o - | cut -d' ' -f2)
     two=$(cpu_wall "$work/tt2.stream" pipe-sim -q --no-provenance --config "$config" -j 2 "$rd" -o - | cut -d' ' -f2)
     same_bytes "$work/tt1.stream" "$work/tt2.stream" "$name: pipe-sim (two-thread runs)"
     solo=$(copies_wall 1 pipe-sim -q --no-provenance --config "$config" -j 1 "$rd")
     pair=$(copies_wall 2 pipe-sim -q --no-provenance --config "$config" -j 1 "$rd")
-    same_bytes "$work/tt1.stream" "$work/copy2.stream" "$name: pipe-sim (two runs at once)"
+    for copy in 1 2; do same_bytes "$work/tt1.stream" "$work/copy$copy.stream" "$name: pipe-sim (two runs at once)"; done
     echo "$one $two $solo $pair"
   done)
   ratios=$(awk '{ print $1 / $2 }' <<<"$walls" | sort -g)
