@@ -377,13 +377,14 @@ class GpuTimeline {
   // 1 / n each while one kernel runs; while several do, lent out from each
   // kernel's use in the window before.
   void share_window(uint64_t at) {
+    std::vector<size_t> running;
+    for (size_t i : active_)
+      if (tasks_[i].start <= at) running.push_back(i);
+    make_sims(running);  // a kernel's first window boundary comes before its segments first run
     const unsigned sharing = sharing_at(at);
     std::map<size_t, KernelWindow> kernels;
-    std::vector<size_t> running;
-    for (size_t i : active_) {
+    for (size_t i : running) {
       const Task& t = tasks_[i];
-      if (t.start > at) continue;
-      running.push_back(i);
       KernelWindow& w = kernels[t.kernel];
       ++w.segments;
       if (last_window_ == kNever || t.window_from != last_window_) continue;  // started within the window
