@@ -36,18 +36,20 @@ class OperandCollector : private Stage {
   struct Collector {
     bool busy = false, ready = false;
     uint8_t unread = 0;   // bit i: src operand i still to read
-    uint64_t seq = 0;     // allocation order: older first
     Op op;
   };
-  using ByAge = std::array<Collector*, kMaxCollectors>;
-  size_t collectors_by_age(unsigned subcore, bool ready, ByAge& out);
+  // A sub-core's collectors, and the busy ones in the order they were
+  // allocated (oldest first), which is the order they read and dispatch in.
+  struct SubCoreCollectors {
+    std::vector<Collector> cus;
+    std::array<uint8_t, kMaxCollectors> by_age{};
+    uint8_t busy = 0;
+  };
 
   ExecPipes& exec_;
   MemoryPipeline& memory_;
-  std::vector<std::vector<Collector>> cus_;  // per sub-core
-  std::vector<unsigned> busy_;  // per sub-core: busy collectors (most cycles none)
-  unsigned busy_total_ = 0;     // over the sub-cores
-  uint64_t seq_ = 0;
+  std::vector<SubCoreCollectors> subcores_;
+  unsigned busy_total_ = 0;  // over the sub-cores (most cycles none)
 };
 
 }  // namespace sasskit::pipesim
