@@ -101,33 +101,30 @@ void SmSim::finish_cycle() {
 // in that one (the clock's contract; the latches change nothing the others
 // read until one empties) and adds the same stall events: so only the
 // latches' requests are booked, a cycle at a time, each cycle's events are
-// the last one's with the memory pipeline's own renewed, and the
-// schedulers' cycles are accounted in runs of cycles with the same events.
+// the last one's with the memory pipeline's own renewed, and each
+// scheduler's cycles are accounted in runs of cycles with the same events.
 // In a cycle in which a latch empties, the later stages run for real and
 // the streak ends.
 void SmSim::run_latch_streak(uint64_t limit) {
   const uint64_t others_wake = others_.wake;
   const uint64_t end = std::min({others_wake, limit, accounting_.traceable_until(clock_.now + 1)});
-  uint64_t repeats_from = clock_.now + 1;  // cycles from here on repeat the last accounted one
+  accounting_.begin_streak(clock_.now + 1);
   for (uint64_t next = clock_.next(); next < end; next = clock_.next()) {
     memory_.count_quiet_cycles(next - clock_.now - 1);
     clock_.now = next;
     clock_.take();
     for (auto& port : ports_) port.events.forget(MemoryPipeline::kCycleEvents);
     if (memory_.cycle()) {
-      accounting_.account_repeated_cycles(repeats_from, clock_.now);
+      accounting_.end_streak(clock_.now);
       for (auto& port : ports_) port.restart_with(MemoryPipeline::kCycleEvents);
       latch_emptied_ = true;
       finish_cycle();
       return;
     }
     clock_.wake_at(others_wake);
-    if (accounting_.repeats_latest(MemoryPipeline::kCycleEvents)) continue;  // only the latches' events renew
-    accounting_.account_repeated_cycles(repeats_from, clock_.now);
-    accounting_.account_cycle(clock_.now);
-    repeats_from = clock_.now + 1;
+    accounting_.account_streak_cycle(clock_.now, MemoryPipeline::kCycleEvents);  // only the latches' events renew
   }
-  accounting_.account_repeated_cycles(repeats_from, clock_.now + 1);
+  accounting_.end_streak(clock_.now + 1);
 }
 
 void SmSim::account_quiet_cycles(uint64_t from, uint64_t to) {

@@ -37,25 +37,23 @@ void StallAccounting::account_cycle(uint64_t cycle) {
   c.sched_cycles += subcores;
   latest_warps_ = warps_.resident_warps();
   c.warp_cycles += latest_warps_;
-  for (unsigned i = 0; i < subcores; ++i) {
-    const SubCorePort& port = ports_[i];
-    SchedulerState& sched = scheds_[i];
-    sched.history.push(port.events);
-    sched.latest = port.events;
-    sched.latest_resident = !warps_.by_age(i).empty();
-    if (port.issued) {
-      if (opt_.trace_stalls && res_.trace.size() < opt_.trace_stalls_limit)
-        res_.trace.push_back(StallTraceRow{cycle, uint8_t(i), true, {}, prog_.pcs[port.issued_pc], true});
-      continue;
-    }
-    record(i, cycle, sched.history.attribute_latest(sched.latest_resident), 1);
-  }
+  for (unsigned i = 0; i < subcores; ++i) account_scheduler(i, cycle);
 }
 
-// After two repeated cycles a scheduler's three-cycle history is uniform,
-// so the rest repeat one attribution. The warps are counted as they were in
-// the last accounted cycle: a streak accounts its runs after the cycle
-// that ends them has changed the warp table.
+inline void StallAccounting::account_scheduler(unsigned subcore, uint64_t cycle) {
+  const SubCorePort& port = ports_[subcore];
+  SchedulerState& sched = scheds_[subcore];
+  sched.history.push(port.events);
+  sched.latest = port.events;
+  sched.latest_resident = !warps_.by_age(subcore).empty();
+  if (port.issued) {
+    if (opt_.trace_stalls && res_.trace.size() < opt_.trace_stalls_limit)
+      res_.trace.push_back(StallTraceRow{cycle, uint8_t(subcore), true, {}, prog_.pcs[port.issued_pc], true});
+    return;
+  }
+  record(subcore, cycle, sched.history.attribute_latest(sched.latest_resident), 1);
+}
+
 void StallAccounting::account_repeated_cycles(uint64_t from, uint64_t to) {
   if (to <= from) return;
   uint64_t n = to - from;
@@ -63,21 +61,47 @@ void StallAccounting::account_repeated_cycles(uint64_t from, uint64_t to) {
   const unsigned subcores = static_cast<unsigned>(ports_.size());  // read once: the loop's stores may alias it
   c.sched_cycles += n * subcores;
   c.warp_cycles += n * latest_warps_;
+  for (unsigned i = 0; i < subcores; ++i) repeat_scheduler(i, from, to);
+}
+
+// After two repeated cycles a scheduler's three-cycle history is uniform,
+// so the rest repeat one attribution. The warps are counted as they were in
+// the last accounted cycle: a streak accounts its runs after the cycle
+// that ends them has changed the warp table.
+inline void StallAccounting::repeat_scheduler(unsigned subcore, uint64_t from, uint64_t to) {
+  SchedulerState& sched = scheds_[subcore];
+  uint64_t cycle = from;
+  for (; cycle < to && cycle < from + 2; ++cycle) {
+    sched.history.push(sched.latest);
+    record(subcore, cycle, sched.history.attribute_latest(sched.latest_resident), 1);
+  }
+  if (cycle < to) record(subcore, cycle, sched.history.attribute_latest(sched.latest_resident), to - cycle);
+}
+
+void StallAccounting::begin_streak(uint64_t from) {
+  streak_from_ = from;
+  for (SchedulerState& sched : scheds_) sched.repeats_from = from;
+}
+
+void StallAccounting::account_streak_cycle(uint64_t cycle, uint16_t kinds) {
+  const unsigned subcores = static_cast<unsigned>(ports_.size());
   for (unsigned i = 0; i < subcores; ++i) {
     SchedulerState& sched = scheds_[i];
-    uint64_t cycle = from;
-    for (; cycle < to && cycle < from + 2; ++cycle) {
-      sched.history.push(sched.latest);
-      record(i, cycle, sched.history.attribute_latest(sched.latest_resident), 1);
-    }
-    if (cycle < to) record(i, cycle, sched.history.attribute_latest(sched.latest_resident), to - cycle);
+    const SubCorePort& port = ports_[i];
+    if (!port.issued && port.events.same_in(sched.latest, kinds)) continue;  // the others are as they were
+    repeat_scheduler(i, sched.repeats_from, cycle);
+    account_scheduler(i, cycle);
+    sched.repeats_from = cycle + 1;
   }
 }
 
-bool StallAccounting::repeats_latest(uint16_t kinds) const {
-  for (unsigned i = 0; i < ports_.size(); ++i)
-    if (ports_[i].issued || !ports_[i].events.same_in(scheds_[i].latest, kinds)) return false;
-  return true;
+void StallAccounting::end_streak(uint64_t to) {
+  if (to <= streak_from_) return;
+  auto& c = res_.counters;
+  const uint64_t n = to - streak_from_;
+  c.sched_cycles += n * ports_.size();
+  c.warp_cycles += n * latest_warps_;
+  for (unsigned i = 0; i < ports_.size(); ++i) repeat_scheduler(i, scheds_[i].repeats_from, to);
 }
 
 uint64_t StallAccounting::traceable_until(uint64_t from) const {

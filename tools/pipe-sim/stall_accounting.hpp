@@ -23,18 +23,28 @@ class StallAccounting {
   // each scheduler is the bulk of their work, and LTO leaves it a call.
   [[gnu::flatten]] void account_cycle(uint64_t cycle);
   // Cycles [from, to) in which every scheduler sees the events of the last
-  // accounted cycle again: quiet cycles, or repeats_latest() held.
+  // accounted cycle again (quiet cycles).
   [[gnu::flatten]] void account_repeated_cycles(uint64_t from, uint64_t to);
-  // Whether the sub-cores' ports saw exactly what they saw in the last
-  // accounted cycle, none issuing, where only the events of the set `kinds`
-  // can differ (the caller knows the others are the same).
-  bool repeats_latest(uint16_t kinds) const;
+
+  // A latch streak (SmSim::run_latch_streak) from cycle `from` on, the
+  // cycle before it accounted: in its cycles only the events of the set
+  // `kinds` can change, no scheduler issues and the warps stay as they
+  // are. Each scheduler's cycles are accounted one by one where its events
+  // changed, and between those as runs of repeated cycles; the counts are
+  // the same as account_cycle's for every cycle.
+  void begin_streak(uint64_t from);
+  [[gnu::flatten]] void account_streak_cycle(uint64_t cycle, uint16_t kinds);
+  // The streak's cycles before `to` are all accounted.
+  void end_streak(uint64_t to);
   // The end of the cycles from `from` on whose --trace-stalls rows all fit
   // under the limit (kNever without --trace-stalls): accounted in any
   // order, they make the same trace once sorted.
   uint64_t traceable_until(uint64_t from) const;
 
  private:
+  // One scheduler's part of account_cycle and account_repeated_cycles.
+  void account_scheduler(unsigned subcore, uint64_t cycle);
+  void repeat_scheduler(unsigned subcore, uint64_t from, uint64_t to);
   void record(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t count);
   [[gnu::noinline]] void trace_rows(unsigned subcore, uint64_t cycle, const Attribution& a, uint64_t pc, bool blame,
                                     uint64_t count);
@@ -51,8 +61,10 @@ class StallAccounting {
     EventHistory history;
     CycleEvents latest;
     bool latest_resident = false;
+    uint64_t repeats_from = 0;  // in a streak: its cycles from here on repeat `latest`
   };
   std::vector<SchedulerState> scheds_;
+  uint64_t streak_from_ = 0;
   uint32_t latest_warps_ = 0;  // the SM's resident warps in the last accounted cycle
 };
 
