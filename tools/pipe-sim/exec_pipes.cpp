@@ -72,6 +72,10 @@ void ExecPipes::write_back(unsigned subcore) {
   SubCorePipes& sc = subcores_[subcore];
   std::vector<Op>& q = sc.executing;
   if (sc.first == q.size()) return;
+  if (q[sc.first].done > clock_.now) {  // the usual cycle: nothing is due
+    clock_.wake_at(q[sc.first].done);
+    return;
+  }
   SubCorePort& port = ports_[subcore];
   const unsigned ports = ports_per_bank_;
   // Results that are due but find no port stay, in order, at [first, kept).
