@@ -284,14 +284,17 @@ void CtaDecoder::decode(std::string_view payload, const std::vector<StaticInst>&
   }
   if (!head.done()) head.damaged("data after the last column");
   if (ctas > in.col[kCtaColumn].remaining()) head.damaged("CTA count exceeds the block");
-  for (uint64_t i = 0; i < ctas; ++i) emit(decode_cta(in, table));
+  for (uint64_t i = 0; i < ctas; ++i) {
+    decode_cta(in, table);
+    emit(cta_);
+  }
   for (const auto& c : in.col)
     if (!c.done()) c.damaged("unused data at the end of a column");
 }
 
-CtaTrace CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& table) {
+void CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& table) {
   ByteSource& c = in.col[kCtaColumn];
-  CtaTrace cta;
+  CtaTrace& cta = cta_;
   cta.kernel_id = id32(c, c.svarint_after(kernel_.id), "kernel");
   if (c.varint() == 0) {
     cta.cta = next_cta_index();
@@ -308,6 +311,9 @@ CtaTrace CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& tabl
   uint64_t cta_insts = 0;
   int64_t prev_id = -1;
   for (WarpTrace& w : cta.warps) {
+    w.addrs.clear();
+    w.addr_mode.clear();
+    w.addr_extra.clear();
     w.warp_id = id32(c, c.svarint_after(prev_id + 1), "warp");
     prev_id = w.warp_id;
     begin_warp(w.warp_id);
@@ -324,7 +330,6 @@ CtaTrace CtaDecoder::decode_cta(Sources& in, const std::vector<StaticInst>& tabl
       decode_access(in, inst, w.mask[i], w.addrs);
     }
   }
-  return cta;
 }
 
 void CtaDecoder::decode_sequence(Sources& in, WarpTrace& w, size_t table_size, uint64_t& cta_insts) {

@@ -167,11 +167,14 @@ class CtaDecoder : private KernelModel {
 
  private:
   struct Sources;
-  CtaTrace decode_cta(Sources& in, const std::vector<StaticInst>& table);
+  // Into cta_, whose warps' columns keep their capacity from CTA to CTA.
+  void decode_cta(Sources& in, const std::vector<StaticInst>& table);
   // Fills w.inst and w.mask; `cta_insts` counts the CTA's instructions so
   // far, so back-references cannot expand it past kMaxCtaInstructions.
   void decode_sequence(Sources& in, WarpTrace& w, size_t table_size, uint64_t& cta_insts);
   void decode_access(Sources& in, uint32_t inst, uint32_t mask, std::vector<uint64_t>& addrs);
+
+  CtaTrace cta_;  // the CTA decode() emits
 };
 
 }  // namespace sasskit::archive
