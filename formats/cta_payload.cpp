@@ -69,17 +69,22 @@ void encode_warp(const WarpTrace& w, const std::vector<size_t>& memory, WarpMode
 }  // namespace
 
 std::string encode_warps(const std::vector<WarpTrace>& warps, const std::vector<StaticInst>& table) {
-  ByteSink out;
-  out.varint(warps.size());
-  std::vector<size_t> memory;
-  WarpModel model;
+  PayloadEncoder encoder;
+  return std::string(encoder.encode(warps, table));
+}
+
+// Each warp starts a new generation of the model (encode_warp), so a model
+// kept from one payload to the next predicts as a fresh one would.
+std::string_view PayloadEncoder::encode(const std::vector<WarpTrace>& warps, const std::vector<StaticInst>& table) {
+  out_.clear();
+  out_.varint(warps.size());
   for (const WarpTrace& w : warps) {
-    memory.clear();
+    memory_.clear();
     for (size_t i = 0; i < w.inst.size(); ++i)
-      if (table[w.inst[i]].mem_width > 0) memory.push_back(i);
-    encode_warp(w, memory, model, out);
+      if (table[w.inst[i]].mem_width > 0) memory_.push_back(i);
+    encode_warp(w, memory_, model_, out_);
   }
-  return out.take();
+  return out_.data();
 }
 
 std::vector<WarpTrace> decode_warps(std::string_view payload, const std::string& where) {

@@ -63,6 +63,20 @@ class WarpModel {
   uint64_t previous_ = 0;
 };
 
+// encode_warps for a writer of CTA after CTA: its storage is kept from one
+// payload to the next, so that it allocates only while a payload is larger
+// than any before.
+class PayloadEncoder {
+ public:
+  // The payload, valid until the next call.
+  std::string_view encode(const std::vector<WarpTrace>& warps, const std::vector<StaticInst>& table);
+
+ private:
+  archive::ByteSink out_;
+  std::vector<size_t> memory_;  // a warp's memory instructions
+  WarpModel model_;
+};
+
 // Reads a payload warp by warp without building WarpTraces. decode_warps
 // is built on it; a tool that needs only counts, or some of the addresses,
 // reads with it what it needs and allocates nothing per warp (the columns

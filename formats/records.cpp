@@ -284,7 +284,8 @@ bool agrees_with(const CtaTrace& cta, const std::vector<StaticInst>& table) {
 void Writer::write(const CtaTrace& cta) {
   Packer pk(buf_);
   if (table_ && table_->kernel_id == cta.kernel_id && agrees_with(cta, table_->insts)) {
-    const std::string data = encode_warps(cta.warps, table_->insts);
+    if (!payload_) payload_ = std::make_shared<PayloadEncoder>();
+    const std::string_view data = payload_->encode(cta.warps, table_->insts);
     pk.pack_map(4);
     pack_type(pk, "cta");
     pack_key(pk, "kernel"); pk.pack(cta.kernel_id);

@@ -22,6 +22,8 @@ struct InstTable;
 
 namespace sasskit::stream {
 
+class PayloadEncoder;  // formats/cta_payload.hpp
+
 inline constexpr uint32_t kMajor = 2;
 inline constexpr uint32_t kMinor = 5;
 // The oldest major version still read: 1.x differs only in how cta records
@@ -190,6 +192,7 @@ class Writer {
 
   struct KernelTable;
   std::shared_ptr<KernelTable> table_;  // of the kernel whose insts were written last
+  std::shared_ptr<PayloadEncoder> payload_;  // of the compact cta records, made with the first
 
   std::ostream& out_;
   Stage self_;
