@@ -56,7 +56,9 @@ void OperandCollector::dispatch(unsigned subcore) {
     const uint8_t index = sc.by_age[k];
     Collector& cu = sc.cus[index];
     const DecodedInst& d = prog_.insts[cu.op.inst];
-    if (!cu.ready || !(d.op.unit == UnitClass::Ldst ? memory_.accept(subcore, cu.op) : exec_.accept(subcore, cu.op, d))) {
+    const bool taken = cu.ready && (d.op.unit == UnitClass::Ldst ? memory_.accept(subcore, cu.op)
+                                                                 : exec_.accept(subcore, cu.op, d));
+    if (!taken) {
       sc.by_age[kept++] = index;
       continue;
     }

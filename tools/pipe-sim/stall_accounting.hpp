@@ -29,7 +29,8 @@ class StallAccounting {
   // A latch streak (SmSim::run_latch_streak) from cycle `from` on, the
   // cycle before it accounted: in its cycles only the events of the set
   // `kinds` can change, no scheduler issues and the warps stay as they
-  // are. Each scheduler's cycles are accounted one by one where its events
+  // are (a scheduler that did issue is accounted as account_cycle would).
+  // Each scheduler's cycles are accounted one by one where its events
   // changed, and between those as runs of repeated cycles; the counts are
   // the same as account_cycle's for every cycle.
   void begin_streak(uint64_t from);
