@@ -1,6 +1,7 @@
 #include "formats/stream.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "formats/records.hpp"
 
@@ -112,7 +113,7 @@ std::optional<uint32_t> Record::kernel_id() const {
 }
 
 Reader::Reader(std::istream& in, std::string name, std::string prefix)
-    : in_(in), name_(std::move(name)), buf_(std::move(prefix)) {
+    : in_(in), name_(std::move(name)), buf_(std::move(prefix)), end_(buf_.size()) {
   std::string bytes;
   if (!read_object(bytes)) fail_input(name_, "empty input: not a sasskit stream");
   read_header(bytes);
@@ -150,16 +151,16 @@ void Reader::read_header(const std::string& bytes) {
 }
 
 void Reader::fill(size_t at_least) {
-  while (buf_.size() - pos_ < at_least && !eof_) {
-    if (pos_ > 0 && pos_ * 2 >= buf_.size()) {
-      buf_.erase(0, pos_);
+  while (end_ - pos_ < at_least && !eof_) {
+    if (pos_ > 0 && pos_ * 2 >= end_) {
+      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+      end_ -= pos_;
       pos_ = 0;
     }
-    size_t want = std::max(kReadChunk, buf_.size());
-    size_t old = buf_.size();
-    buf_.resize(old + want);
-    in_.read(buf_.data() + old, static_cast<std::streamsize>(want));
-    buf_.resize(old + static_cast<size_t>(in_.gcount()));
+    const size_t want = std::max(kReadChunk, end_);
+    if (buf_.size() < end_ + want) buf_.resize(end_ + want);
+    in_.read(buf_.data() + end_, static_cast<std::streamsize>(want));
+    end_ += static_cast<size_t>(in_.gcount());
     if (in_.bad()) fail_io(name_, "read error");
     if (!in_) eof_ = true;
   }
@@ -169,7 +170,7 @@ bool Reader::read_object(std::string& bytes) {
   size_t need = 1;
   for (;;) {
     fill(need);
-    size_t available = buf_.size() - pos_;
+    size_t available = end_ - pos_;
     if (available == 0) return false;  // clean end between objects
     CompletenessVisitor v;
     size_t off = 0;

@@ -149,8 +149,10 @@ class Reader {
 
   std::istream& in_;
   std::string name_;
+  // Bytes read and not yet taken are buf_[pos_, end_); the storage beyond
+  // end_ is kept for the next reads (growing it fills it with zeros).
   std::string buf_;
-  size_t pos_ = 0;
+  size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
   uint64_t index_ = 0;
   uint64_t consumed_ = 0;
