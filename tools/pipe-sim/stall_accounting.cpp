@@ -32,12 +32,16 @@ void StallAccounting::trace_rows(unsigned subcore, uint64_t cycle, const Attribu
 }
 
 void StallAccounting::account_cycle(uint64_t cycle) {
-  auto& c = res_.counters;
   const unsigned subcores = static_cast<unsigned>(ports_.size());  // read once: the loop's stores may alias it
-  c.sched_cycles += subcores;
   latest_warps_ = warps_.resident_warps();
-  c.warp_cycles += latest_warps_;
+  count_cycles(1);
   for (unsigned i = 0; i < subcores; ++i) account_scheduler(i, cycle);
+}
+
+void StallAccounting::count_cycles(uint64_t n) {
+  auto& c = res_.counters;
+  c.sched_cycles += n * ports_.size();
+  c.warp_cycles += n * latest_warps_;
 }
 
 inline void StallAccounting::account_scheduler(unsigned subcore, uint64_t cycle) {
@@ -56,11 +60,8 @@ inline void StallAccounting::account_scheduler(unsigned subcore, uint64_t cycle)
 
 void StallAccounting::account_repeated_cycles(uint64_t from, uint64_t to) {
   if (to <= from) return;
-  uint64_t n = to - from;
-  auto& c = res_.counters;
+  count_cycles(to - from);
   const unsigned subcores = static_cast<unsigned>(ports_.size());  // read once: the loop's stores may alias it
-  c.sched_cycles += n * subcores;
-  c.warp_cycles += n * latest_warps_;
   for (unsigned i = 0; i < subcores; ++i) repeat_scheduler(i, from, to);
 }
 
@@ -97,10 +98,7 @@ void StallAccounting::account_streak_cycle(uint64_t cycle, uint16_t kinds) {
 
 void StallAccounting::end_streak(uint64_t to) {
   if (to <= streak_from_) return;
-  auto& c = res_.counters;
-  const uint64_t n = to - streak_from_;
-  c.sched_cycles += n * ports_.size();
-  c.warp_cycles += n * latest_warps_;
+  count_cycles(to - streak_from_);
   for (unsigned i = 0; i < ports_.size(); ++i) repeat_scheduler(i, scheds_[i].repeats_from, to);
 }
 

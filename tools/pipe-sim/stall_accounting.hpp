@@ -43,6 +43,9 @@ class StallAccounting {
   uint64_t traceable_until(uint64_t from) const;
 
  private:
+  // The SM's totals of `n` cycles: scheduler cycles, and warp cycles at
+  // the warps of the last accounted cycle.
+  void count_cycles(uint64_t n);
   // One scheduler's part of account_cycle and account_repeated_cycles.
   void account_scheduler(unsigned subcore, uint64_t cycle);
   void repeat_scheduler(unsigned subcore, uint64_t from, uint64_t to);
