@@ -13,6 +13,7 @@
 #include "formats/kernel_placement.hpp"
 #include "formats/kernel_stream.hpp"
 #include "formats/records.hpp"
+#include "formats/sample_record.hpp"
 #include "formats/sched_record.hpp"
 #include "libcommon/cta_unit_counts.hpp"
 #include "libcommon/diag.hpp"
@@ -151,7 +152,22 @@ class Filter : public stream::HeldKernelFilter {
     const std::string& type = r.type();
     if (type == stream::RecordCodec<KernelCacheModel>::type) return false;
     if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
+    if (type == stream::RecordCodec<KernelSample>::type) warn_if_sampled(stream::decode<KernelSample>(r));
     return true;
+  }
+
+  // cta-sample before rd-cache leaves the shared L2 and DRAM the kept CTAs'
+  // traffic alone (HyFiSS models L2 on every SM's accesses): on a kernel
+  // that memory bounds, the sample then runs far too fast, and the sample's
+  // error estimate cannot see it. Said once, at the first such kernel.
+  void warn_if_sampled(const KernelSample& sample) {
+    if (warned_sampled_ || sample.ctas.size() >= sample.kernel_ctas) return;
+    warned_sampled_ = true;
+    warn("kernel " + std::to_string(sample.kernel_id),
+         "the stream holds only the " + std::to_string(sample.ctas.size()) + " of " +
+             std::to_string(sample.kernel_ctas) +
+             " CTAs that cta-sample kept: L2 and DRAM see their traffic alone, which overstates L2 hits "
+             "and understates memory queues; run rd-cache before cta-sample (said once)");
   }
 
   // A copy comes between the kernels before it and those after.
@@ -253,6 +269,7 @@ class Filter : public stream::HeldKernelFilter {
   CtaAccesses accesses_;                // cta_read's, reused
   std::vector<std::unique_ptr<AccessSpill>> spare_;  // spill files of kernels modeled, to reuse
   std::optional<KernelSchedule> schedule_;  // the open kernel's sched record
+  bool warned_sampled_ = false;
   std::vector<std::unique_ptr<ReadKernel>> sharing_;  // placed, held, sharing SMs
   std::deque<Results> results_;  // modeled, waiting for their held records
 };
