@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's demo: bash bench/demo.sh BINDIR (e.g. build/bin).
 # Generates a small multi-kernel application trace and runs the whole
-# pipeline on it: compress, unpack, CTA sampling, cache model, pipeline
+# pipeline on it: compress, unpack, cache model, CTA sampling, pipeline
 # simulation and the stall report with a plot.
 set -euo pipefail
 bin=$(cd "${1:?usage: bash bench/demo.sh BINDIR}" && pwd)
@@ -24,10 +24,10 @@ ls -l "$out/app.sass.z"
 step "trace-unpack --to jsonl: what the archive holds (kernel records)"
 trace-unpack "$out/app.sass.z" --to jsonl | grep '"t":"kernel"' | cut -c1-120
 
-step "the pipeline: trace-unpack | cta-sample | rd-cache | pipe-sim  (--config $gpu)"
+step "the pipeline: trace-unpack | rd-cache | cta-sample | pipe-sim  (--config $gpu)"
 trace-unpack "$out/app.sass.z" \
-  | cta-sample --config "$gpu" \
   | rd-cache --config "$gpu" \
+  | cta-sample --config "$gpu" \
   | pipe-sim --config "$gpu" -o "$out/sim.stream"
 ls -l "$out/sim.stream"
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # cta-sample's sampling error estimate against the error it estimates: per
 # kernel, the scheduler cycles (warp instructions + stall cycles) that
-# stall-report projects from the CTA sample, those of the same pipeline with
-# every CTA simulated (cta-sample --keep all), the actual relative error and
-# the sample record's estimate (sampling_error_frac).
+# stall-report projects from the CTA sample (rd-cache | cta-sample |
+# pipe-sim), those of the same pipeline with every CTA simulated (cta-sample
+# --keep all), the actual relative error and the sample record's estimate
+# (sampling_error_frac).
 #
 #   bash bench/sampling/run.sh BINDIR [CONFIG]
 #
@@ -40,10 +41,9 @@ rows() {
 # label config input.stream
 compare() {
   local label=$1 cfg=$2 in=$3
-  "$bin/cta-sample" --config "$cfg" "$in" | "$bin/rd-cache" --config "$cfg" |
-    "$bin/pipe-sim" --config "$cfg" --stats-only > sampled.stream
-  "$bin/cta-sample" --config "$cfg" --keep all "$in" | "$bin/rd-cache" --config "$cfg" |
-    "$bin/pipe-sim" --config "$cfg" --stats-only > full.stream
+  "$bin/rd-cache" --config "$cfg" "$in" -o cached.stream
+  "$bin/cta-sample" --config "$cfg" cached.stream | "$bin/pipe-sim" --config "$cfg" --stats-only > sampled.stream
+  "$bin/cta-sample" --config "$cfg" --keep all cached.stream | "$bin/pipe-sim" --config "$cfg" --stats-only > full.stream
   join <(rows sampled.stream | sort) <(rows full.stream | sort) | sort -n |
     awk -v l="$label" '{ printf "%-10s kernel %-4s sampled %11d  full %11d  actual %+6.2f%%  estimate %+6.2f%%\n",
                          l, $1, $2, $4, 100 * ($2 - $4) / $4, 100 * $3 }'

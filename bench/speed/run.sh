@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed of every stage of sasskit (issue 35, item 1). Per case, the CPU seconds
 # (user + system) of
-#   trace-unpack DIR > S;  cta-sample S;  rd-cache S > R;  pipe-sim R > P;  stall-report P
+#   trace-unpack DIR > S;  rd-cache S > R;  pipe-sim R > P;  stall-report P
 # each stage reading the previous one's file, rd-cache and pipe-sim at -j 1 and
 # -j 2 (outputs compared byte for byte), the median of SPEED_REPEAT runs
 # (default 3); pipe-sim's simulated warp instructions and SM-cycles (the stats
@@ -9,7 +9,12 @@
 # case's Accel-Sim log gives a simulation time of at least 5 s (the log rounds
 # to whole seconds), that time over pipe-sim's CPU seconds and over the whole
 # unsampled pipeline's (trace-unpack + rd-cache + pipe-sim + stall-report, one
-# thread each). Then the two-thread speed-up of pipe-sim, wall clock: the
+# thread each). Beside it, the same for the SM-sampled pipeline, R > cta-sample
+# > C;  pipe-sim C > Q;  stall-report Q (cta-sample's default sample of
+# rd-cache's output, one thread): the CPU seconds of the stages it adds, its
+# ratios to Accel-Sim, and the application's cycles it projects against the
+# unsampled run's (an accuracy trade, measured, not the goals). Then the
+# two-thread speed-up of pipe-sim, wall clock: the
 # median of SPEED_RUNS (default 5) alternating -j 1 / -j 2 runs on wmma x80,
 # the corpus's gather cases and a generated gather of 65,536 CTAs, beside the
 # speed-up that two independent -j 1 runs at once get on the machine then
@@ -73,7 +78,6 @@ measure_case() {
   local s=$work/unpacked.stream r1=$work/rd1.stream r2=$work/rd2.stream p1=$work/ps1.stream p2=$work/ps2.stream
   local unpack cta rd1 rd2 ps1 ps2 report insts sm_cycles
   unpack=$(median_cpu /dev/null trace-unpack -q "$trace" -o "$s")
-  cta=$(median_cpu /dev/null cta-sample -q --config "$config" "$s" -o "$work/sampled.stream")
   rd1=$(median_cpu /dev/null rd-cache -q --no-provenance --config "$config" -j 1 "$s" -o "$r1")
   rd2=$(median_cpu /dev/null rd-cache -q --no-provenance --config "$config" -j 2 "$s" -o "$r2")
   same_bytes "$r1" "$r2" "$name: rd-cache"
@@ -82,14 +86,30 @@ measure_case() {
   same_bytes "$p1" "$p2" "$name: pipe-sim"
   report=$(median_cpu /dev/null stall-report -q "$p1")
   read -r insts sm_cycles < <(simulated "$p1")
+  local cta sps sreport cycles scycles
+  cta=$(median_cpu /dev/null cta-sample -q --config "$config" "$r1" -o "$work/sampled.stream")
+  sps=$(median_cpu /dev/null pipe-sim -q --no-provenance --config "$config" -j 1 "$work/sampled.stream" -o "$work/sps.stream")
+  sreport=$(median_cpu /dev/null stall-report -q "$work/sps.stream")
+  cycles=$(application_cycles "$p1")
+  scycles=$(application_cycles "$work/sps.stream")
   awk -v OFS='\t' -v n="$name" -v mb="$(size "$s")" -v u="$unpack" -v c="$cta" -v r1="$rd1" -v r2="$rd2" \
-      -v p1="$ps1" -v p2="$ps2" -v sr="$report" -v i="$insts" -v k="$sm_cycles" -v a="$accelsim" '
+      -v p1="$ps1" -v p2="$ps2" -v sr="$report" -v i="$insts" -v k="$sm_cycles" -v a="$accelsim" \
+      -v sps="$sps" -v ssr="$sreport" -v cy="$cycles" -v scy="$scycles" '
     function rate(x, t) { return t > 0 ? sprintf("%.2f", x / t / 1e6) : "-" }
     function times(t) { return a == "-" || t <= 0 ? "-" : sprintf("%.0f", a / t) }
-    BEGIN { all = u + r1 + p1 + sr
-            print n, sprintf("%.2f", mb / 1e6), u, c, r1, r2, p1, p2, sr, all, i, k, rate(i, p1), rate(k, p1), a, times(p1), times(all) }'
-  rm -f "$s" "$work/sampled.stream" "$r2" "$p1" "$p2"
+    BEGIN { all = u + r1 + p1 + sr; sampled = u + r1 + c + sps + ssr
+            print n, sprintf("%.2f", mb / 1e6), u, r1, r2, p1, p2, sr, all, i, k, rate(i, p1), rate(k, p1), a, times(p1), times(all),
+                  c, sps, ssr, sampled, times(sps), times(sampled), cy, scy, sprintf("%+.2f", 100 * (scy - cy) / cy) }'
+  rm -f "$s" "$work/sampled.stream" "$work/sps.stream" "$r2" "$p1" "$p2"
   mv "$r1" "$work/$name.rd.stream"  # kept for the two-thread runs
+}
+
+# The application's cycles in a pipe-sim output stream, as stall-report projects
+# them (kernel names, which may hold commas, are quoted: dropped first).
+application_cycles() {
+  stall-report "$1" --format csv | sed 's/"[^"]*"/name/g' | awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["scope"] == "application" { print $col["cycles"] }'
 }
 
 # Accel-Sim's gpgpu_simulation_time in seconds from a case's log, "-" below 5 s or without a log.
@@ -138,7 +158,7 @@ two_threads() {
 
 results=$out/speed.tsv
 threads=$out/two-threads.tsv
-printf 'case\tstream_MB\tunpack\tcta-sample\trd-cache_j1\trd-cache_j2\tpipe-sim_j1\tpipe-sim_j2\tstall-report\tpipeline_j1\twarp_insts\tsm_cycles\tM_insts/cpu_s\tM_sm_cycles/cpu_s\taccelsim_s\tx_pipe-sim\tx_pipeline\n' >"$results"
+printf 'case\tstream_MB\tunpack\trd-cache_j1\trd-cache_j2\tpipe-sim_j1\tpipe-sim_j2\tstall-report\tpipeline_j1\twarp_insts\tsm_cycles\tM_insts/cpu_s\tM_sm_cycles/cpu_s\taccelsim_s\tx_pipe-sim\tx_pipeline\tcta-sample\tsampled_pipe-sim\tsampled_stall-report\tsampled_pipeline\tx_sampled_pipe-sim\tx_sampled_pipeline\tcycles\tsampled_cycles\tsampled_cycles_err_%%\n' >"$results"
 printf 'case\truns\tmedian_speedup\tmin\tmax\twall_j1\twall_j2\tceiling\tof_ceiling\n' >"$threads"
 two_thread_cases=()
 

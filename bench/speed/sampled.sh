@@ -6,8 +6,8 @@
 #
 #   full:     trace-unpack APP > S;  rd-cache S > R;  pipe-sim R > P;  stall-report P
 #   plan:     trace-unpack APP | kernel-select (STEM) --format csv > PLAN
-#   sampled:  trace-unpack --plan PLAN APP > S';  cta-sample S' > C;  rd-cache C > R';
-#             pipe-sim --pkp R' > P';  stall-report P'
+#   sampled:  trace-unpack --plan PLAN APP > S';  rd-cache S' > R';  cta-sample R' > C;
+#             pipe-sim --pkp C > P';  stall-report P'
 #
 # The plan is made here from the trace (durations: warp instruction counts),
 # where a user would make it from a profile of the real run; its cost is
@@ -66,9 +66,9 @@ cpu plan/kernel-select "$work/plan.csv" kernel-select -q --format csv "$work/s" 
 rm -f "$work/s"
 
 cpu sampled/trace-unpack "$work/s" trace-unpack -q --no-provenance --plan "$work/plan.csv" "$app" -o -
-cpu sampled/cta-sample "$work/c" cta-sample -q --no-provenance --config "$gpu" "$work/s" -o -
-cpu sampled/rd-cache "$work/r" rd-cache "${common[@]}" "$work/c" -o -
-cpu sampled/pipe-sim "$work/p" pipe-sim "${common[@]}" --pkp "$work/r" -o -
+cpu sampled/rd-cache "$work/r" rd-cache "${common[@]}" "$work/s" -o -
+cpu sampled/cta-sample "$work/c" cta-sample -q --no-provenance --config "$gpu" "$work/r" -o -
+cpu sampled/pipe-sim "$work/p" pipe-sim "${common[@]}" --pkp "$work/c" -o -
 cpu sampled/stall-report "$work/sampled.json" stall-report -q --format json "$work/p"
 
 full_cycles=$(app_cycles "$work/full.json")

@@ -44,7 +44,7 @@ done
 grep -q '"runs":\[{"run":"three/qv100/full","gpu":"QV100"' results/summary.json || fail "summary.json"
 grep -q '^twice/qv100/plan,QV100,rd-cache; pipe-sim --stats-only,kernel,' results/summary.csv || fail "plan runs"
 grep -q '^twice/qv100/pkp,QV100,rd-cache; pipe-sim --pkp --stats-only,kernel,' results/summary.csv || fail "pkp config"
-grep -q '^twice/qv100/cta-sample,QV100,cta-sample; rd-cache; pipe-sim --stats-only,kernel,' results/summary.csv || fail "cta-sample"
+grep -q '^twice/qv100/cta-sample,QV100,rd-cache; cta-sample; pipe-sim --stats-only,kernel,' results/summary.csv || fail "cta-sample"
 if [ -n "$plot" ]; then
   for app in twice three; do grep -q '<svg' "results/plots/$app.svg" || fail "no plot for $app"; done
 fi
