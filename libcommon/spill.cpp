@@ -142,7 +142,7 @@ int64_t SpillFile::read_near(size_t index, std::string& bytes) const {
   thread_local Near near;
   if (near.spill != id_) {
     near.spill = id_;
-    near.window.bytes.clear();  // keeps its room
+    near.window.size = 0;  // keeps its room
     near.last_fill.reset();
   }
   if (!holds(near.window, index)) {
@@ -155,20 +155,29 @@ int64_t SpillFile::read_near(size_t index, std::string& bytes) const {
   return take(near.window, index, bytes);
 }
 
+char* SpillFile::Window::take_room(size_t n) {
+  if (n > room_size) {
+    room = std::make_unique_for_overwrite<char[]>(n);
+    room_size = n;
+  }
+  size = n;
+  return room.get();
+}
+
 bool SpillFile::holds(const Window& w, size_t index) const {
-  return offsets_[index] >= w.at && end_of(index) <= w.at + w.bytes.size();
+  return offsets_[index] >= w.at && end_of(index) <= w.at + w.size;
 }
 
 void SpillFile::fill(Window& w, size_t index, uint64_t limit, size_t want) const {
   const uint64_t offset = offsets_[index];
-  w.bytes.resize(std::min<uint64_t>(limit - offset, std::max<uint64_t>(want, end_of(index) - offset)));
-  read_at(offset, w.bytes.data(), w.bytes.size());
+  const size_t length = std::min<uint64_t>(limit - offset, std::max<uint64_t>(want, end_of(index) - offset));
+  read_at(offset, w.take_room(length), length);
   w.at = offset;
 }
 
 int64_t SpillFile::take(const Window& w, size_t index, std::string& bytes) const {
   const uint64_t offset = offsets_[index];
-  const char* record = w.bytes.data() + (offset - w.at);
+  const char* record = w.room.get() + (offset - w.at);
   bytes.assign(record + kTagBytes, end_of(index) - offset - kTagBytes);
   return tag_at(record);
 }
