@@ -19,13 +19,14 @@ std::vector<T> column(const MapView& m, std::string_view key, size_t expected, s
 }  // namespace
 
 void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) {
-  pk.pack_map(30 + (c.gpu.empty() ? 0 : 1) + (c.l2_bound_write_sectors ? 1 : 0));
+  pk.pack_map(30 + (c.gpu.empty() ? 0 : 1) + (c.l2_bound_write_sectors ? 1 : 0) + (c.ctas ? 1 : 0));
   pack_type(pk, type);
   pack_field(pk, "kernel", c.kernel_id);
   if (!c.gpu.empty()) pack_field(pk, "gpu", c.gpu);
   pack_field(pk, "l1_hit_rate", c.l1_hit_rate);
   pack_field(pk, "l2_hit_rate", c.l2_hit_rate);
   pack_field(pk, "gmem_requests", c.gmem_requests);
+  if (c.ctas) pack_field(pk, "ctas", *c.ctas);
   pack_field(pk, "kernel_amat", c.kernel_amat);
   pack_field(pk, "l1_sectors", c.l1_sectors);
   pack_field(pk, "l1_hits", c.l1_hits);
@@ -71,6 +72,7 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   c.l1_hit_rate = m.get<double>("l1_hit_rate");
   c.l2_hit_rate = m.get<double>("l2_hit_rate");
   c.gmem_requests = m.get<uint64_t>("gmem_requests");
+  if (m.has("ctas")) c.ctas = m.get<uint64_t>("ctas");
   c.kernel_amat = m.get_or<double>("kernel_amat", 0);
   c.l1_sectors = m.get_or<uint64_t>("l1_sectors", 0);
   c.l1_hits = m.get_or<uint64_t>("l1_hits", 0);

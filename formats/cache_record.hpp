@@ -20,6 +20,10 @@ struct KernelCacheModel {
   double l1_hit_rate = 0;  // sectors, all cached spaces
   double l2_hit_rate = 0;
   uint64_t gmem_requests = 0;
+  // The CTAs whose accesses it models: the kernel's cta records in
+  // rd-cache's input, all of them or the ones cta-sample kept (2.6; unknown
+  // before). Its counts are of those CTAs.
+  std::optional<uint64_t> ctas;
   // Per static PC with memory traffic: the average memory access time in
   // cycles and the hit rates, columns of equal length.
   std::vector<uint64_t> pc;

@@ -15,6 +15,14 @@ double sample_scale(const KernelSample* sample) {
 
 namespace {
 
+// What a cache record's counts are scaled by: by the sample's scale when
+// they are the kept CTAs' (rd-cache after cta-sample, or a record before
+// 2.6, which does not say), by nothing when they are every CTA's (rd-cache
+// before cta-sample).
+double cache_scale(const KernelCacheModel& cache, const KernelSample* sample) {
+  return sample && cache.ctas && *cache.ctas == sample->kernel_ctas ? 1.0 : sample_scale(sample);
+}
+
 template <size_t N>
 void add_scaled(std::array<double, N>& to, const std::array<uint64_t, N>& from, double s) {
   for (size_t i = 0; i < N; ++i) to[i] += double(from[i]) * s;
@@ -61,11 +69,13 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, con
   m.sm_cycles = double(t.sm_cycles) * scale;
   m.occupancy = t.achieved_occupancy();
   m.mem_requests = double(t.mem_requests) * scale;
-  m.l2_sectors = double(cache ? cache->l2_bound_sectors : t.l2_sectors) * scale;
+  // Traffic below L1 from the cache record where there is one.
+  const double traffic_scale = cache ? cache_scale(*cache, sample) : scale;
+  m.l2_sectors = double(cache ? cache->l2_bound_sectors : t.l2_sectors) * traffic_scale;
   if (cache ? cache->l2_bound_write_sectors.has_value() : ks.l2_writes_known)
-    m.l2_write_sectors = double(cache ? *cache->l2_bound_write_sectors : t.l2_write_sectors) * scale;
-  m.dram_read_sectors = double(cache ? cache->dram_read_sectors : t.dram_read_sectors) * scale;
-  m.dram_write_sectors = double(cache ? cache->dram_write_sectors : t.dram_write_sectors) * scale;
+    m.l2_write_sectors = double(cache ? *cache->l2_bound_write_sectors : t.l2_write_sectors) * traffic_scale;
+  m.dram_read_sectors = double(cache ? cache->dram_read_sectors : t.dram_read_sectors) * traffic_scale;
+  m.dram_write_sectors = double(cache ? cache->dram_write_sectors : t.dram_write_sectors) * traffic_scale;
   m.smem_conflict_cycles = double(t.smem_conflict_cycles) * scale;
   add_scaled(m.stall_type, t.stall_type, scale);
   add_scaled(m.stall_event, t.stall_event, scale);
@@ -76,7 +86,7 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, con
   if (cache) {
     m.l1_hit_rate = cache->l1_hit_rate;
     m.l2_hit_rate = cache->l2_hit_rate;
-    m.gmem_requests = double(cache->gmem_requests) * scale;
+    m.gmem_requests = double(cache->gmem_requests) * traffic_scale;
   } else if (t.mem_requests > 0) {
     m.l1_hit_rate = 1 - double(t.l1d_misses) / double(t.mem_requests);
   }

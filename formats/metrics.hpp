@@ -66,8 +66,9 @@ double sample_scale(const KernelSample* sample);
 
 // One kernel's metrics from its stats record: counts scaled by its
 // sample_scale (cycles are the simulated kernel's), instructions under PKP
-// by the projection; hit rates and global memory requests from its cache
-// record when it has one, else the L1 hit rate from pipe-sim's counters.
+// by the projection; hit rates, global memory requests and the traffic to
+// L2 and DRAM from its cache record when it has one (scaled only where the
+// record models the kept CTAs alone), else from pipe-sim's counters.
 Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, const KernelSample* sample);
 
 // A kernel's metrics and its plan weight (the invocations it stands for).

@@ -99,3 +99,37 @@ TEST(Metrics, L2SectorsSplitIntoReadsAndWritesOnlyWhereTheRecordSplitsThem) {
   EXPECT_EQ(application_totals({{&a, 2}, {&c, 1}}).l2_write_sectors, 2 * 32 + 4);
   EXPECT_FALSE(application_totals({{&a, 1}, {&o, 1}}).l2_write_sectors);
 }
+
+TEST(Metrics, ACacheRecordOfEveryCtaIsNotScaledBackFromTheSample) {
+  // cta-sample kept 10 of 40 CTAs and half the instructions; pipe-sim's
+  // counts are the sample's, scaled by 2.
+  KernelSample kept_half = sample(200, 100);
+  kept_half.kernel_ctas = 40;
+  KernelStats s = stats(1000, 100, 0);
+  s.total.l2_sectors = 50;
+  KernelCacheModel cache;
+  cache.gmem_requests = 30;
+  cache.l2_bound_sectors = 60;
+  cache.l2_bound_write_sectors = 20;
+  cache.dram_read_sectors = 8;
+  cache.dram_write_sectors = 4;
+  // rd-cache before cta-sample: the record models all 40 CTAs, so its
+  // counts are the kernel's already.
+  cache.ctas = 40;
+  const Metrics whole = kernel_metrics(s, &cache, &kept_half);
+  EXPECT_DOUBLE_EQ(whole.instructions, 200);
+  EXPECT_DOUBLE_EQ(*whole.gmem_requests, 30);
+  EXPECT_DOUBLE_EQ(whole.l2_sectors, 60);
+  EXPECT_DOUBLE_EQ(*whole.l2_write_sectors, 20);
+  EXPECT_DOUBLE_EQ(whole.dram_read_sectors, 8);
+  EXPECT_DOUBLE_EQ(whole.dram_write_sectors, 4);
+  // rd-cache after cta-sample: the record models the 10 kept CTAs.
+  cache.ctas = 10;
+  const Metrics kept = kernel_metrics(s, &cache, &kept_half);
+  EXPECT_DOUBLE_EQ(*kept.gmem_requests, 60);
+  EXPECT_DOUBLE_EQ(kept.l2_sectors, 120);
+  EXPECT_DOUBLE_EQ(kept.dram_read_sectors, 16);
+  // A record before 2.6 does not say: the sample's, as before.
+  cache.ctas.reset();
+  EXPECT_DOUBLE_EQ(*kernel_metrics(s, &cache, &kept_half).gmem_requests, 60);
+}

@@ -314,6 +314,13 @@ TEST(Stream, CacheRecordSplitsItsL2SectorsIntoWritesSince2_5) {
   }
 }
 
+TEST(Stream, CacheRecordSaysHowManyCtasItModelsSince2_6) {
+  KernelCacheModel c = cache_with_writebacks(32, 24);
+  EXPECT_FALSE(read_back(c).ctas);  // a record before 2.6
+  c.ctas = 65536;
+  EXPECT_EQ(read_back(c), c);
+}
+
 TEST(Stream, CacheRecordWithMoreWriteBacksThanItsAccessesCanEvictIsRefused) {
   // Each L2 sector looked up evicts at most one line: 32 sectors cannot write back 2^40.
   try {

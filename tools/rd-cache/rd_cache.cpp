@@ -233,7 +233,9 @@ class Filter : public stream::HeldKernelFilter {
       const std::vector<KernelResult> results = model_->run(runs);
       for (size_t i = 0; i < results.size(); ++i) {
         const KernelAccesses& a = sharing_[i]->accesses;
-        results_.push_back(Results{a.info, make_record(a, results[i], gpu_), results[i].sweep});
+        KernelCacheModel record = make_record(a, results[i], gpu_);
+        record.ctas = sharing_[i]->ctas.size();
+        results_.push_back(Results{a.info, std::move(record), results[i].sweep});
       }
     }
     release_held(keep_last);
