@@ -66,8 +66,8 @@ class SpillFile {
   uint64_t end_of(size_t index) const;
   static int64_t tag_at(const char* record);
   // A stretch of the file read at once, that records are taken out of. Its
-  // room is not zeroed before a read fills it (a string's resize would zero
-  // every byte it adds, which in rd-cache cost a tenth of its time).
+  // room is not zeroed before a read fills it: a string's resize would zero
+  // every byte it adds, and read_near's reads alternate between sizes.
   struct Window {
     std::unique_ptr<char[]> room;
     size_t room_size = 0;
