@@ -216,7 +216,7 @@ TEST(CacheModel, ResultsDoNotDependOnThreads) {
   const KernelSchedule s = round_robin(12, gpu.num_sms);
   CacheModel one(gpu, make_access_order("round-robin"), {}, 1);
   CacheModel four(gpu, make_access_order("round-robin"), {}, 4);
-  EXPECT_EQ(make_record(k, one.run(k, s, 2), gpu), make_record(k, four.run(k, s, 2), gpu));
+  EXPECT_EQ(make_record(k, one.run(k, s, 2), 12, gpu), make_record(k, four.run(k, s, 2), 12, gpu));
 }
 
 TEST(CacheModel, CountsRequestsSectorsAndReuseOfOneWarp) {
@@ -243,7 +243,8 @@ TEST(CacheModel, CountsRequestsSectorsAndReuseOfOneWarp) {
   EXPECT_EQ(r.counts.l2.hits, 0u);
   EXPECT_EQ(r.counts.dram_read_sectors, 4u);
   EXPECT_EQ(r.counts.dram_write_sectors, 0u);
-  const KernelCacheModel rec = make_record(k, r, gpu);
+  const KernelCacheModel rec = make_record(k, r, 1, gpu);
+  EXPECT_EQ(rec.ctas, 1u);
   ASSERT_EQ(rec.pc, (std::vector<uint64_t>{0x20}));
   // AMAT = 30 + 0.5 * (200 + 1.0 * 300)
   EXPECT_DOUBLE_EQ(rec.amat[0], 30 + 0.5 * (200 + 300));
@@ -284,7 +285,7 @@ TEST(CacheModel, StoresReachDramAsWriteBacksOfTheLinesTheyDirtied) {
   KernelResult r = model.run(stores, round_robin(1, gpu.num_sms), 1);
   EXPECT_EQ(r.counts.dram_read_sectors, 0u);
   EXPECT_EQ(r.counts.dram_write_sectors, 256u * 4);
-  KernelCacheModel rec = make_record(stores, r, gpu);
+  KernelCacheModel rec = make_record(stores, r, 1, gpu);
   EXPECT_EQ(rec.dram_sectors, 256u * 4);
   EXPECT_EQ(rec.pc_l2_sectors, (std::vector<uint64_t>{512 * 4}));
   EXPECT_EQ(rec.pc_writeback_sectors, (std::vector<uint64_t>{256 * 4}));
@@ -466,5 +467,5 @@ TEST(CacheModel, OneKernelRunJointlyGivesItsResultAlone) {
   const std::vector<KernelRun> runs = {KernelRun{k, ctas, s, 2, cycles}};
   const std::vector<KernelResult> joint = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(runs);
   ASSERT_EQ(joint.size(), 1u);
-  EXPECT_EQ(make_record(k, joint[0], gpu), make_record(k, alone, gpu));
+  EXPECT_EQ(make_record(k, joint[0], 12, gpu), make_record(k, alone, 12, gpu));
 }

@@ -232,10 +232,9 @@ class Filter : public stream::HeldKernelFilter {
     if (!runs.empty()) {
       const std::vector<KernelResult> results = model_->run(runs);
       for (size_t i = 0; i < results.size(); ++i) {
-        const KernelAccesses& a = sharing_[i]->accesses;
-        KernelCacheModel record = make_record(a, results[i], gpu_);
-        record.ctas = sharing_[i]->ctas.size();
-        results_.push_back(Results{a.info, std::move(record), results[i].sweep});
+        const ReadKernel& k = *sharing_[i];
+        results_.push_back(Results{k.accesses.info, make_record(k.accesses, results[i], k.ctas.size(), gpu_),
+                                   results[i].sweep});
       }
     }
     release_held(keep_last);

@@ -43,7 +43,7 @@ void add_pcs(KernelCacheModel& m, const KernelAccesses& kernel, const KernelCoun
 
 }  // namespace
 
-KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& result,
+KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& result, uint64_t ctas,
                              const GpuConfig& gpu) {
   const KernelCounts& counts = result.counts;
   KernelCacheModel m;
@@ -52,6 +52,7 @@ KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& r
   m.l1_hit_rate = counts.l1.rate();
   m.l2_hit_rate = counts.l2.rate();
   m.gmem_requests = counts.gmem_requests();
+  m.ctas = ctas;
   m.l1_sectors = counts.l1.accesses;
   m.l1_hits = counts.l1.hits;
   m.l2_sectors = counts.l2.accesses;

@@ -13,7 +13,8 @@
 
 namespace sasskit::rdcache {
 
-KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& result,
+// The kernel's cache record: `result` of its `ctas` CTAs (those in the input).
+KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& result, uint64_t ctas,
                              const GpuConfig& gpu);
 
 // A kernel's results, as rd-cache hands them to its sink.
