@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake make g++ libcli11-dev libmsgpack-cxx-dev libboost-iostreams-dev libgsl-dev
-          zlib1g-dev liblzma-dev libgtest-dev libgmock-dev libbenchmark-dev xz-utils gzip
+          zlib1g-dev liblzma-dev libgtest-dev libgmock-dev xz-utils gzip
           gnuplot-nox libsqlite3-dev sqlite3)
 # For `./build.sh test` only: a single-node Slurm for tests/workflows/slurm.sh.
 TEST_PACKAGES=(slurmctld slurmd slurm-client munge)
