@@ -259,6 +259,8 @@ GpuConfig import_accelsim(const AccelSimOptions& o, const std::string& name) {
   const uint64_t sms = o.number("gpgpu_n_clusters") * o.number("gpgpu_n_cores_per_cluster");
   if (sms > std::numeric_limits<uint32_t>::max()) o.bad("gpgpu_n_cores_per_cluster", "fewer SMs in all");
   g.num_sms = static_cast<unsigned>(sms);
+  // issue_block2core: each core cluster takes at most one CTA per core cycle.
+  g.cta_dispatch_rate = o.number("gpgpu_n_clusters");
   g.subcores_per_sm = static_cast<unsigned>(o.number_or("gpgpu_num_sched_per_core", 1));
   if (g.subcores_per_sm == 0) o.bad("gpgpu_num_sched_per_core", "at least one scheduler");
   g.max_threads_per_sm = static_cast<unsigned>(o.field_number("gpgpu_shader_core_pipeline", ':', 0));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -283,14 +284,19 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     alone.emplace(s.sms, need, launch, s.last_sm);
   uint64_t last_floor = floor;  // the floor of the last CTA placed by pick_sm or the picker
   for (uint32_t i = 0; i < k.num_ctas; ++i) {
-    const uint64_t duration = k.cta_cycles.empty() ? 1 : std::max<uint64_t>(1, k.cta_cycles[i]);
+    const uint64_t duration =
+        (k.cta_cycles.empty() ? 1 : std::max<uint64_t>(1, k.cta_cycles[i])) + s.sharing.cta_launch_latency;
+    const uint64_t dispatched =
+        launch + s.sharing.kernel_fixed_cycles + cta_dispatch_floor(i, s.sharing.cta_dispatch_rate);
     uint64_t start = 0;
     unsigned sm;
     if (policy == SchedPolicyKind::Wave) {
       if (i % wave_size == 0) floor = wave_end;
+      floor = std::max(floor, dispatched);
       sm = i % n_sms;
       start = s.sms[sm].earliest_start(floor, need).start;
     } else {
+      floor = std::max(floor, dispatched);
       last_floor = floor;
       sm = alone ? alone->pick(floor, start) : s.pick_sm(policy, floor, need, start);
       floor = start;
@@ -310,8 +316,15 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
   return out;
 }
 
+uint64_t cta_dispatch_floor(uint64_t cta, double rate) {
+  return rate > 0 ? static_cast<uint64_t>(std::ceil(double(cta) / rate)) : 0;
+}
+
 SharingOptions gpu_sharing(const GpuConfig& gpu, bool serial_kernels) {
   return SharingOptions{.launch_latency = gpu.kernel_launch_latency,
+                        .kernel_fixed_cycles = gpu.kernel_fixed_cycles,
+                        .cta_launch_latency = gpu.cta_launch_latency,
+                        .cta_dispatch_rate = gpu.cta_dispatch_rate,
                         .max_concurrent_kernels = gpu.max_concurrent_kernels,
                         .serial_kernels = serial_kernels,
                         .sm_capacity = sm_capacity(gpu)};

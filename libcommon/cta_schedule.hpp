@@ -57,6 +57,13 @@ struct KernelLaunch {
 // launching `launch_latency` after the previous one has ended.
 struct SharingOptions {
   uint64_t launch_latency = 0;  // from a kernel's end to the next kernel of its stream
+  // CTA launch: the first CTA waits `kernel_fixed_cycles` after the launch,
+  // each CTA holds its slot `cta_launch_latency` cycles before it runs, and
+  // the GPU dispatches at most `cta_dispatch_rate` CTAs per cycle (0: no
+  // limit), in launch order.
+  uint64_t kernel_fixed_cycles = 0;
+  uint64_t cta_launch_latency = 0;
+  double cta_dispatch_rate = 0;
   unsigned max_concurrent_kernels = 0;  // running at once; 0: no limit
   bool serial_kernels = false;
   SmLoad sm_capacity;  // what the CTAs resident on one SM may hold together
@@ -80,6 +87,11 @@ uint64_t launch_stream(const SharingOptions& sharing, uint64_t stream_id);
 std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, std::vector<uint64_t> ends,
                                                size_t pending);
 
+// The cycle, counted from its kernel's launch, before which the GPU's CTA
+// dispatcher cannot send the kernel's CTA number `cta` (launch order) at
+// `rate` CTAs per cycle (0: no limit).
+uint64_t cta_dispatch_floor(uint64_t cta, double rate);
+
 // The CTA scheduler across the kernels of an application, in launch order.
 // A kernel launches `launch_latency` after the previous kernel of its
 // stream has finished (the first of a stream: after cycle 0), never before
@@ -88,7 +100,10 @@ std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, s
 // where, beside the CTAs still resident there (of any kernel), it stays
 // within the SM's capacity and its kernel within its occupancy. Within a
 // kernel CTAs are dispatched in launch order, each no earlier than the one
-// before, so a kernel launched earlier has the first pick of the SMs.
+// before, so a kernel launched earlier has the first pick of the SMs, and
+// no earlier than the GPU dispatches it (kernel_fixed_cycles after the
+// launch, plus cta_dispatch_floor); a CTA holds its slot for its predicted
+// time plus the CTA launch latency.
 //   round-robin: to the SM with the earliest free slot; ties go to the next
 //                SM after the last one used (Accel-Sim, PPT-GPU).
 //   greedy:      to the SM with the earliest free slot; ties go to the SM

@@ -142,6 +142,7 @@ void validate_required(const GpuConfig& g) {
   require_in_range(g.dram_bandwidth_gbs, 1e-3, 1e6, "dram-bandwidth");  // GB/s
   require_in_range(g.noc_bytes_per_cycle, 1e-3, 1e7, "noc-bandwidth");  // bytes per clock
   if (g.noc_port_bytes_per_cycle != 0) require_in_range(g.noc_port_bytes_per_cycle, 1e-3, 1e7, "noc-port-bandwidth");
+  if (g.cta_dispatch_rate != 0) require_in_range(g.cta_dispatch_rate, 1e-4, 1e4, "cta-dispatch-rate");  // CTAs per clock
   for (const auto& [value, key] : {std::pair{g.dram_efficiency, "dram-efficiency"}, std::pair{g.l2_efficiency, "l2-efficiency"}})
     if (!(value > 0 && value <= 1)) invalid(key + std::string(" = ") + std::to_string(value) + " is not in (0, 1]");
   if (g.has_l0i) require(g.l0i.size_bytes > 0, "l0i-size");

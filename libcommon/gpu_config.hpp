@@ -96,7 +96,9 @@ struct GpuConfig {
   double l2_efficiency = 1;         // share of noc_bytes_per_cycle a stream of L2 hits sustains
   double noc_port_bytes_per_cycle = 0;  // one SM's interconnect port, bytes per SM clock (0: a line)
   unsigned kernel_launch_latency = 0;  // cycles from a kernel's predecessor in its stream to its start
+  unsigned kernel_fixed_cycles = 0;    // a kernel's own start and end cost, spent before its first CTA
   unsigned cta_launch_latency = 0;     // cycles from a free CTA slot to the next CTA's first fetch
+  double cta_dispatch_rate = 0;        // CTAs the GPU's CTA dispatcher sends to SMs per cycle (0: no limit)
   unsigned max_concurrent_kernels = 0; // kernels resident on the GPU at once (0: no limit)
   // Sustained DRAM bandwidth in bytes per SM clock, whole chip (0 when unknown).
   double dram_bytes_per_cycle() const {

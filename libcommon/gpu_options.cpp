@@ -137,7 +137,13 @@ std::vector<Key> make_keys() {
        member(&G::noc_port_bytes_per_cycle)},
       {"kernel-launch-latency", "cycles between a kernel and the next one in its stream",
        member(&G::kernel_launch_latency)},
+      {"kernel-fixed-cycles",
+       "a kernel's fixed start and end cost within its cycles (Nsight Compute's elapsed cycles), spent before "
+       "its first CTA",
+       member(&G::kernel_fixed_cycles)},
       {"cta-launch-latency", "cycles from a free CTA slot to the next CTA's start", member(&G::cta_launch_latency)},
+      {"cta-dispatch-rate", "CTAs the GPU dispatches to its SMs per cycle, whole chip (0: no limit)",
+       member(&G::cta_dispatch_rate)},
       {"max-concurrent-kernels", "kernels of different streams resident on the GPU at once (0: no limit)",
        member(&G::max_concurrent_kernels)},
   };

@@ -3,7 +3,7 @@
 # shaped like the V100 microbenchmarks of accel-sim-framework's
 # util/tuner/GPU_Microbenchmark: dependent chains for latencies, many warps of
 # independent work for throughputs.
-#   awk -v kind=KIND -v n=N -v memcpy=FILE -f micro-trace.awk
+#   awk -v kind=KIND -v n=N -v memcpy=FILE [-v threads=T -v sm=VERSION] -f micro-trace.awk
 # n is the work per warp (chain length or instructions); micro.sh takes the
 # slope between two values of n so fixed costs (launch, cold misses, drain) cancel.
 #
@@ -16,11 +16,15 @@
 # bw-dram-st STG.E.128 (each line written once: DRAM sees the write-backs),
 # bw-dram-copy LDG.E.128 and STG.E.128 in turn (one array to another), bw-smem LDS. Registers rotate over 8 accumulators so throughput kernels have
 # independent work.
+# launch: an empty kernel (one EXIT per warp) of n CTAs of `threads` threads
+# (default 256), for the rate at which the GPU launches and retires CTAs.
 BEGIN {
   # Addresses are offsets below 4 GiB (mawk's %x is 32-bit) printed after the
   # high bits of the windows the tracer shows: global 0x00007f00..., shared 0x00007e00...
   line = 128
-  ctas = 1; warps = 32; lanes = 32; smem = 0
+  ctas = 1; warps = 32; lanes = 32; smem = 0; nregs = 32
+  if (sm == "") sm = 70
+  if (kind == "launch") { ctas = n; warps = int(((threads ? threads : 256) + 31) / 32); n = 1; nregs = 16 }
   if (kind ~ /^lat-/) { warps = 1; lanes = kind ~ /^lat-(smem|l1|l2|dram|atomic)$/ ? 1 : 32 }
   if (kind ~ /^bw-(l2|dram)/) ctas = 80
   if (kind == "bw-smem" || kind == "lat-smem") smem = 49152
@@ -48,7 +52,7 @@ BEGIN {
 function header() {
   printf "-kernel name = micro_%s\n-kernel id = 1\n", kind
   printf "-grid dim = (%d,1,1)\n-block dim = (%d,1,1)\n", ctas, warps * 32
-  printf "-shmem = %d\n-nregs = 32\n-binary version = 70\n-cuda stream id = 0\n", smem
+  printf "-shmem = %d\n-nregs = %d\n-binary version = %d\n-cuda stream id = 0\n", smem, nregs, sm
   printf "-shmem base_addr = %s\n-local mem base_addr = %s\n", shared(0), shared(16777216)
   printf "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
   printf "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n"
@@ -79,6 +83,7 @@ function inst(c, w, i,    acc, k) {
   else if (kind == "lat-smem") mem(i, "LDS", 1, "1 R1", 4, shared((i * 132) % 49152))
   else if (kind ~ /^lat-(l1|l2|dram)$/) mem(i, "LDG.E", 2, "1 R2", 8, global((i % footprint) * line))
   else if (kind == "lat-atomic") mem(i, "ATOM.E.ADD", 2, "2 R2 R2", 4, global(0))
+  else if (kind == "launch") printf "%s %s 0 EXIT 0 0 \n", pc(i), mask()
   else if (kind == "tp-fp32") alu(i, "FFMA", acc, "3 R" acc " R2 R3")
   else if (kind == "tp-fp64") alu(i, "DFMA", acc, "3 R" acc " R4 R6")
   else if (kind == "tp-half") alu(i, "HFMA2", acc, "3 R" acc " R2 R3")

@@ -11,6 +11,8 @@
 # ("Max Theortical Mem BW"; 850 MHz x 3072 bit x 2), 4.5 MiB of L2 (TITAN V), and
 # the SM clock at which mem_bw's two figures agree (521.05 GB/s / 445.77 B/clk =
 # 1169 MHz), so that DRAM bytes per clock compare.
+# Then the Hopper rows: figures measured on an H100 PCIe (cited at each row), on the
+# bundled h100-pcie model whatever the options.
 # Tools from $SASSKIT_BIN (default build/bin), data from $SASSKIT_DATA (default
 # ../shared/data). Exit 77 when the measurements are absent.
 set -euo pipefail
@@ -39,11 +41,14 @@ measured() {
     on && index($0, pat) { s = substr($0, index($0, pat) + length(pat)); sub(/^[ =]*/, "", s); print s + 0; exit }' "$silicon"
 }
 
-# Cycles of the micro kernel KIND with N per warp.
+# Cycles of the micro kernel KIND with N per warp (for launch: N CTAs of $threads
+# threads), binary version $sm, on the GPU model ${model[@]}.
+threads=256 sm=70
 cycles() {
-  local dir=$work/$1-$2
+  local dir=$work/$1-$2-$threads-$sm
   mkdir -p "$dir"
-  awk -v kind="$1" -v n="$2" -v memcpy="$dir/memcpy" -f "$here/micro-trace.awk" >"$dir/kernel-1.traceg"
+  awk -v kind="$1" -v n="$2" -v threads="$threads" -v sm="$sm" -v memcpy="$dir/memcpy" \
+    -f "$here/micro-trace.awk" >"$dir/kernel-1.traceg"
   { cat "$dir/memcpy"; echo kernel-1.traceg; } >"$dir/kernelslist.g"
   trace-unpack -q "$dir" | rd-cache -q "${model[@]}" | pipe-sim -q "${model[@]}" \
     | stall-report -q --format csv \
@@ -54,13 +59,17 @@ cycles() {
 # latency: cycles per chain step; else work per cycle).
 printf '%-13s %-10s %10s %10s %8s\n' benchmark unit silicon sasskit gap
 row() {
-  local kind=$1 n1=$2 n2=$3 unit=$4 per_n=$5 section=$6 pattern=$7
-  local c1 c2 sil
+  compare "$1" "$2" "$3" "$4" "$5" "$(measured "$6" "$7")" "$1"
+}
+# KIND N1 N2 UNIT PER-N SILICON LABEL: the row of a silicon figure given as a number.
+compare() {
+  local kind=$1 n1=$2 n2=$3 unit=$4 per_n=$5 sil=$6 label=$7
+  local c1 c2
   c1=$(cycles "$kind" "$n1"); c2=$(cycles "$kind" "$n2")
-  sil=$(measured "$section" "$pattern")
-  awk -v k="$kind" -v u="$unit" -v n1="$n1" -v n2="$n2" -v c1="$c1" -v c2="$c2" -v w="$per_n" -v s="$sil" 'BEGIN {
-    v = u == "clk" ? (c2 - c1) / (n2 - n1) : w * (n2 - n1) / (c2 - c1)
-    printf "%-13s %-10s %10.1f %10.1f %+7.1f%%\n", k, u, s, v, 100 * (v - s) / s }'
+  awk -v k="$label" -v u="$unit" -v n1="$n1" -v n2="$n2" -v c1="$c1" -v c2="$c2" -v w="$per_n" -v s="$sil" 'BEGIN {
+    v = u ~ /^clk/ ? (c2 - c1) / (n2 - n1) : w * (n2 - n1) / (c2 - c1)
+    f = u == "clk/CTA" ? "%-13s %-10s %10.2f %10.2f %+7.1f%%\n" : "%-13s %-10s %10.1f %10.1f %+7.1f%%\n"
+    printf f, k, u, s, v, 100 * (v - s) / s }'
 }
 row lat-int     500 1000 clk      1          lat_int32      "int32 latency"
 row lat-fp32    500 1000 clk      1          lat_float      "float-precision FPU latency"
@@ -89,3 +98,16 @@ row bw-dram      32   64 B/clk    $((80 * 32 * 512)) mem_bw      "Mem BW"
 # rate the model lets writes sustain too (no read/write turnaround is modelled).
 row bw-dram-st   32   64 B/clk    $((80 * 32 * 512)) mem_bw      "Mem BW"
 row bw-dram-copy 32   64 B/clk    $((80 * 32 * 512)) mem_bw      "Mem BW"
+
+# Hopper: an H100 PCIe (114 SMs, 1755 MHz) measured with Nsight Compute, each figure the
+# slope between two sizes (sasskit issue 56), on the h100-pcie model.
+model=(--config h100-pcie) sm=90
+echo
+echo "H100 PCIe (h100-pcie):"
+# Dependent FFMA, one warp: 4.11 to 4.17 cycles per FFMA over 1 to 10 warps (the middle).
+compare lat-fp32 500 1000 clk 1 4.14 lat-fp32
+# Empty kernels, 4,096 -> 16,384 CTAs: cycles per extra CTA, whole GPU. 256 threads 1.04;
+# 512, 544 and 672 threads 1.03 to 1.05 (the middle, 1.04); 704 and 1,024 threads, where
+# two CTAs fit per SM, 1.38 to 1.48 (the middle, 1.43).
+for threads in 256 512 544 672; do compare launch 4096 16384 clk/CTA 1 1.04 "launch-$threads"; done
+for threads in 704 1024; do compare launch 4096 16384 clk/CTA 1 1.43 "launch-$threads"; done

@@ -88,6 +88,7 @@ TEST(AccelSimImport, TinyConfigMapsEveryPart) {
   EXPECT_DOUBLE_EQ(g.noc_port_bytes_per_cycle, 32);  // a 32-byte sector per flit
   EXPECT_EQ(g.kernel_launch_latency, 4000u);
   EXPECT_EQ(g.cta_launch_latency, 12u);
+  EXPECT_DOUBLE_EQ(g.cta_dispatch_rate, 10);  // a CTA per cluster (of two SMs) per cycle
   EXPECT_EQ(g.max_concurrent_kernels, 128u);
   EXPECT_EQ(g.smem_carveouts_kb, (std::vector<unsigned>{32, 64}));
   EXPECT_NO_THROW(validate(g));

@@ -58,6 +58,7 @@ TEST(GpuOptions, BundledModelsByBareNameAllValidate) {
   EXPECT_EQ(bundled("qv100").name, "QV100");
   EXPECT_EQ(bundled("qv100.cfg").num_sms, 80u);
   EXPECT_EQ(bundled("h100").num_sms, 132u);
+  EXPECT_EQ(bundled("h100-pcie").num_sms, 114u);
 }
 
 TEST(GpuOptions, CommandLineOverridesTheConfigFile) {

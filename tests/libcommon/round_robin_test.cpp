@@ -4,6 +4,7 @@
 // every CTA for its first slot.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -37,14 +38,19 @@ uint64_t first_slot(const std::vector<Placed>& sm, uint64_t floor, unsigned ctas
 }
 
 // Round-robin as stated: the earliest slot, ties to the next SM after the
-// last one used, each CTA no earlier than the one before.
+// last one used, each CTA no earlier than the one before nor than the GPU
+// dispatches it (`rate` CTAs per cycle, 0: no limit), holding its slot for
+// its time plus `latency`.
 KernelSchedule slow_round_robin(unsigned n_sms, unsigned ctas_per_sm, uint64_t warps, uint64_t capacity,
-                                const std::vector<uint64_t>& cycles, uint64_t launch) {
+                                const std::vector<uint64_t>& cycles, uint64_t launch, double rate = 0,
+                                uint64_t latency = 0) {
   std::vector<std::vector<Placed>> sms(n_sms);
   KernelSchedule out;
   unsigned last = n_sms - 1;
   uint64_t floor = launch;
-  for (uint64_t d : cycles) {
+  for (size_t i = 0; i < cycles.size(); ++i) {
+    const uint64_t d = cycles[i];
+    if (rate > 0) floor = std::max(floor, launch + static_cast<uint64_t>(std::ceil(double(i) / rate)));
     unsigned best = 0;
     uint64_t best_start = ~uint64_t(0);
     for (unsigned k = 0; k < n_sms; ++k) {
@@ -52,7 +58,7 @@ KernelSchedule slow_round_robin(unsigned n_sms, unsigned ctas_per_sm, uint64_t w
       const uint64_t t = first_slot(sms[sm], floor, ctas_per_sm, warps, capacity);
       if (t < best_start) best = sm, best_start = t;
     }
-    sms[best].push_back({best_start + std::max<uint64_t>(1, d), warps});
+    sms[best].push_back({best_start + std::max<uint64_t>(1, d) + latency, warps});
     out.sm.push_back(best);
     out.start.push_back(best_start - launch);
     last = best;
@@ -104,4 +110,28 @@ TEST(RoundRobin, AKernelLaunchedOnAnIdleGpuIsPlacedAsAlone) {
   EXPECT_GT(b.launch, a.launch);
   EXPECT_EQ(b.sm, alone.sm);
   EXPECT_EQ(b.start, alone.start);
+}
+
+TEST(RoundRobin, CtasLeaveNoFasterThanTheGpuDispatchesThem) {
+  // The chip's CTA dispatcher sends `rate` CTAs per cycle in launch order and
+  // each CTA holds its slot its launch latency longer: the picker agrees with
+  // the rule asked the slow way, and a first wave leaves at the rate.
+  std::mt19937_64 rng(22);
+  for (double rate : {0.25, 0.96, 3.0})
+    for (unsigned ctas_per_sm : {1u, 2u, 8u}) {
+      std::vector<uint64_t> cycles(200 + rng() % 300);
+      for (auto& c : cycles) c = 1 + rng() % 400;
+      SharingOptions sharing = capacity_of(64);
+      sharing.cta_dispatch_rate = rate;
+      sharing.cta_launch_latency = 300;
+      CtaScheduler scheduler(40, sharing);
+      const KernelSchedule fast = scheduler.schedule(launch_of(3, 0, cycles, ctas_per_sm, 4),
+                                                     SchedPolicyKind::RoundRobin);
+      const KernelSchedule slow = slow_round_robin(40, ctas_per_sm, 4, 64, cycles, 0, rate, 300);
+      ASSERT_EQ(fast.sm, slow.sm) << rate << " CTAs a cycle, " << ctas_per_sm << " a SM";
+      ASSERT_EQ(fast.start, slow.start) << rate << " CTAs a cycle, " << ctas_per_sm << " a SM";
+      for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(fast.start[i], cta_dispatch_floor(i, rate));
+    }
+  EXPECT_EQ(cta_dispatch_floor(5, 0), 0u);
+  EXPECT_EQ(cta_dispatch_floor(5, 0.96), 6u);  // 5.2 cycles, rounded up
 }

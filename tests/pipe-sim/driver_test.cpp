@@ -259,6 +259,21 @@ TEST(Driver, KernelLaunchLatencySeparatesKernelsOfAStream) {
   EXPECT_EQ(same[0].stats.cycles, run(make_workload(2, 8, 0), options(1))[0].stats.cycles);
 }
 
+TEST(Driver, KernelFixedCyclesArePartOfEveryKernelsCycles) {
+  // What Nsight Compute counts: the fixed start and end cost passes before a
+  // kernel's first CTA, so each kernel's cycles grow by exactly that much and
+  // the next kernel of the stream launches that much later.
+  RunOptions o = options(1);
+  const auto base = run(make_workload(2, 8, 0), o);
+  o.sim.gpu.kernel_fixed_cycles = 3300;
+  const auto fixed = run(make_workload(2, 8, 0), o);
+  for (size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(fixed[k].stats.cycles, base[k].stats.cycles + 3300) << "kernel " << k + 1;
+    EXPECT_EQ(fixed[k].stats.total.insts, base[k].stats.total.insts);
+  }
+  EXPECT_EQ(fixed[1].stats.start_cycle, fixed[0].stats.start_cycle + fixed[0].stats.cycles);
+}
+
 TEST(Driver, OnlySmsWithCtasAreSimulated) {
   Workload w = make_workload(1, 24);
   auto& ctas = w.kernels[0].ctas;

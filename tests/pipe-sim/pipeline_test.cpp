@@ -267,3 +267,38 @@ TEST(Pipeline, CtaLaunchLatencyDelaysEveryCta) {
             type_cycles(base.result.counters, StallType::Idle) + 3 * 100 * 4);
   expect_bookkeeping(delayed.result.counters);
 }
+
+TEST(Pipeline, CtaDispatchRateBindsUntilOnlyTwoCtasFit) {
+  // Empty CTAs (one EXIT per warp) on one of 100 SMs, the GPU dispatching one
+  // CTA per cycle: this SM receives one every 100 cycles at most. Where eight
+  // fit, a CTA's slot (its launch latency plus its EXIT) is free long before
+  // the next arrives, so the dispatcher sets the pace; where two fit, each
+  // slot takes a CTA per launch latency and the pace steps down to half of it.
+  TableBuilder t;
+  const uint32_t exit = t.add("EXIT", {}, {});
+  auto empty_ctas = [&](size_t n) {
+    std::vector<CtaTrace> ctas;
+    for (size_t c = 0; c < n; ++c) {
+      std::vector<WarpTrace> warps;
+      for (uint32_t w = 0; w < 8; ++w) warps.push_back(make_warp(w, t.insts, {exit}));
+      ctas.push_back(make_cta(std::move(warps), static_cast<uint32_t>(c)));
+    }
+    return ctas;
+  };
+  GpuConfig g = test_gpu();
+  g.cta_dispatch_rate = 1.0;
+  g.cta_launch_latency = 300;
+  const unsigned sms = 100;
+  auto per_cta = [&](unsigned resident) {  // the slope between 32 and 64 CTAs
+    const double c32 = double(simulate(g, t.insts, empty_ctas(32), resident, {}, sms).result.cycles);
+    const double c64 = double(simulate(g, t.insts, empty_ctas(64), resident, {}, sms).result.cycles);
+    return (c64 - c32) / 32;
+  };
+  const double eight = per_cta(8), two = per_cta(2);
+  EXPECT_NEAR(eight, sms / g.cta_dispatch_rate, 1.0);
+  EXPECT_GE(two, g.cta_launch_latency / 2.0);
+  EXPECT_LT(two, (g.cta_launch_latency + 50) / 2.0);  // an EXIT takes far less than 50 cycles
+  // Without a dispatch limit the eight slots turn over at the launch latency.
+  g.cta_dispatch_rate = 0;
+  EXPECT_NEAR(per_cta(8), per_cta(2) / 4, per_cta(2) / 4 * 0.1);
+}

@@ -140,6 +140,7 @@ class GpuTimeline {
         progress_("simulating " + std::to_string(plans.size()) + (plans.size() == 1 ? " kernel" : " kernels")) {
     const GpuConfig& gpu = plans.front().sim.gpu;
     latency_ = gpu.kernel_launch_latency;
+    fixed_ = gpu.kernel_fixed_cycles;
     max_kernels_ = gpu.max_concurrent_kernels;
     capacity_ = sm_capacity(gpu);
     std::map<uint64_t, size_t> last_of_stream;
@@ -220,8 +221,8 @@ class GpuTimeline {
     return concurrent_kernel_slot(ready, max_kernels_, std::move(ends), pending);
   }
 
-  // Starts the lane's segments in order, each once its kernel has launched
-  // and the SM has room for it (PKP may have given a stopped kernel's
+  // Starts the lane's segments in order, each once its kernel has launched,
+  // its fixed start cost has passed, and the SM has room for it (PKP may have given a stopped kernel's
   // segments their start already).
   bool advance(Lane& lane) {
     bool changed = false;
@@ -230,7 +231,7 @@ class GpuTimeline {
       if (t.start != kNever) continue;
       KernelState& ks = kernels_[t.kernel];
       if (!ks.launched()) break;
-      const std::optional<uint64_t> start = room_at(lane, t.load, ks.launch);
+      const std::optional<uint64_t> start = room_at(lane, t.load, ks.launch + fixed_);
       if (!start) break;
       t.start = *start;
       ks.origin = std::min(ks.origin, t.start);
@@ -505,6 +506,7 @@ class GpuTimeline {
   bool keep_sm_results_;  // each SM's results, for the stall trace
   uint64_t step_;
   uint64_t latency_ = 0;
+  uint64_t fixed_ = 0;  // kernel-fixed-cycles: from a kernel's launch to its first CTA
   unsigned max_kernels_ = 0;
   SmLoad capacity_;  // of one SM
   std::vector<Task> tasks_;

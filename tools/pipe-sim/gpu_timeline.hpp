@@ -3,12 +3,14 @@
 // launches kernel-launch-latency after the previous kernel of its stream
 // has ended (with --serial-kernels, the previous kernel of any stream),
 // never before the kernel launched before it, and only while fewer than
-// max-concurrent-kernels run. A segment holds, from its start to its end,
-// the SM's resources (CTA slots, warps, registers, shared memory) of as many
-// of its CTAs as its kernel's occupancy lets run at once; it starts when its
-// kernel has launched, the SM's earlier segments have started, and the SM
-// holds it beside the segments still running there, so kernels of different
-// streams share SMs as on the silicon (Accel-Sim's
+// max-concurrent-kernels run. Its kernel-fixed-cycles (the start and end
+// cost inside the interval Nsight Compute measures) pass before its first
+// segment starts, so they count in its cycles. A segment holds, from its
+// start to its end, the SM's resources (CTA slots, warps, registers, shared
+// memory) of as many of its CTAs as its kernel's occupancy lets run at once;
+// it starts when its kernel has launched, the SM's earlier segments have
+// started, and the SM holds it beside the segments still running there, so
+// kernels of different streams share SMs as on the silicon (Accel-Sim's
 // -gpgpu_concurrent_kernel_sm 1). Each segment is simulated by its own
 // SmSim: co-resident kernels share the SM's resources, not its pipeline
 // cycle by cycle. Every running segment of any kernel shares the

@@ -61,6 +61,7 @@ struct SmWork {
   uint32_t sm = 0;
   std::vector<uint32_t> ctas;
   CtaSource source;
+  uint32_t dispatch_rank = 0;  // its place among the kernel's SMs in the CTA dispatcher's first round
 };
 
 // PKP (pka-micro21 §3.2).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <iterator>
 #include <set>
 
 #include "gpu_timeline.hpp"
@@ -147,6 +148,8 @@ KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t co
   // CTAs cta-sample left out of the stream.
   std::set<uint32_t> busy_sms(sched.sm.begin(), sched.sm.end());
   p.sim.active_sms = static_cast<unsigned>(std::max<size_t>(1, busy_sms.size()));
+  for (SmWork& w : p.sms)
+    w.dispatch_rank = static_cast<uint32_t>(std::distance(busy_sms.begin(), busy_sms.find(w.sm)));
   plan_absent_sms(k, busy_sms, p);
   return p;
 }

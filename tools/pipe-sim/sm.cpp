@@ -1,6 +1,7 @@
 #include "sm.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "libcommon/diag.hpp"
 
@@ -44,6 +45,10 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
   res_.pc_insts.assign(program.pcs.size(), 0);
   for (auto& col : res_.pc_stalls) col.assign(program.pcs.size(), 0);
   res_.counters.max_warps = warps_.slots();
+  if (opt.gpu.cta_dispatch_rate > 0) {
+    dispatch_at_ = work.dispatch_rank / opt.gpu.cta_dispatch_rate;
+    dispatch_interval_ = opt.active_sms / opt.gpu.cta_dispatch_rate;
+  }
   for (uint32_t c : work.ctas) res_.trace_insts += work.source.insts(c);
 }
 
@@ -163,10 +168,19 @@ void SmSim::launch_ctas() {
              " warps; the SM holds " + std::to_string(warps_.slots()));
       return;
     }
+    const auto dispatched = static_cast<uint64_t>(std::ceil(dispatch_at_));
+    if (clock_.now < dispatched) {
+      clock_.wake_at(dispatched);
+      return;
+    }
     CtaSlot* slot = warps_.launchable_slot(opt_.gpu.cta_launch_latency);
     if (!slot) return;
     const std::vector<uint32_t> launched = warps_.launch(*slot, cta, std::move(next_loaded_));
     ++next_cta_;
+    // The next dispatch follows this one; a CTA that waited for a slot
+    // restarts the interval from its own launch.
+    const double now = double(clock_.now);
+    dispatch_at_ = (now - dispatch_at_ < 1 ? dispatch_at_ : now) + dispatch_interval_;
     clock_.progressed();
     for (uint32_t w : launched) warps_.retire(w);  // empty warps
   }

@@ -120,6 +120,12 @@ class SmSim {
   // CTA's trace (for its buffers).
   std::unique_ptr<CtaTrace> next_loaded_;
   std::string record_bytes_;  // the buffer spilled CTAs are read into
+  // The GPU's CTA dispatcher serves the kernel's SMs in turn at
+  // cta-dispatch-rate CTAs per cycle: this SM receives its first CTA
+  // dispatch_rank / rate cycles after its start and one every
+  // active_sms / rate cycles at most (0 with no limit).
+  double dispatch_at_ = 0;        // when the dispatcher next has a CTA for this SM
+  double dispatch_interval_ = 0;
   bool stopped_ = false;  // PKP ended the simulation
 };
 
