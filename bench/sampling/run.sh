@@ -17,8 +17,8 @@
 # stream with one CTA of 50x the work, CTAs of two sizes alternating, one
 # long CTA in eight over several rounds of an SM, and a long CTA every
 # fourth (the round-robin places them all on one SM). With "large", also
-# every shape of sasskit-gen at 4,096 CTAs and more (real sizes; several
-# minutes more). Files go to $WORK (default /work/tmp/bench-sampling),
+# every shape of sasskit-gen at 1,024 to 8,192 CTAs (real sizes; the gemm
+# of 4,096 CTAs alone takes several minutes in full). Files go to $WORK (default /work/tmp/bench-sampling),
 # deleted at the end.
 set -euo pipefail
 bin=$(cd "${1:?usage: run.sh BINDIR [CONFIG]}" && pwd)
@@ -81,7 +81,7 @@ tiny rounds id=1,grid=64,block=512,work=10:10:10:10:10:10:10:80
 tiny fourth id=1,grid=16,block=1024,work=200:200:200:800
 
 [ "$large" = large ] || exit 0
-# Real sizes: every shape of sasskit-gen at 4,096 CTAs and more.
+# Real sizes: every shape of sasskit-gen at 1,024 to 8,192 CTAs.
 gen() {
   local label=$1 cfg=$2
   shift 2
