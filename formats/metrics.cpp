@@ -9,6 +9,8 @@ double Metrics::stall_cycles() const { return std::accumulate(stall_type.begin()
 
 double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 
+const char* sampling_method_name(SamplingMethod m) { return m == SamplingMethod::Check ? "check" : "limits"; }
+
 double sample_scale(const KernelSample* sample) {
   return sample && sample->sample_insts > 0 ? double(sample->kernel_insts) / double(sample->sample_insts) : 1.0;
 }
@@ -54,6 +56,13 @@ std::optional<double> weighted_sum_if_all(const std::vector<WeightedMetrics>& ke
   return sum;
 }
 
+// The kept SMs' simulated instructions and scheduler cycles.
+std::vector<KeptSm> kept_sms(const KernelStats& ks) {
+  std::vector<KeptSm> kept;
+  for (const SmStats& s : ks.per_sm) kept.push_back({s.sm, double(s.c.insts), double(s.c.sched_cycles)});
+  return kept;
+}
+
 }  // namespace
 
 Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, const KernelSample* sample) {
@@ -61,7 +70,11 @@ Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, con
   const double scale = sample_scale(sample);
   Metrics m;
   m.sampled = sample != nullptr;
-  if (sample) m.sampling_error = sample->sampling_error;
+  if (sample) {
+    const std::optional<double> checked = check_sampling_error(*sample, kept_sms(ks));
+    m.sampling_method = checked ? SamplingMethod::Check : SamplingMethod::Limits;
+    m.sampling_error = checked ? checked : sample->sampling_error;
+  }
   m.projection_error = ks.projection.error_frac;
   m.cycles = double(ks.cycles);
   uint64_t insts = ks.projection.applied ? ks.projection.projected_insts : t.insts;
@@ -126,6 +139,10 @@ Metrics application_totals(const std::vector<WeightedMetrics>& kernels) {
   t.l2_hit_rate = l2.get();
   t.sampled = std::any_of(kernels.begin(), kernels.end(), [](const WeightedMetrics& k) { return k.m->sampled; });
   t.sampling_error = combined_sampling_error(scheduler_cycles);
+  const bool checked = std::all_of(kernels.begin(), kernels.end(), [](const WeightedMetrics& k) {
+    return !k.m->sampled || k.m->sampling_method == SamplingMethod::Check;
+  });
+  t.sampling_method = t.sampled && checked ? SamplingMethod::Check : SamplingMethod::Limits;
   if (projection_off) t.projection_error = share(*projection_off, t.cycles);
   return t;
 }

@@ -14,6 +14,10 @@
 
 namespace sasskit {
 
+enum class SamplingMethod { Limits, Check };
+// "limits" or "check", as reports name them.
+const char* sampling_method_name(SamplingMethod m);
+
 // Metrics of one kernel or of the application; counts are projected
 // (scaled by the sample and plan weights) where those records exist.
 struct Metrics {
@@ -39,8 +43,11 @@ struct Metrics {
   // estimated signed relative error of the scheduler and stall cycles (so
   // of the CPI) that its sample scale projects (cta-sample(1), SAMPLING
   // ERROR); unknown when a sampled kernel's record states none (before 2.1).
+  // The method that estimated it: the check SM's measured spread, else
+  // cta-sample's widest limit (in totals, "limits" if any kernel's is).
   bool sampled = false;
   std::optional<double> sampling_error;
+  SamplingMethod sampling_method = SamplingMethod::Limits;
   // PKP: the estimated relative error (a half-width, at least 0) of the
   // cycles it projected (pipe-sim(1), PROJECTION); in totals, of the
   // summed cycles, each projected kernel's off by its estimate the same
@@ -68,7 +75,9 @@ double sample_scale(const KernelSample* sample);
 // sample_scale (cycles are the simulated kernel's), instructions under PKP
 // by the projection; hit rates, global memory requests and the traffic to
 // L2 and DRAM from its cache record when it has one (scaled only where the
-// record models the kept CTAs alone), else from pipe-sim's counters.
+// record models the kept CTAs alone), else from pipe-sim's counters. The
+// sampling error is check_sampling_error() of the kept SMs' simulated
+// counts where the sample has a check SM, else the record's.
 Metrics kernel_metrics(const KernelStats& ks, const KernelCacheModel* cache, const KernelSample* sample);
 
 // A kernel's metrics and its plan weight (the invocations it stands for).

@@ -1,6 +1,8 @@
 #include "formats/sample_record.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
@@ -17,6 +19,31 @@ std::optional<double> sampling_error(const std::vector<double>& predicted_cycles
       kept_cycles += predicted_cycles[sm], kept_insts += double(sm_insts[sm]);
   if (cycles <= 0 || insts <= 0 || kept_insts <= 0) return std::nullopt;
   return (kept_cycles / kept_insts) / (cycles / insts) - 1;
+}
+
+std::optional<double> check_sampling_error(const KernelSample& sample, const std::vector<KeptSm>& kept) {
+  if (!sample.check_sm || sample.kernel_insts == 0 || sample.sample_insts == 0) return std::nullopt;
+  double insts = 0, cycles = 0;
+  std::vector<double> cpi;
+  for (uint32_t sm : sample.sms) {
+    const auto it = std::find_if(kept.begin(), kept.end(), [&](const KeptSm& k) { return k.sm == sm; });
+    if (it == kept.end() || it->insts <= 0) return std::nullopt;
+    insts += it->insts;
+    cycles += it->sched_cycles;
+    cpi.push_back(it->sched_cycles / it->insts);
+  }
+  if (cpi.size() < 2) return std::nullopt;
+  // Two standard errors of the kept SMs' mean, the deviation estimated
+  // from their spread (n - 1 in the variance).
+  const double n = double(cpi.size()), mean = std::accumulate(cpi.begin(), cpi.end(), 0.0) / n;
+  double var = 0;
+  for (double c : cpi) var += (c - mean) * (c - mean);
+  const double band = 2 * std::sqrt(var / (n - 1) / n);
+  const double pooled = cycles / insts;
+  const double all = double(sample.kernel_insts), in = double(sample.sample_insts);
+  const auto error = [&](double rest) { return pooled * all / (pooled * in + rest * (all - in)) - 1; };
+  const double low = error(pooled + band), high = error(std::max(0.0, pooled - band));
+  return std::fabs(low) > std::fabs(high) ? low : high;
 }
 
 std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& kernels) {
@@ -37,7 +64,8 @@ std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& 
 namespace sasskit::stream {
 
 void RecordCodec<KernelSample>::pack(Packer& pk, const KernelSample& s) {
-  pk.pack_map(9 + (s.gpu.empty() ? 0 : 1) + (s.sm_insts.empty() ? 0 : 1) + (s.sampling_error ? 1 : 0));
+  pk.pack_map(9 + (s.gpu.empty() ? 0 : 1) + (s.sm_insts.empty() ? 0 : 1) + (s.sampling_error ? 1 : 0) +
+              (s.check_sm ? 1 : 0));
   pack_type(pk, type);
   pack_field(pk, "kernel", s.kernel_id);
   if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
@@ -50,6 +78,7 @@ void RecordCodec<KernelSample>::pack(Packer& pk, const KernelSample& s) {
   pack_field(pk, "kernel_ctas", s.kernel_ctas);
   if (!s.sm_insts.empty()) pack_field(pk, "sm_insts", s.sm_insts);
   if (s.sampling_error) pack_field(pk, "sampling_error", *s.sampling_error);
+  if (s.check_sm) pack_field(pk, "check_sm", *s.check_sm);
 }
 
 KernelSample RecordCodec<KernelSample>::unpack(const Record& r) {
@@ -66,6 +95,9 @@ KernelSample RecordCodec<KernelSample>::unpack(const Record& r) {
   s.kernel_ctas = m.get<uint32_t>("kernel_ctas");
   s.sm_insts = m.get_or<std::vector<uint64_t>>("sm_insts", {});
   if (m.has("sampling_error")) s.sampling_error = m.get<double>("sampling_error");
+  if (m.has("check_sm")) s.check_sm = m.get<uint32_t>("check_sm");
+  if (s.check_sm && std::find(s.sms.begin(), s.sms.end(), *s.check_sm) == s.sms.end())
+    fail_input(r.where(), "check_sm " + std::to_string(*s.check_sm) + " is not one of the kept 'sms'");
   if (s.sample_insts > s.kernel_insts)
     fail_input(r.where(), "sample_insts exceeds kernel_insts");
   if (!s.sm_insts.empty() && s.sm_insts.size() != s.predicted_cycles.size())

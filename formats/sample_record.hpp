@@ -24,6 +24,11 @@ struct KernelSample {
   // The estimated relative error of counts scaled by kernel_insts /
   // sample_insts (sampling_error(); 2.1; absent in older records).
   std::optional<double> sampling_error;
+  // Of `sms`, the one kept as a check (cta-sample --estimate check, 2.7):
+  // the SM predicted shortest, simulated and scaled with the rest so that
+  // the spread of the kept SMs' measured cycles per instruction can say
+  // how far the sample is off (check_sampling_error()).
+  std::optional<uint32_t> check_sm;
   std::string gpu;                       // the GPU model it was computed for (empty: unnamed, before 2.1)
   bool operator==(const KernelSample&) const = default;
 };
@@ -37,6 +42,26 @@ struct KernelSample {
 // when the kernel or the sample has no instructions or no predicted time.
 std::optional<double> sampling_error(const std::vector<double>& predicted_cycles,
                                      const std::vector<uint64_t>& sm_insts, const std::vector<uint32_t>& kept_sms);
+
+// The kept SMs as simulated: their warp instructions and scheduler cycles
+// (insts + stall cycles).
+struct KeptSm {
+  uint32_t sm = 0;
+  double insts = 0;
+  double sched_cycles = 0;
+};
+
+// The sample's error estimated from what was simulated (cta-sample(1),
+// SAMPLING ERROR, check): P, the kept SMs' scheduler cycles per
+// instruction together, stands for the SMs left out, whose mean c is taken
+// within two standard errors of the kept SMs' mean, the deviation estimated
+// from the kept SMs' own spread (the kept SMs include those predicted
+// longest and shortest); the error of scaling by kernel_insts /
+// sample_insts is then P N / (P N_kept + c N_rest) - 1; the end of that
+// range furthest from 0, signed. nullopt without a check SM, with fewer
+// than two kept SMs, or when a kept SM is missing from `kept` or issued
+// nothing.
+std::optional<double> check_sampling_error(const KernelSample& sample, const std::vector<KeptSm>& kept);
 
 // One kernel's part of a sum of cycles: its (weighted, sample-projected)
 // cycles, whether they come from a CTA sample, and the sample's estimate.

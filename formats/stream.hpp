@@ -25,7 +25,7 @@ namespace sasskit::stream {
 class PayloadEncoder;  // formats/cta_payload.hpp
 
 inline constexpr uint32_t kMajor = 2;
-inline constexpr uint32_t kMinor = 6;
+inline constexpr uint32_t kMinor = 7;
 // The oldest major version still read: 1.x differs only in how cta records
 // are written, and its layout remains the expanded form of a cta record.
 inline constexpr uint32_t kOldestMajor = 1;

@@ -4,16 +4,20 @@
 # GPU models: per kernel, the projection error of its cycles, the share of
 # them simulated, PKP's error estimate and whether it covers the error.
 #
-#   bash bench/pkp/run.sh BINDIR
+#   bash bench/pkp/run.sh BINDIR [unseen]
 #
 # Shapes (sasskit-gen): streaming (vecadd), random access (gather), CTAs of
 # unequal work (vecadd --imbalance 4), phases (a gather, stencil and vecadd
 # application), repeated launches (reduce --repeat 3), tensor cores, and
 # grids below one wave; on qv100, rtx2060 and rtx3070; default s and window.
-# About 6 minutes on 2 cores (3.5 minutes of CPU). Traces go to $WORK (default
+# About 6 minutes on 2 cores (3.5 minutes of CPU). With "unseen", other
+# shapes, sizes and seeds instead, chosen after PKP's rule (issue 57):
+# random gathers of several sizes and seeds, imbalanced stencils, a reduce
+# repeated three times, multi-wave gemm and tensor kernels. Traces go to $WORK (default
 # /work/tmp/bench-pkp), deleted at the end.
 set -euo pipefail
-bin=$(cd "${1:?usage: run.sh BINDIR}" && pwd)
+bin=$(cd "${1:?usage: run.sh BINDIR [unseen]}" && pwd)
+set=${2:-}
 work=${WORK:-/work/tmp/bench-pkp}
 rm -rf "$work"
 mkdir -p "$work"
@@ -49,7 +53,19 @@ shape() {
              n, c, NR, full, p, 100 * err, 100 * $5 / full, est, verdict }'
 }
 
-{
+unseen() {
+  shape gather-3M-s11 qv100 -k gather -n 3M --seed 11
+  shape gather-5M-s5 rtx2060 -k gather -n 5M --seed 5 --binary-version 75
+  shape gather-10M-s3 qv100 -k gather -n 10M --seed 3
+  shape gather-1M-s9 rtx3070 -k gather -n 1M --seed 9 --binary-version 86
+  shape stencil-imb8-4M qv100 -k stencil -n 4M --imbalance 8
+  shape stencil-imb4-4M rtx3070 -k stencil -n 4M --imbalance 4 --binary-version 86
+  shape reduce-x3-4M rtx3070 -k reduce -n 4M --repeat 3 --binary-version 86
+  shape gemm-256k qv100 -k gemm -n 256k
+  shape tensor-2M rtx3070 -k tensor -n 2M --binary-version 86
+}
+
+if [ "$set" = unseen ]; then unseen | tee results.txt; else {
   shape gather-4M qv100 -k gather -n 4M
   shape gather-2M qv100 -k gather -n 2M
   shape vecadd-8M qv100 -k vecadd -n 8M
@@ -71,7 +87,7 @@ shape() {
   shape phases-4M qv100 -k gather,stencil,vecadd -n 4M
   shape reduce-x3-8M qv100 -k reduce -n 8M --repeat 3
   shape tensor-1M rtx3070 -k tensor -n 1M --binary-version 86
-} | tee results.txt
+} | tee results.txt; fi
 awk 'function abs(x) { return x < 0 ? -x : x }
      { n++; sim += $11 + 0; full += $5; simulated += $5 * $11 / 100 }
      $NF == "covered" { stopped++; e = abs($9 + 0); sum += e; if (e > max) max = e

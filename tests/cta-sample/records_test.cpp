@@ -63,6 +63,14 @@ TEST(SampleRecord, RefusesPerSmColumnsOfDifferentLengths) {
   EXPECT_THROW(round_trip(s), Error);
 }
 
+TEST(SampleRecord, CarriesItsCheckSmWhichMustBeKept) {
+  KernelSample s{2, "max", {0, 1}, {0, 2}, {53, 13}, 240, 240, 3};
+  s.check_sm = 1;
+  EXPECT_EQ(round_trip(s), s);
+  s.check_sm = 2;  // not one of the kept SMs
+  EXPECT_THROW(round_trip(s), Error);
+}
+
 TEST(SchedRecord, NamesItsGpuModel) {
   KernelSchedule s{4, "greedy", {0, 3, 1}, {0, 0, 17}, 250, "QV100"};
   EXPECT_EQ(round_trip(s), s);

@@ -105,3 +105,61 @@ TEST(SamplingError, CombinedOverKernelsIsTheErrorOfTheSum) {
   EXPECT_FALSE(combined_sampling_error({{100, false, std::nullopt}}).has_value());  // nothing sampled
   EXPECT_FALSE(combined_sampling_error({{100, true, std::nullopt}}).has_value());   // a 2.0 record
 }
+
+namespace {
+
+// A kernel of 1000 instructions; SM 0 (predicted longest) and SM 2 (the
+// check) kept, 200 instructions each.
+KernelSample checked_sample() {
+  KernelSample s;
+  s.sms = {0, 2};
+  s.check_sm = 2;
+  s.kernel_insts = 1000;
+  s.sample_insts = 400;
+  return s;
+}
+
+}  // namespace
+
+// The kept SMs spend 3 and 2 cycles per instruction, 2.5 together; their
+// deviation is 0.71 (sqrt(0.5)), the standard error of their mean 0.5, so
+// the 600 instructions left out take 1.5 to 3.5 each: 1900 to 3100 cycles
+// with the kept 1000, where 2500 are projected: +31.6% to -19.4%; the end
+// furthest from 0.
+TEST(SamplingError, CheckTakesTheOthersWithinTwoStandardErrorsOfTheKeptSms) {
+  const auto e = check_sampling_error(checked_sample(), {{0, 200, 600}, {2, 200, 400}});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_DOUBLE_EQ(*e, 2500.0 / 1900 - 1);
+  // The same measured on both: nothing is known to be off.
+  EXPECT_DOUBLE_EQ(*check_sampling_error(checked_sample(), {{0, 200, 500}, {2, 200, 500}}), 0);
+}
+
+TEST(SamplingError, CheckNeedsACheckSmAndEveryKeptSmMeasured) {
+  KernelSample unchecked = checked_sample();
+  unchecked.check_sm.reset();
+  EXPECT_FALSE(check_sampling_error(unchecked, {{0, 200, 600}, {2, 200, 400}}).has_value());
+  EXPECT_FALSE(check_sampling_error(checked_sample(), {{0, 200, 600}}).has_value());             // SM 2 missing
+  EXPECT_FALSE(check_sampling_error(checked_sample(), {{0, 200, 600}, {2, 0, 0}}).has_value());  // issued nothing
+}
+
+// The check SM is the shortest predicted of the SMs with CTAs not kept
+// already, kept last; it adds its CTAs to the sample.
+TEST(SamplingError, CheckKeepsTheSmPredictedShortestToo) {
+  KernelSchedule sched;
+  sched.sm = {0, 1, 2, 1};
+  sched.start = {0, 0, 0, 1};
+  const CtaUnitCounts counts(std::vector<UnitCounts>{sp(40), sp(40), sp(8), sp(40)});
+  const std::vector<double> predicted{13, 23, 5, 0};  // SM 3 has no CTAs
+  SampleOptions check;
+  check.check = true;
+  const KernelSample s = choose_sample(sched, counts, predicted, check, 1);
+  EXPECT_EQ(s.sms, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(s.check_sm, 2u);
+  EXPECT_EQ(s.ctas, (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(s.sample_insts, 88u);
+  check.top = 3;  // every SM with CTAs kept already: no check
+  const KernelSample all = choose_sample(sched, counts, predicted, check, 1);
+  EXPECT_EQ(all.sms, (std::vector<uint32_t>{1, 0, 2}));
+  EXPECT_FALSE(all.check_sm.has_value());
+  EXPECT_FALSE(choose_sample(sched, counts, predicted, SampleOptions{}, 1).check_sm.has_value());
+}

@@ -133,3 +133,30 @@ TEST(Metrics, ACacheRecordOfEveryCtaIsNotScaledBackFromTheSample) {
   cache.ctas.reset();
   EXPECT_DOUBLE_EQ(*kernel_metrics(s, &cache, &kept_half).gmem_requests, 60);
 }
+
+// With a check SM the estimate comes from the kept SMs' simulated counts
+// (check_sampling_error); without one, or in a record before 2.7, it is
+// the record's widest limit. The application is "check" only when every
+// sampled kernel is.
+TEST(Metrics, ACheckSmsMeasuredSpreadReplacesTheWidestLimit) {
+  KernelSample checked = sample(400, 200, 0.5);
+  checked.sms = {0, 1};
+  checked.check_sm = 1;
+  KernelStats s = stats(1000, 200, 0);
+  s.per_sm = {SmStats{0, {}}, SmStats{1, {}}};
+  s.per_sm[0].c.insts = 100, s.per_sm[0].c.sched_cycles = 300;  // 3 cycles per instruction
+  s.per_sm[1].c.insts = 100, s.per_sm[1].c.sched_cycles = 200;  // 2
+  const Metrics m = kernel_metrics(s, nullptr, &checked);
+  EXPECT_EQ(m.sampling_method, SamplingMethod::Check);
+  // Together 2.5 per instruction; the other 200 within two standard errors
+  // (0.5 each) of it, at 1.5: 1000 projected for 800.
+  ASSERT_TRUE(m.sampling_error.has_value());
+  EXPECT_DOUBLE_EQ(*m.sampling_error, 1000.0 / 800 - 1);
+  KernelSample unchecked = sample(400, 200, 0.5);
+  const Metrics limits = kernel_metrics(s, nullptr, &unchecked);
+  EXPECT_EQ(limits.sampling_method, SamplingMethod::Limits);
+  EXPECT_EQ(limits.sampling_error, 0.5);
+  EXPECT_EQ(application_totals({{&m, 1}}).sampling_method, SamplingMethod::Check);
+  EXPECT_EQ(application_totals({{&m, 1}, {&limits, 1}}).sampling_method, SamplingMethod::Limits);
+  EXPECT_STREQ(sampling_method_name(SamplingMethod::Check), "check");
+}

@@ -54,7 +54,8 @@ TEST(JsonSummary, SampledKernelIsScaledAndSharesAreOfStallCycles) {
   write_json_summary(out, "test", {r}, {s});
   const std::string json = out.str();
   EXPECT_NE(json.find("\"kernel_id\":7,"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"sample_scale\":4,\"sampling_error_frac\":-0.25,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"sample_scale\":4,\"sampling_error_frac\":-0.25,\"sampling_method\":\"limits\","), std::string::npos)
+      << json;
   EXPECT_NE(json.find("\"warp_insts\":200,\"ipc\":2,\"stall_cycles\":160,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"stall_MemData_cycles\":120,"), std::string::npos) << json;
   EXPECT_NE(json.find("\"stall_MemData_frac\":0.75,"), std::string::npos) << json;

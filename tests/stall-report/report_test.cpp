@@ -395,6 +395,17 @@ TEST(Plot, SamplingErrorBecomesErrorBarsOnTheSampledKernelAndTheApplication) {
   EXPECT_NE(script.find("\n4 "), std::string::npos) << script;  // gemm's second bar: x = 3 + 1
 }
 
+// The error bars' key names the CTA sample's estimate method.
+TEST(Plot, ErrorBarsKeyNamesTheSamplingMethod) {
+  Report r = report({.sample = true});
+  EXPECT_EQ(cpi_stack_table(r).error_title, "error estimate (CTA sampling: limits)");
+  r.totals.sampling_method = SamplingMethod::Check;
+  EXPECT_EQ(cycle_stack_table(r).error_title, "error estimate (CTA sampling: check)");
+  const std::string script = plot_script(r, nullptr, "svg", "a.svg");
+  EXPECT_NE(script.find("title 'error estimate (CTA sampling: check)'"), std::string::npos) << script;
+  EXPECT_EQ(cpi_stack_table(report({})).error_title, "error estimate");  // nothing sampled
+}
+
 TEST(TextReport, AKernelNameNeverForgesARowOrMovesTheCursor) {
   FixtureOptions o;
   o.vecadd_name = "a\nall     (total)  9  9\x1b[2J";

@@ -142,9 +142,9 @@ TEST(Runs, ShardsOfOneConfigurationMergeAndOfModelsAlikeInNameAreRefusedByFinger
 TEST(Output, TidyCsvHasRunColumnsNumericIdsAndATypedApplicationRow) {
   std::string s = csv({labelled({}, "a"), labelled({.variant_b = true}, "b")});
   EXPECT_EQ(s.rfind("run,gpu,config,scope,kernel_id,kernel_name,shards,weight,sample_scale,error_bound_frac,"
-                    "sampling_error_frac,cycles,",
+                    "sampling_error_frac,sampling_method,cycles,",
                     0),
             0u);
-  EXPECT_NE(s.find("\na,QV100,,kernel,1,_Z6vecAddPfS_S_i,1,1,1,,,1000,"), std::string::npos) << s;
-  EXPECT_NE(s.find("\nb,QV100,,application,-1,(application),1,,,,,5300,"), std::string::npos) << s;  // shards an integer
+  EXPECT_NE(s.find("\na,QV100,,kernel,1,_Z6vecAddPfS_S_i,1,1,1,,,,1000,"), std::string::npos) << s;
+  EXPECT_NE(s.find("\nb,QV100,,application,-1,(application),1,,,,,,5300,"), std::string::npos) << s;  // shards an integer
 }

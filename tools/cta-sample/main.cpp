@@ -36,12 +36,17 @@ int main(int argc, char** argv) {
       ->check(sasskit::positive_number())
       ->capture_default_str()
       ->excludes(sm);
+  app.add_option("--estimate", opt.estimate,
+                 "Sampling error estimate: check (keep the SM predicted shortest too, and estimate from "
+                 "what the kept SMs measured) or limits (cta-sample's widest limit, nothing more simulated)")
+      ->check(CLI::IsMember({"check", "limits"}))
+      ->capture_default_str();
   app.add_option("--format", opt.format, "Output: stream, or json (a summary per kernel)")
       ->check(CLI::IsMember({"stream", "json"}))
       ->capture_default_str();
   return tool.run([&] {
-    if (opt.keep == "all" && (sm->count() || app.count("--top")))
-      sasskit::fail_usage("--keep all samples nothing: drop --sm and --top");
+    if (opt.keep == "all" && (sm->count() || app.count("--top") || app.count("--estimate")))
+      sasskit::fail_usage("--keep all samples nothing: drop --sm, --top and --estimate");
     opt.accept_other_gpu = gpu.accept_other_gpu();
     sasskit::ctasample::run(opt, gpu.config(), tool.common());
   });

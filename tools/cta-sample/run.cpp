@@ -9,7 +9,7 @@ void run(const RunOptions& o, const GpuConfig& gpu, const CommonOptions& common)
   Options options;
   options.policy = parse_policy(o.policy);
   options.serial_kernels = o.serial_kernels;
-  options.sample = SampleOptions{o.keep == "all", o.sm, o.top};
+  options.sample = SampleOptions{o.keep == "all", o.sm, o.top, o.estimate == "check"};
   options.accept_other_gpu = o.accept_other_gpu;
   check_options(gpu, options);
   std::optional<CtaLog> log;

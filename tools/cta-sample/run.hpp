@@ -18,6 +18,7 @@ struct RunOptions {
   std::string keep = "sampled";     // or "all"
   std::optional<unsigned> sm;
   unsigned top = 1;
+  std::string estimate = "check";   // or "limits"
   std::string format = "stream";    // or "json"
   bool accept_other_gpu = false;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
+#include <optional>
 
 namespace sasskit::ctasample {
 
@@ -63,6 +64,17 @@ std::vector<uint32_t> longest_sms(const std::vector<double>& predicted,
   return order;
 }
 
+// The SM with CTAs predicted shortest that is not kept already.
+std::optional<uint32_t> check_sm(const std::vector<double>& predicted, const std::vector<bool>& has_ctas,
+                                 const std::vector<uint32_t>& kept) {
+  std::optional<uint32_t> shortest;
+  for (uint32_t sm = 0; sm < predicted.size(); ++sm)
+    if (has_ctas[sm] && std::find(kept.begin(), kept.end(), sm) == kept.end() &&
+        (!shortest || predicted[sm] < predicted[*shortest]))
+      shortest = sm;
+  return shortest;
+}
+
 }  // namespace
 
 KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
@@ -79,6 +91,10 @@ KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& 
   } else {
     s.selection = options.top > 1 ? "top" : "max";
     s.sms = longest_sms(predicted, has_ctas, options.top);
+  }
+  if (options.check) {
+    s.check_sm = check_sm(predicted, has_ctas, s.sms);
+    if (s.check_sm) s.sms.push_back(*s.check_sm);
   }
   std::vector<bool> kept_sm(predicted.size(), false);
   for (uint32_t sm : s.sms) kept_sm[sm] = true;

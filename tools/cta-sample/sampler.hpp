@@ -18,6 +18,10 @@ struct SampleOptions {
   bool keep_all = false;            // schedule only: keep every CTA, no sample record
   std::optional<unsigned> force_sm; // --sm N
   unsigned top = 1;                 // --top K
+  // --estimate check (cta-sample's default): keep as well the SM predicted
+  // shortest, so that the report can estimate the sample's error from what
+  // the kept SMs measured.
+  bool check = false;
 };
 
 // Each SM's CTA-set non-stall time (Eq. 2 over the sum of its CTAs' counts).
@@ -41,7 +45,9 @@ std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, co
                                               const std::vector<uint32_t>& kept_sms, unsigned slots);
 
 // The sample of one kernel: the chosen SMs (longest first; ties to the lower
-// SM id; SMs without CTAs are never chosen unless forced), their CTAs, and
+// SM id; SMs without CTAs are never chosen unless forced), with the check
+// SM last (the shortest of the others with CTAs; ties to the lower id;
+// none when no other SM has CTAs), their CTAs, and
 // the instruction counts of the kernel, of each SM and of the sample, and
 // the sampling error estimate for SMs holding `slots` CTAs at once.
 KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,

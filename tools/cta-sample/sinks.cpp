@@ -36,6 +36,7 @@ class JsonSink : public stream::SummarySink<SampledKernel> {
       json_.null();
     json_.key("sampled_sms").array(sample ? sample->sms : std::vector<uint32_t>{});
     if (sample) json_.field("kernel_insts", sample->kernel_insts).field("sample_insts", sample->sample_insts);
+    if (sample && sample->check_sm) json_.field("check_sm", *sample->check_sm);
     if (sample && sample->sampling_error) json_.field("sampling_error_frac", *sample->sampling_error);
     json_.key("predicted_cycles_per_sm").array(k.predicted);
     json_.end_object();

@@ -124,12 +124,15 @@ void counts_fields(JsonWriter& j, const Metrics& m) {
     j.field(std::string("stall_") + stall_type_name(StallType(t)) + "_frac", share(m.stall_type[t], m.stall_cycles()));
 }
 
-void sampling_error_field(JsonWriter& j, std::optional<double> error) {
+// The sampling error estimate, and the method's name where there is one.
+void sampling_error_field(JsonWriter& j, const Metrics& m) {
   j.key("sampling_error_frac");
-  if (error)
-    j.value(*error);
-  else
+  if (!m.sampling_error) {
     j.null();
+    return;
+  }
+  j.value(*m.sampling_error);
+  j.field("sampling_method", sampling_method_name(m.sampling_method));
 }
 
 void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample, const Metrics& m) {
@@ -141,7 +144,7 @@ void kernel_json(JsonWriter& j, const KernelStats& s, const KernelSample* sample
       .field("start_cycle", s.start_cycle)
       .field("simulated_sms", uint64_t(s.per_sm.size()))
       .field("sample_scale", scale);
-  sampling_error_field(j, m.sampling_error);
+  sampling_error_field(j, m);
   counts_fields(j, m);
   j.field("occupancy_frac", m.occupancy)
       .field("unknown_opcode_warp_insts", double(s.total.unknown_opcodes) * scale)
@@ -171,7 +174,7 @@ void write_json_summary(std::ostream& out, const std::string& gpu, const std::ve
   for (const Metrics& m : kernels) unweighted.push_back({&m, 1});
   const Metrics all = application_totals(unweighted);
   j.end_array().key("application").begin_object();
-  sampling_error_field(j, all.sampling_error);
+  sampling_error_field(j, all);
   counts_fields(j, all);
   j.field("timeline_cycles", end).end_object().key("provenance");
   write_provenance(j, provenance);

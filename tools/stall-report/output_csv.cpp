@@ -35,7 +35,7 @@ uint32_t most_shards(const Report& rep) {
 
 void write_csv(std::ostream& out, const std::vector<Report>& runs) {
   const auto& cols = metric_columns();
-  out << "run,gpu,config,scope,kernel_id,kernel_name,shards,weight,sample_scale,error_bound_frac,sampling_error_frac";
+  out << "run,gpu,config,scope,kernel_id,kernel_name,shards,weight,sample_scale,error_bound_frac,sampling_error_frac,sampling_method";
   for (const Column* c : cols) out << ',' << c->key;
   out << '\n';
   for (const Report& rep : runs) {
@@ -44,7 +44,8 @@ void write_csv(std::ostream& out, const std::vector<Report>& runs) {
           << (key.id ? std::to_string(*key.id) : kApplicationKernelId) << ',' << csv_field(key.name) << ','
           << (key.shards ? std::to_string(*key.shards) : "") << ',' << format_csv(key.weight, Kind::Ratio) << ','
           << format_csv(key.sample_scale, Kind::Ratio) << ',' << format_csv(key.error_bound, Kind::Ratio) << ','
-          << format_csv(m.sampling_error, Kind::Ratio);
+          << format_csv(m.sampling_error, Kind::Ratio) << ','
+          << (m.sampling_error ? sampling_method_name(m.sampling_method) : "");
       for (const Column* c : cols) out << ',' << format_csv(c->get(m), c->kind);
       out << '\n';
     };

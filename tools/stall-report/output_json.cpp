@@ -21,6 +21,7 @@ void number(JsonWriter& w, std::optional<double> v, Kind kind) {
 void metrics(JsonWriter& w, const Metrics& m) {
   w.key("sampling_error_frac");
   number(w, m.sampling_error, Kind::Ratio);
+  if (m.sampling_error) w.field("sampling_method", sampling_method_name(m.sampling_method));
   for (const Column* c : metric_columns()) {
     w.key(c->key);
     number(w, c->get(m), c->kind);

@@ -82,16 +82,25 @@ void top_pc_table(std::ostream& out, const Report& rep) {
   t.print(out, {4, 5});
 }
 
+// The CTA sample's error estimate, and how it was made (cta-sample(1),
+// SAMPLING ERROR).
+void sampling_note(std::ostream& out, double error, SamplingMethod method) {
+  out << "CTA sampling: the projected scheduler cycles (and CPI) are off by an estimated \u00b1" << percent(std::abs(error))
+      << " (" << sampling_method_name(method) << ": ";
+  if (method == SamplingMethod::Check)
+    out << "from the cycles per instruction the kept SMs measured, the longest and the shortest predicted";
+  else
+    out << "cta-sample's widest limit, before simulation";
+  out << "; " << signed_percent(error) << " at the far end of the range).\n";
+}
+
 }  // namespace
 
 void write_text(std::ostream& out, const Report& rep) {
   out << "stall-report: " << rep.kernels.size() << (rep.kernels.size() == 1 ? " kernel" : " kernels") << " from "
       << printable(rep.source) << '\n';
   if (rep.projected) out << "Totals are projected: " << projection_note(rep) << ".\n";
-  if (rep.totals.sampling_error)
-    out << "CTA sampling: the projected scheduler cycles (and CPI) are off by up to an estimated \u00b1"
-        << percent(std::abs(*rep.totals.sampling_error)) << " (cta-sample's widest limit, "
-        << signed_percent(*rep.totals.sampling_error) << "; a range, not a correction).\n";
+  if (rep.totals.sampling_error) sampling_note(out, *rep.totals.sampling_error, rep.totals.sampling_method);
   if (rep.totals.projection_error)
     out << "PKP: the projected cycles are off by an estimated \u00b1" << percent(*rep.totals.projection_error)
         << " (an estimate, not a bound).\n";

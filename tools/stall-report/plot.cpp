@@ -139,7 +139,7 @@ void histogram(std::ostream& out, const std::string& name, const PlotTable& t, c
         << name << g << " using i:xtic(1) " << (g ? "notitle" : "title columnheader(i)");
     // The key entry right after the segments': each newhistogram adds a
     // blank line to the key.
-    if (!g && errors) out << ", keyentry " << kErrorBarStyle << " title 'error estimate'";
+    if (!g && errors) out << ", keyentry " << kErrorBarStyle << " title " << single_quoted(t.error_title);
   }
   if (errors) out << ", $" << name << "err using 1:($2-$3):(0):(2*$3) " << kErrorBarStyle << " notitle";
   out << '\n';

@@ -115,10 +115,18 @@ std::string run_label(const std::vector<Report>& runs, size_t i) {
   return std::to_string(i + 1) + " " + plot_label(runs[i].run, 32);
 }
 
+// The error bars' key entry of one run's charts: with the CTA sample's
+// estimate method where it has one (cta-sample(1), SAMPLING ERROR).
+std::string error_title(const Report& rep) {
+  if (!rep.totals.sampling_error) return "error estimate";
+  return std::string("error estimate (CTA sampling: ") + sampling_method_name(rep.totals.sampling_method) + ")";
+}
+
 }  // namespace
 
 PlotTable cpi_stack_table(const Report& rep) {
   PlotTable t{"CPI stack per warp scheduler", "cycles per warp instruction", cycle_series(), {{}}};
+  t.error_title = error_title(rep);
   for (const Bar& b : bars(rep)) t.groups[0].rows.push_back(with_error({b.label, cpi_split(b.m)}, b.m, b.plan_bound));
   return t;
 }
@@ -129,6 +137,7 @@ PlotTable cycle_stack_table(const Report& rep) {
   const std::string weighted = rep.plan_method.empty() ? "" : " (plan weights applied)";
   PlotTable t{"Scheduler cycles of the application by kernel" + weighted, "scheduler cycles" + unit, cycle_series(),
               {{}}};
+  t.error_title = error_title(rep);
   for (const Bar& b : bars(rep))
     t.groups[0].rows.push_back(with_error({b.label, cycle_split(b.m, b.weight / scale)}, b.m, b.plan_bound));
   return t;

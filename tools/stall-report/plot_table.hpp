@@ -35,6 +35,7 @@ struct PlotTable {
   std::vector<std::string> series;  // segment names, one per value
   std::vector<PlotGroup> groups;
   int first_linetype = 1;  // the first segment's colour (2: a stall type keeps its CPI-stack colour)
+  std::string error_title = "error estimate";  // the error bars' key entry
 };
 
 // Text from an input reduced to a safe subset for gnuplot: printable ASCII
