@@ -62,8 +62,37 @@ void LruTags::Index::grow() {
     if (old_keys[i] != 0) insert(old_keys[i] - 1, old_values[i]);
 }
 
-LruTags::LruTags(uint64_t sets, uint64_t ways)
-    : set_of_(std::max<uint64_t>(1, sets)), ways_(std::max<uint64_t>(1, ways)), sets_(std::max<uint64_t>(1, sets)) {}
+LruTags::LruTags(uint64_t sets, uint64_t ways) : set_of_(std::max<uint64_t>(1, sets)), ways_(std::max<uint64_t>(1, ways)) {
+  sets = std::max<uint64_t>(1, sets);
+  if (ways_ <= kScannedWays)
+    scanned_.resize(sets * ways_);
+  else
+    sets_.resize(sets);
+}
+
+// A set's lines are held newest first, the empty ways last: the search
+// stops at the line or the first empty way, and the line found (or
+// allocated) moves to the front.
+TagOutcome LruTags::access_scanned(uint64_t line, uint32_t mask, bool write) {
+  TagOutcome out;
+  Way* const set = scanned_.data() + set_of_(line) * ways_;
+  const uint64_t key = line + 1;
+  uint64_t i = 0;
+  while (i < ways_ && set[i].key != key && set[i].key != 0) ++i;
+  Way found{key};
+  if (i < ways_ && set[i].key == key) {
+    found = set[i];
+    out.hits = found.valid & mask;
+  } else if (i == ways_) {  // full: evict the least recent line, the last
+    i = ways_ - 1;
+    out.written_back = static_cast<unsigned>(sectors_in(set[i].dirty));
+  }
+  std::move_backward(set, set + i, set + i + 1);
+  found.valid |= mask;
+  if (write) found.dirty |= mask;
+  set[0] = found;
+  return out;
+}
 
 void LruTags::unlink(Set& set, uint32_t e) {
   Entry& x = entries_[e];
@@ -82,7 +111,7 @@ void LruTags::push_newest(Set& set, uint32_t e) {
   ++set.size;
 }
 
-TagOutcome LruTags::access(uint64_t line, uint32_t mask, bool write) {
+TagOutcome LruTags::access_listed(uint64_t line, uint32_t mask, bool write) {
   TagOutcome out;
   Set& set = sets_[set_of_(line)];
   uint32_t e = index_.find(line);
