@@ -23,7 +23,7 @@ uint32_t LruTags::Index::find(uint64_t line) const {
 }
 
 void LruTags::Index::insert(uint64_t line, uint32_t entry) {
-  if (2 * (count_ + 1) >= keys_.size()) grow();
+  if (4 * (count_ + 1) >= keys_.size()) grow();
   const size_t mask = keys_.size() - 1;
   size_t i = home(line + 1);
   while (keys_[i] != 0) i = (i + 1) & mask;

@@ -56,7 +56,8 @@ class LruTags {
     uint64_t size = 0;
   };
   // line -> entry, open addressing with linear probing and backward-shift
-  // deletion; holds only resident lines, so it never outgrows the cache.
+  // deletion, at load < 1/4 (a miss, then an eviction's erase, walk short
+  // runs); holds only resident lines, so it never outgrows the cache.
   class Index {
    public:
     Index();
