@@ -70,20 +70,21 @@ LruTags::LruTags(uint64_t sets, uint64_t ways) : set_of_(std::max<uint64_t>(1, s
     sets_.resize(sets);
 }
 
-// A set's lines are held newest first, the empty ways last: the search
-// stops at the line or the first empty way, and the line found (or
-// allocated) moves to the front.
+// A set's lines are held newest first, the empty ways last; the line found
+// (or allocated) moves to the front. A missing line takes the last way's
+// place: the least recent line's, or an empty way's (nothing dirty), so the
+// search compares keys only.
 TagOutcome LruTags::access_scanned(uint64_t line, uint32_t mask, bool write) {
   TagOutcome out;
   Way* const set = scanned_.data() + set_of_(line) * ways_;
   const uint64_t key = line + 1;
   uint64_t i = 0;
-  while (i < ways_ && set[i].key != key && set[i].key != 0) ++i;
+  while (i < ways_ && set[i].key != key) ++i;
   Way found{key};
-  if (i < ways_ && set[i].key == key) {
+  if (i < ways_) {
     found = set[i];
     out.hits = found.valid & mask;
-  } else if (i == ways_) {  // full: evict the least recent line, the last
+  } else {
     i = ways_ - 1;
     out.written_back = static_cast<unsigned>(sectors_in(set[i].dirty));
   }
