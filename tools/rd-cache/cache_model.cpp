@@ -198,16 +198,19 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
       L2Request req{static_cast<uint32_t>(k), inst, route.l2_lookup, route.op,
                     static_cast<uint32_t>(pass.l2_lines.size()), 0};
       l1.measure_into(k);
+      uint64_t hit_sectors = 0;  // counted once per request: the lookups may alias the counts
       for (const LineAccess& l : lines) {
         uint32_t hits = 0;
         if (route.l1_lookup) {
           hits = l1.access(l, false).hits;  // an L1's write-backs are not modeled (requests.hpp)
-          const uint64_t n = sectors_in(l.mask), h = sectors_in(hits);
-          lane.counts.l1.add(n, h);
-          ic.l1.add(n, h);
+          hit_sectors += sectors_in(hits);
         }
         const uint32_t to_l2 = route.l2_all ? l.mask : (route.l1_lookup ? l.mask & ~hits : 0);
         if (to_l2) pass.l2_lines.push_back(LineAccess{l.line, to_l2});
+      }
+      if (route.l1_lookup) {
+        lane.counts.l1.add(sectors, hit_sectors);
+        ic.l1.add(sectors, hit_sectors);
       }
       req.end = static_cast<uint32_t>(pass.l2_lines.size());
       if (req.end > req.begin) pass.l2.push_back(req);
@@ -268,23 +271,27 @@ void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult
       // the line (dirty until evicted) or, past a write-through or
       // non-allocating L2, on to DRAM.
       const bool reads = req.op != Op::Store, writes = req.op != Op::Load;
+      // Summed over the request's lines, then counted once.
+      uint64_t n = 0, h = 0, written_back = 0;
       for (const LineAccess& l : in_l2_lines(from_l1, l1, l2_.shape(), sectors, lines)) {
-        const uint64_t n = sectors_in(l.mask);
-        if (!req.lookup) {
-          (writes ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
-          continue;
-        }
+        n += sectors_in(l.mask);
+        if (!req.lookup) continue;
         const TagOutcome out = l2_.access(l, writes);
-        const uint64_t h = sectors_in(out.hits);
-        InstCounts& ic = counts.inst[req.inst];
-        counts.l2.add(n, h);
-        counts.sm_l2[sm].add(n, h);
-        ic.l2.add(n, h);
-        ic.written_back += out.written_back;
-        counts.dram_write_sectors += out.written_back;
-        if (reads) counts.dram_read_sectors += n - h;
-        if (writes && gpu_.l2.write_policy == WritePolicy::WriteThrough) counts.dram_write_sectors += n;
+        h += sectors_in(out.hits);
+        written_back += out.written_back;
       }
+      if (!req.lookup) {
+        (writes ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
+        continue;
+      }
+      InstCounts& ic = counts.inst[req.inst];
+      counts.l2.add(n, h);
+      counts.sm_l2[sm].add(n, h);
+      ic.l2.add(n, h);
+      ic.written_back += written_back;
+      counts.dram_write_sectors += written_back;
+      if (reads) counts.dram_read_sectors += n - h;
+      if (writes && gpu_.l2.write_policy == WritePolicy::WriteThrough) counts.dram_write_sectors += n;
     }
   }
 }

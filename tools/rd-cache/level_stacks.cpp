@@ -52,19 +52,17 @@ LevelStacks::LevelStacks(Level level, const CacheGeometry& model, const std::vec
   histograms_[0].resize(stacks_.size());
 }
 
-TagOutcome LevelStacks::access(const LineAccess& a, bool write, bool measured) {
+void LevelStacks::access_stacks(const LineAccess& a, bool measured) {
   uint32_t distance[kMaxSectorsPerLine];
   for (size_t i = 0; i < stacks_.size(); ++i) {
     const unsigned n = stacks_[i]->access(a.line, a.mask, distance);
     if (measured)
       for (unsigned s = 0; s < n; ++s) histograms_[set_][i].add(distance[s]);
   }
-  return model_.access(a.line, a.mask, write && write_back_);
 }
 
-void LevelStacks::measure_into(size_t set) {
-  if (set >= histograms_.size()) histograms_.resize(set + 1, std::vector<DistanceHistogram>(stacks_.size()));
-  set_ = set;
+void LevelStacks::add_histogram_sets(size_t sets) {
+  histograms_.resize(sets, std::vector<DistanceHistogram>(stacks_.size()));
 }
 
 const std::vector<DistanceHistogram>& LevelStacks::histograms(size_t set) const { return histograms_.at(set); }

@@ -50,11 +50,18 @@ class LevelStacks {
   // write-back level; a write-through one holds no dirty sector). `write`:
   // the access writes its sectors. `measured` false (cache warming) leaves
   // the histograms alone.
-  TagOutcome access(const LineAccess& a, bool write, bool measured = true);
+  // Inline: most runs sweep nothing, and this runs for every line looked up.
+  TagOutcome access(const LineAccess& a, bool write, bool measured = true) {
+    if (!stacks_.empty()) access_stacks(a, measured);
+    return model_.access(a.line, a.mask, write && write_back_);
+  }
 
   // The accesses measured from now on fill histogram set `set` (one per
   // kernel when kernels share the cache; set 0 until told otherwise).
-  void measure_into(size_t set);
+  void measure_into(size_t set) {
+    if (set >= histograms_.size()) add_histogram_sets(set + 1);
+    set_ = set;
+  }
   // Distance histograms of the sweep stacks in one set, per stack (see
   // sweep_results).
   const std::vector<DistanceHistogram>& histograms(size_t set = 0) const;
@@ -64,6 +71,9 @@ class LevelStacks {
   const LineShape& shape() const { return shape_; }
 
  private:
+  void access_stacks(const LineAccess& a, bool measured);
+  void add_histogram_sets(size_t sets);
+
   LineShape shape_;
   bool write_back_ = false;
   LruTags model_;

@@ -23,7 +23,7 @@ uint32_t LruTags::Index::find(uint64_t line) const {
 }
 
 void LruTags::Index::insert(uint64_t line, uint32_t entry) {
-  if (2 * (count_ + 1) >= keys_.size()) grow();
+  if (4 * (count_ + 1) >= keys_.size()) grow();
   const size_t mask = keys_.size() - 1;
   size_t i = home(line + 1);
   while (keys_[i] != 0) i = (i + 1) & mask;
@@ -62,8 +62,38 @@ void LruTags::Index::grow() {
     if (old_keys[i] != 0) insert(old_keys[i] - 1, old_values[i]);
 }
 
-LruTags::LruTags(uint64_t sets, uint64_t ways)
-    : set_of_(std::max<uint64_t>(1, sets)), ways_(std::max<uint64_t>(1, ways)), sets_(std::max<uint64_t>(1, sets)) {}
+LruTags::LruTags(uint64_t sets, uint64_t ways) : set_of_(std::max<uint64_t>(1, sets)), ways_(std::max<uint64_t>(1, ways)) {
+  sets = std::max<uint64_t>(1, sets);
+  if (ways_ <= kScannedWays)
+    scanned_.resize(sets * ways_);
+  else
+    sets_.resize(sets);
+}
+
+// A set's lines are held newest first, the empty ways last; the line found
+// (or allocated) moves to the front. A missing line takes the last way's
+// place: the least recent line's, or an empty way's (nothing dirty), so the
+// search compares keys only.
+TagOutcome LruTags::access_scanned(uint64_t line, uint32_t mask, bool write) {
+  TagOutcome out;
+  Way* const set = scanned_.data() + set_of_(line) * ways_;
+  const uint64_t key = line + 1;
+  uint64_t i = 0;
+  while (i < ways_ && set[i].key != key) ++i;
+  Way found{key};
+  if (i < ways_) {
+    found = set[i];
+    out.hits = found.valid & mask;
+  } else {
+    i = ways_ - 1;
+    out.written_back = static_cast<unsigned>(sectors_in(set[i].dirty));
+  }
+  std::move_backward(set, set + i, set + i + 1);
+  found.valid |= mask;
+  if (write) found.dirty |= mask;
+  set[0] = found;
+  return out;
+}
 
 void LruTags::unlink(Set& set, uint32_t e) {
   Entry& x = entries_[e];
@@ -82,7 +112,7 @@ void LruTags::push_newest(Set& set, uint32_t e) {
   ++set.size;
 }
 
-TagOutcome LruTags::access(uint64_t line, uint32_t mask, bool write) {
+TagOutcome LruTags::access_listed(uint64_t line, uint32_t mask, bool write) {
   TagOutcome out;
   Set& set = sets_[set_of_(line)];
   uint32_t e = index_.find(line);

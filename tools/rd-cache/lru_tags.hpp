@@ -27,9 +27,24 @@ class LruTags {
   // those sectors valid; a write makes them dirty without reading them (a
   // write-allocate cache that fetches on read only, as Accel-Sim's `L`
   // policy and the byte masks of NVIDIA's L2 sectors).
-  TagOutcome access(uint64_t line, uint32_t mask, bool write);
+  TagOutcome access(uint64_t line, uint32_t mask, bool write) {
+    return ways_ <= kScannedWays ? access_scanned(line, mask, write) : access_listed(line, mask, write);
+  }
 
  private:
+  // Sets of up to this many ways are scanned: a set's lines lie side by
+  // side, newest first, in one or a few CPU cache lines, where the index's
+  // probe and the LRU list's neighbours are scattered over a table the size
+  // of the cache (an L2 of megabytes: a CPU cache miss each). A miss scans
+  // every way, more instructions than the index, but the run is faster.
+  static constexpr uint64_t kScannedWays = 16;
+  struct Way {
+    uint64_t key = 0;  // line + 1; 0 = empty
+    uint32_t valid = 0, dirty = 0;
+  };
+  TagOutcome access_scanned(uint64_t line, uint32_t mask, bool write);
+  TagOutcome access_listed(uint64_t line, uint32_t mask, bool write);
+
   static constexpr uint32_t kNone = UINT32_MAX;
   struct Entry {
     uint64_t line = 0;
@@ -41,7 +56,8 @@ class LruTags {
     uint64_t size = 0;
   };
   // line -> entry, open addressing with linear probing and backward-shift
-  // deletion; holds only resident lines, so it never outgrows the cache.
+  // deletion, at load < 1/4 (a miss, then an eviction's erase, walk short
+  // runs); holds only resident lines, so it never outgrows the cache.
   class Index {
    public:
     Index();
@@ -63,7 +79,8 @@ class LruTags {
 
   SetIndex set_of_;
   uint64_t ways_;
-  std::vector<Set> sets_;
+  std::vector<Way> scanned_;  // sets x ways, a set's ways newest first; scanned sets only
+  std::vector<Set> sets_;     // listed sets only, with entries_ and index_
   std::vector<Entry> entries_;  // grows up to sets x ways as lines arrive
   Index index_;
 };
