@@ -86,12 +86,14 @@ class Parser {
         ++pos_, min = 1;
       } else if (c == '?') {
         ++pos_, max = 1;
-      } else if (c == '{' && pos_ + 1 < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
+      } else if (c == '{') {  // as glibc: a '{' after an atom starts a count, or is an error
         ++pos_;
         interval(min, max);
       } else {
         break;
       }
+      if (n.kind == Node::Kind::Begin || n.kind == Node::Kind::End)
+        fail_usage(std::string("nothing to repeat before ") + c);
       Node repeat{.kind = Node::Kind::Repeat, .min = min, .max = max};
       repeat.parts.push_back(std::move(n));
       n = std::move(repeat);
@@ -109,9 +111,9 @@ class Parser {
     return v;
   }
 
-  // After '{': "m}", "m,}" or "m,n}".
+  // After '{': "m}", "m,}", "m,n}" or ",n}" (m = 0).
   void interval(int& min, int& max) {
-    min = max = count();
+    min = max = !at_end() && peek() == ',' ? 0 : count();
     if (!at_end() && peek() == ',') {
       ++pos_;
       max = !at_end() && peek() == '}' ? -1 : count();
@@ -144,6 +146,7 @@ class Parser {
       case '*':
       case '+':
       case '?':
+      case '{':
         fail_usage(std::string("nothing to repeat before ") + c);
       case '.':
         return bytes(ByteSet().set());

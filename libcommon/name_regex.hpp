@@ -7,7 +7,7 @@
 //
 // Supported: literals, `.`, bracket expressions (ranges, `^`, [:class:],
 // [=c=], [.c.]), `^` and `$` (start and end of the text), `|`, `( )`, `*`,
-// `+`, `?`, `{m}`, `{m,}`, `{m,n}` (m, n <= 255), `\` before any character
+// `+`, `?`, `{m}`, `{m,}`, `{m,n}`, `{,n}` (m, n <= 255), `\` before any character
 // (a literal), and GNU's \w \W \s \S. Back-references and GNU's word
 // anchors are refused: they are not regular.
 #pragma once

@@ -33,7 +33,7 @@ const std::vector<std::string> kExpressions = {
     "^a{1,3}b", "a{0,1}b", "(ab){2}", "gemm", "^s?gemm", "gemm|vecadd", "^(gemm|vecadd)$", "[abc]", "[^a]",
     "[a-c]+$", "[]a]", "[^]a]", "[a-]", "[[:digit:]]{3}", "[[:alpha:]_][[:alnum:]_]*", "[[:space:]]", "\\.",
     "a\\.b", "x\\{2\\}", "\\[x\\]", "\\|", "\\(\\)", "\\^\\$", ".", "^.$", "a.b", "..", "()", "(|a)b", "a||b",
-    "[[=a=]]b", "[[.-.]]", "\\w+$", "\\W", "\\s", "\\S+", "(((a)))", "((a|b)(c|d)?)*$", "x{", "x{a}"};
+    "[[=a=]]b", "[[.-.]]", "\\w+$", "\\W", "\\s", "\\S+", "(((a)))", "((a|b)(c|d)?)*$", "a{,2}b", "x\\{"};
 
 }  // namespace
 
@@ -68,7 +68,8 @@ TEST(NameRegex, RefusesWhatItDoesNotSupportSayingWhat) {
       {"(a", "unmatched ("},     {"a)", "unmatched )"},          {"[a", "unmatched ["},
       {"*a", "nothing to repeat"}, {"a{3,1}", "bad repetition count"}, {"a{256}", "above 255"},
       {"(a)\\1", "back-references"}, {"\\bword", "not supported"},    {"[[:bogus:]]", "unknown character class"},
-      {"[z-a]", "invalid range"}, {"a\\", "trailing backslash"},     {"(a{255}){255}", "too large"}};
+      {"[z-a]", "invalid range"}, {"x{", "bad repetition count"}, {"x{a}", "bad repetition count"},
+      {"{a", "nothing to repeat"}, {"^*a", "nothing to repeat"}, {"a\\", "trailing backslash"},     {"((a{255}){255}){2}", "too large"}};
   for (const auto& [expression, why] : bad) {
     try {
       NameRegex re(expression);
