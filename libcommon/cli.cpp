@@ -62,7 +62,8 @@ CLI::Validator count_in(uint64_t lo, uint64_t hi) {
           return "Value " + text + " is not " + wanted;
         return "";
       },
-      "COUNT");
+      hi == UINT64_MAX ? (lo == 0 ? "COUNT" : "COUNT >= " + std::to_string(lo))
+                       : "COUNT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
 
 void add_kernel_selection_options(CLI::App& app, KernelSelectionOptions& options) {
