@@ -1,11 +1,11 @@
 #include "formats/kernel_selector.hpp"
 
-#include <regex.h>
-
 #include <charconv>
+#include <optional>
 
 #include "libcommon/diag.hpp"
 #include "libcommon/kernel_name.hpp"
+#include "libcommon/name_regex.hpp"
 
 namespace sasskit {
 
@@ -43,14 +43,6 @@ KernelSelection KernelSelection::parse(const std::string& list) {
   return sel;
 }
 
-KernelSelection KernelSelection::intersect(const std::set<uint32_t>& ids) const {
-  KernelSelection both;
-  both.all_ = false;
-  for (uint32_t id : ids)
-    if (contains(id)) both.ids_.insert(id);
-  return both;
-}
-
 bool KernelSelection::contains(uint32_t id) const {
   if (all_ || ids_.count(id)) return true;
   for (const auto& [lo, hi] : ranges_)
@@ -59,9 +51,9 @@ bool KernelSelection::contains(uint32_t id) const {
 }
 
 // -k: a name, or regex:EXPR, matched against one form of the kernel's name.
-// The name is data: it is only compared or searched, with glibc's POSIX
-// matcher, which keeps no stack per character, so a long hostile name cannot
-// exhaust the stack (std::regex would).
+// The name is data: it is only compared, or searched by an automaton that
+// takes time linear in its length (libcommon/name_regex.hpp), so a long
+// hostile name costs no more than reading it.
 class KernelNameFilter {
  public:
   KernelNameFilter(const std::string& option, const std::string& base) : base_(base) {
@@ -70,25 +62,16 @@ class KernelNameFilter {
       exact_ = option;
       return;
     }
-    const std::string expr = option.substr(kRegex.size());
-    if (const int error = ::regcomp(&regex_, expr.c_str(), REG_EXTENDED | REG_NOSUB)) {
-      char why[256];
-      ::regerror(error, &regex_, why, sizeof why);
-      fail_usage("bad -k '" + option + "': the regular expression does not compile: " + why);
+    try {
+      regex_.emplace(std::string_view(option).substr(kRegex.size()));
+    } catch (const Error& e) {
+      fail_usage("bad -k '" + option + "': the regular expression does not compile: " + e.what());
     }
-    compiled_ = true;
   }
-  ~KernelNameFilter() {
-    if (compiled_) ::regfree(&regex_);
-  }
-  KernelNameFilter(const KernelNameFilter&) = delete;
-  KernelNameFilter& operator=(const KernelNameFilter&) = delete;
 
   bool matches(const std::string& kernel_name) const {
     const std::string name = name_base(kernel_name);
-    if (!compiled_) return name == exact_;
-    regmatch_t whole{0, static_cast<regoff_t>(name.size())};  // the whole name, NUL bytes included
-    return ::regexec(&regex_, name.c_str(), 1, &whole, REG_STARTEND) == 0;
+    return regex_ ? regex_->search(name) : name == exact_;
   }
 
  private:
@@ -100,54 +83,61 @@ class KernelNameFilter {
 
   std::string base_;
   std::string exact_;
-  regex_t regex_{};
-  bool compiled_ = false;
+  std::optional<NameRegex> regex_;
 };
 
 KernelSelector::KernelSelector(const KernelSelectionOptions& options)
     : skip_(options.launch_skip), count_(options.launch_count) {
   if (!options.ids.empty()) {
     ids_ = KernelSelection::parse(options.ids);
-    filters_ = "--kernels " + options.ids;
+    stages_[kIds].option = "--kernels " + options.ids;
   }
   if (!options.name.empty()) {
     name_ = std::make_shared<const KernelNameFilter>(options.name, options.name_base);
-    filters_ += (filters_.empty() ? "-k " : " and -k ") + options.name;
-    if (options.name_base != "function") filters_ += " (--kernel-name-base " + options.name_base + ")";
+    stages_[kName].option = "-k " + options.name;
+    if (options.name_base != "function") stages_[kName].option += " (--kernel-name-base " + options.name_base + ")";
   }
+  if (skip_ > 0) stages_[kSkip].option = "--launch-skip " + std::to_string(skip_);
+  if (count_ > 0) stages_[kCount].option = "--launch-count " + std::to_string(count_);
 }
 
 void KernelSelector::keep_only(const std::set<uint32_t>& ids, const std::string& what) {
-  ids_ = ids_.intersect(ids);
-  filters_ += (filters_.empty() ? "" : " and ") + what;
+  if (planned_) {
+    std::set<uint32_t> both;
+    for (uint32_t id : ids)
+      if (planned_->count(id)) both.insert(id);
+    planned_ = std::move(both);
+  } else {
+    planned_ = ids;
+  }
+  stages_[kPlan].option = what;
 }
 
-bool KernelSelector::passes_filters(const KernelInfo& kernel) const {
-  return ids_.contains(kernel.id) && (!name_ || name_->matches(kernel.name));
+bool KernelSelector::pass(Filter filter, bool passed) {
+  if (passed) ++stages_[filter].kept;
+  return passed;
 }
 
 bool KernelSelector::select(const KernelInfo& kernel) {
   ++launches_;
-  if (!passes_filters(kernel)) return false;
+  if (!pass(kIds, ids_.contains(kernel.id)) || !pass(kName, !name_ || name_->matches(kernel.name)) ||
+      !pass(kPlan, !planned_ || planned_->count(kernel.id)))
+    return false;
   ++passed_;
-  if (passed_ <= skip_ || (count_ > 0 && kept_ == count_)) return false;
+  if (!pass(kSkip, passed_ > skip_) || !pass(kCount, count_ == 0 || kept_ < count_)) return false;
   ++kept_;
   return true;
 }
 
-void KernelSelector::warn_if_none_kept(const std::string& input) const {
-  if (kept_ > 0 || (filters_.empty() && skip_ == 0)) return;
-  const std::string kernels = std::to_string(launches_) + (launches_ == 1 ? " kernel" : " kernels");
-  if (passed_ == 0) {
-    warn(input, "no kernel kept: none of its " + kernels + " passes " + filters_);
-    return;
-  }
-  if (filters_.empty()) {
-    warn(input, "no kernel kept: --launch-skip " + std::to_string(skip_) + " skips all its " + kernels);
-    return;
-  }
-  warn(input, "no kernel kept: " + std::to_string(passed_) + " of its " + kernels + (passed_ == 1 ? " passes " : " pass ") +
-                  filters_ + ", and --launch-skip " + std::to_string(skip_) + (passed_ == 1 ? " skips it" : " skips them all"));
+void KernelSelector::fail_if_none_kept(const std::string& input) const {
+  if (kept_ > 0) return;
+  std::string counts;
+  for (const Stage& stage : stages_)
+    if (!stage.option.empty()) counts += (counts.empty() ? "" : ", ") + stage.option + " keeps " + std::to_string(stage.kept);
+  if (counts.empty()) return;  // no filter: an input without launches is not a selection's doing
+  throw Error(ExitCode::Failure, input,
+              "no kernel kept: of its " + std::to_string(launches_) + (launches_ == 1 ? " launch, " : " launches, ") +
+                  counts);
 }
 
 }  // namespace sasskit

@@ -6,8 +6,10 @@
 // order; the options that made it are recorded in the stream's provenance.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -23,8 +25,6 @@ class KernelSelection {
   KernelSelection() = default;
   // Throws a usage error naming the bad item.
   static KernelSelection parse(const std::string& list);
-  // Only kernels both selections keep.
-  KernelSelection intersect(const std::set<uint32_t>& ids) const;
   bool all() const { return all_; }
   bool contains(uint32_t id) const;
 
@@ -49,22 +49,32 @@ class KernelSelector {
   void keep_only(const std::set<uint32_t>& ids, const std::string& what);
 
   // Whether the next launch is kept. Call it once per kernel, in input
-  // order: skip and count advance with every launch that passes the id and
-  // name filters.
+  // order: skip and count advance with every launch that passes the id,
+  // name and plan filters.
   bool select(const KernelInfo& kernel);
 
-  // After the whole input: a warning on stderr when a selection was given
-  // and kept no kernel, saying which filter left none.
-  void warn_if_none_kept(const std::string& input) const;
+  // After the whole input: when a filter was given and no launch was kept,
+  // fails (ExitCode::Failure, where `input`) with one line saying how many
+  // launches each filter kept, e.g. "no kernel kept: of its 2 launches,
+  // -k regex:gemm keeps 1, --launch-skip 1 keeps 0".
+  void fail_if_none_kept(const std::string& input) const;
 
  private:
-  bool passes_filters(const KernelInfo& kernel) const;
+  // The filters in the order they apply; each counts the launches that
+  // passed it and every filter before it.
+  enum Filter { kIds, kName, kPlan, kSkip, kCount, kFilters };
+  struct Stage {
+    std::string option;  // as given, for messages; empty when not given
+    uint64_t kept = 0;
+  };
+  bool pass(Filter filter, bool passed);
 
   KernelSelection ids_;
   std::shared_ptr<const KernelNameFilter> name_;  // none: every name
+  std::optional<std::set<uint32_t>> planned_;     // --plan; none when not given
   uint64_t skip_ = 0;
   uint64_t count_ = 0;  // 0: no limit
-  std::string filters_;  // the id and name options, for messages
+  std::array<Stage, kFilters> stages_;
   uint64_t launches_ = 0, passed_ = 0, kept_ = 0;
 };
 

@@ -60,6 +60,27 @@ std::string find_kernel_file(const fs::path& dir, const std::string& name) {
   fail_io((dir / name).string(), "kernel trace listed in kernelslist.g does not exist");
 }
 
+// Accel-Sim 2.0 (accel-sim-framework pull request 553, August 2026) records
+// per-warp zstd-compressed .tracez traces and ships traceDsm, which decodes
+// binary traces into the text format (pull request 471). The layout of a
+// .tracez file is not published, so it is refused, naming the way forward.
+[[noreturn]] void refuse_tracez(const std::string& where) {
+  fail_input(where,
+             "an Accel-Sim 2.0 .tracez trace (zstd-compressed; its layout is not published, so sasskit cannot read "
+             "it): decode it to Accel-Sim text with Accel-Sim 2.0's traceDsm and give sasskit the text trace");
+}
+
+bool is_tracez_name(const std::string& path) { return fs::path(path).extension() == ".tracez"; }
+
+bool starts_as_zstd(std::string_view head) { return head.starts_with("\x28\xB5\x2F\xFD"); }
+
+// A directory without kernelslist.g that holds a .tracez file.
+void refuse_tracez_directory(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (is_tracez_name(entry.path().string())) refuse_tracez(dir);
+}
+
 }  // namespace
 
 TraceFormat detect_trace_format(Input& in, std::string& head) {
@@ -69,6 +90,7 @@ TraceFormat detect_trace_format(Input& in, std::string& head) {
   in.check_read_error();
   if (head.find(stream::kMagic) != std::string::npos) return TraceFormat::Stream;
   if (archive::has_archive_magic(head)) return TraceFormat::Archive;
+  if (starts_as_zstd(head) || is_tracez_name(in.name())) refuse_tracez(in.name());
   fail_input(in.name(), "not a sasskit stream, archive or Accel-Sim trace directory");
 }
 
@@ -86,7 +108,10 @@ TraceFormat detect_trace_format(const std::string& path) {
 void read_accelsim(const std::string& path, KernelSelector& selection, TraceHandler& handler) {
   std::string list_path = accelsim_list_path(path);
   if (!fs::exists(list_path)) {
-    if (fs::is_directory(path)) fail_io(path, "no kernelslist.g in this directory");
+    if (fs::is_directory(path)) {
+      refuse_tracez_directory(path);
+      fail_io(path, "no kernelslist.g in this directory");
+    }
     fail_io(list_path, "no such file");
   }
   fs::path dir = fs::path(list_path).parent_path();
@@ -98,8 +123,10 @@ void read_accelsim(const std::string& path, KernelSelector& selection, TraceHand
   }
   std::vector<std::string> files;  // the kernel traces there are (a missing one fails when its turn comes)
   for (const auto& entry : entries)
-    if (const auto* listed = std::get_if<std::string>(&entry))
+    if (const auto* listed = std::get_if<std::string>(&entry)) {
+      if (is_tracez_name(*listed)) refuse_tracez((dir / *listed).string());
       if (auto file = existing_kernel_file(dir, *listed)) files.push_back(*file);
+    }
   job.expect(files);
   SelectingSink selecting(selection, handler);
   accelsim::KernelSink sink = selecting.sink();

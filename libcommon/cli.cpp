@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <csignal>
 #include <iostream>
 #include <limits>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "count_option.hpp"
 #include "diag.hpp"
 #include "effective_options.hpp"
 #include "gpu_options.hpp"
@@ -49,6 +51,21 @@ CLI::Validator positive_number() {
                       "a positive number");
 }
 
+CLI::Validator count_in(uint64_t lo, uint64_t hi) {
+  const std::string wanted = "a decimal count in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, wanted](std::string& text) -> std::string {
+        uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        const bool leading_zero = text.size() > 1 && text[0] == '0';  // strtoull would read it as octal
+        if (text.empty() || leading_zero || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+          return "Value " + text + " is not " + wanted;
+        return "";
+      },
+      hi == UINT64_MAX ? (lo == 0 ? "COUNT" : "COUNT >= " + std::to_string(lo))
+                       : "COUNT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
+
 void add_kernel_selection_options(CLI::App& app, KernelSelectionOptions& options) {
   const std::string group = "Kernel selection (as Nsight Compute's)";
   app.add_option("--kernels", options.ids, "Only these kernel ids, e.g. 1,3-5")->group(group);
@@ -61,11 +78,12 @@ void add_kernel_selection_options(CLI::App& app, KernelSelectionOptions& options
       ->group(group)
       ->capture_default_str();
   app.add_option("-s,--launch-skip", options.launch_skip,
-                 "Skip this many launches of the kernels that pass the id and name filters")
+                 "Skip this many launches of the kernels that pass the id, name and plan filters")
+      ->check(count_in())
       ->group(group);
   app.add_option("-c,--launch-count", options.launch_count,
                  "Keep at most this many launches of those kernels, after the skipped ones")
-      ->check(CLI::Range(uint64_t{1}, std::numeric_limits<uint64_t>::max()))
+      ->check(count_in(1))
       ->group(group);
 }
 
@@ -141,7 +159,7 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
       ->type_name("FILE|GPU");
   if (shared.threads)
     app_.add_option("--threads,-j", common_.threads, "Worker threads")
-        ->check(CLI::Range(1u, 1024u))
+        ->check(count_in(1, 1024))
         ->capture_default_str();
   app_.add_flag("--quiet,-q", common_.quiet, "No warnings or progress on stderr");
   if (shared.force) app_.add_flag("--force,-f", common_.force, "Write a binary stream even to a terminal");

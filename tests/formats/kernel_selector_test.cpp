@@ -94,3 +94,32 @@ TEST(KernelSelector, NamesAreData) {
   KernelSelector greedy({.name = "regex:(a|b)*c", .name_base = "mangled"});
   EXPECT_FALSE(greedy.select(launch(4, std::string(1 << 20, 'a'))));
 }
+
+namespace {
+
+// The message fail_if_none_kept throws after the whole app, or "" when it keeps something.
+std::string none_kept(KernelSelector selector) {
+  for (const KernelInfo& k : app()) selector.select(k);
+  try {
+    selector.fail_if_none_kept("app");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Failure);
+    EXPECT_EQ(e.where(), "app");
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(KernelSelector, KeepingNothingFailsWithWhatEachFilterKept) {
+  EXPECT_EQ(none_kept(KernelSelector({.name = "gemm"})), "");
+  EXPECT_EQ(none_kept(KernelSelector{}), "");
+  EXPECT_EQ(none_kept(KernelSelector({.name = "gemv"})), "no kernel kept: of its 6 launches, -k gemv keeps 0");
+  EXPECT_EQ(none_kept(KernelSelector({.ids = "2-4", .name = "regex:^red", .launch_skip = 2, .launch_count = 1})),
+            "no kernel kept: of its 6 launches, --kernels 2-4 keeps 3, -k regex:^red keeps 2, --launch-skip 2 keeps 0, "
+            "--launch-count 1 keeps 0");
+  KernelSelector planned({.name = "reduce"});
+  planned.keep_only({1, 3}, "--plan");
+  EXPECT_EQ(none_kept(planned), "no kernel kept: of its 6 launches, -k reduce keeps 3, --plan keeps 0");
+}

@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # example-data.sh: writes, in the current directory, the files the manual
-# pages' EXAMPLES name, from a generated four-launch application.
+# pages' EXAMPLES name, from a generated application: by default four small
+# launches (gemm, vecadd, gemm, vecadd); SASSKIT_EXAMPLE_APP gives other
+# sasskit-gen options, such as the README's "--kernel gemm,vecadd" (two
+# launches), which the install check uses. The profiles below describe the
+# first launches of that order, as many as the application has.
 set -euo pipefail
-sasskit-gen --kernel gemm,vecadd --repeat 2 --size 4k -o app/
+# shellcheck disable=SC2086 # the options are words
+sasskit-gen ${SASSKIT_EXAMPLE_APP:---kernel gemm,vecadd --repeat 2 --size 4k} -o app/
+launches=$(grep -c '^kernel-' app/kernelslist.g)
+[ "$launches" = 2 ] || [ "$launches" = 4 ] ||
+  { echo "example-data.sh: the profiles describe 2 or 4 launches (gemm, vecadd, ...), not $launches" >&2; exit 1; }
 mkdir -p traces && cp -r app traces/app
 trace-compress -q app/ -o app.sass.z
 trace-unpack app.sass.z -o app.stream
@@ -18,6 +26,7 @@ id,name,duration
 3,_Z4gemmPKfS0_Pfi,51000
 4,_Z6vecaddPKfS0_Pfi,9100
 CSV
+sed -i "$((launches + 2)),\$d" durations.csv
 cp durations.csv profile.csv
 cat > app_cuda_kern_exec_trace.csv <<'CSV'
 API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),Kernel Dur (ns),Total Dur (ns),PID,TID,DevId,API Function,GridXYZ,BlockXYZ,Kernel Name
@@ -26,6 +35,7 @@ API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),Ke
 300,5,,,61300,51000,51010,7,7,0,cudaLaunchKernel_v7000,  8    8    1 ,  256    1    1 ,"gemm(float const*, float const*, float*, int)"
 400,5,,,112400,9100,9110,7,7,0,cudaLaunchKernel_v7000,  256    1    1 ,  256    1    1 ,"vecadd(float const*, float const*, float*, int)"
 CSV
+sed -i "$((launches + 2)),\$d" app_cuda_kern_exec_trace.csv
 # The same launches as nsys's sqlite export (its kernel table and string ids).
 sqlite3 app.sqlite "
 CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
@@ -37,6 +47,7 @@ INSERT INTO StringIds VALUES (1, 'gemm(float const*, float const*, float*, int)'
 INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (110, 52110, 1, 1, 2, 8, 8, 1, 256, 1, 1),
   (52200, 61200, 2, 3, 4, 256, 1, 1, 256, 1, 1), (61300, 112300, 3, 1, 2, 8, 8, 1, 256, 1, 1),
   (112400, 121500, 4, 3, 4, 256, 1, 1, 256, 1, 1);"
+sqlite3 app.sqlite "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId > $launches;"
 # A CTA schedule as traced (kernel,cta,sm,clock): CTAs dealt round-robin
 # over 80 SMs, for every kernel of the stream.
 for trace in app/kernel-*.traceg; do
@@ -54,5 +65,5 @@ pipe-sim --config qv100 --name mygpu --dump-config > "$HOME/gpus/mygpu.cfg"
 accelsim=${SASSKIT_SHARED_DATA:-/nonexistent}/reference-configs/accel-sim/SM86_RTX3070
 if [ -d "$accelsim" ]; then ln -s "$accelsim" SM86_RTX3070; else echo SM86_RTX3070 >> unavailable; fi
 
-# Measured cycles of the four launches (a plain reference CSV).
-printf 'id,cycles\n1,40000\n2,7000\n3,40000\n4,7000\n' > measured.csv
+# Measured cycles of the launches (a plain reference CSV).
+printf 'id,cycles\n1,40000\n2,7000\n3,40000\n4,7000\n' | head -n $((launches + 1)) > measured.csv

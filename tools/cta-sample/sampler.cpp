@@ -5,6 +5,9 @@
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <string>
+
+#include "libcommon/diag.hpp"
 
 namespace sasskit::ctasample {
 
@@ -108,6 +111,12 @@ KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& 
       s.sample_insts += insts;
     }
   }
+  // --sm on an SM this kernel left empty keeps nothing: an error, as every
+  // filter that selects nothing (sasskit(7), CONVENTIONS).
+  if (options.force_sm && s.ctas.empty() && !schedule.sm.empty())
+    throw Error(ExitCode::Failure, "kernel " + std::to_string(schedule.kernel_id),
+                "no CTA kept: --sm " + std::to_string(*options.force_sm) + " keeps 0 of its " +
+                    std::to_string(schedule.sm.size()) + " CTAs, none of which runs there");
   s.sampling_error = sampling_error_estimate(schedule, cta_counts, predicted, s.sm_insts, s.sms, slots);
   return s;
 }

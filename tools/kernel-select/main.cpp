@@ -1,6 +1,7 @@
 // kernel-select: choose the kernel invocations worth simulating and the
 // weight of each (STEM+ROOT, PKA, Sieve, Photon or random sampling).
 #include "libcommon/cli.hpp"
+#include "libcommon/count_option.hpp"
 #include "run.hpp"
 
 int main(int argc, char** argv) {
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--profile-config", o.profile.config,
                  "Accel-Sim get_stats.py CSV: the config (column) to read when it has several");
-  cli.add_option("-s,--seed", o.seed, "Seed of the random draws")->capture_default_str();
+  cli.add_option("-s,--seed", o.seed, "Seed of the random draws")->check(sasskit::count_in())->capture_default_str();
   cli.add_flag("--evaluate", o.evaluate, "Report the true error and speedup instead of the plan");
   cli.add_option("--repeat", o.repeat, "With --evaluate: number of draws (seeds seed, seed+1, ...)")
       ->capture_default_str();

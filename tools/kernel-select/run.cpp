@@ -11,6 +11,7 @@
 #include "libcommon/progress.hpp"
 #include "output.hpp"
 #include "read_profile.hpp"
+#include "summary_plan.hpp"
 
 namespace sasskit::kselect {
 namespace {
@@ -44,13 +45,23 @@ void write_evaluation(const RunOptions& o, const Profile& p, const Selector& sel
   report(p, select(o.seed));
 }
 
-void write_text_plan(const RunOptions& o, const Profile& p, const Selection& s,
-                     const std::vector<stream::Stage>& provenance) {
-  Output out(o.output, OutputKind::Text);
-  if (o.format == "json") write_plan_json(out.stream(), s.plan, provenance);
-  else write_plan_csv(out.stream(), s.plan);
+// Writes `plan` in the --format asked for; `upstream`: the provenance of
+// the stream the profile came from, if any.
+void write_plan(const RunOptions& o, const CommonOptions& common, const Plan& plan,
+                const std::vector<stream::Stage>& upstream) {
+  const stream::Stage self = stream::this_stage(program_name(), common.argv, common.no_provenance);
+  if (o.format != "stream") {
+    Output out(o.output, OutputKind::Text);
+    if (o.format == "json") write_plan_json(out.stream(), plan, report_provenance(upstream, self));
+    else write_plan_csv(out.stream(), plan);
+    out.commit();
+    return;
+  }
+  Output out(o.output, OutputKind::Binary, common.force);
+  stream::Writer writer(out.stream(), out.name(), stream::Header{}, self);
+  writer.write(plan);
+  writer.finish();
   out.commit();
-  report(p, s);
 }
 
 // A stream in, a stream out: every record passes through as it is read
@@ -78,16 +89,14 @@ void write_selection(const RunOptions& o, const CommonOptions& common, const Pro
   Selector select = make_selector(p, o.method);
   if (o.evaluate) return write_evaluation(o, p, select);
   Selection s = select(o.seed);
-  if (o.format != "stream")
-    return write_text_plan(
-        o, p, s, report_provenance(upstream, stream::this_stage(program_name(), common.argv, common.no_provenance)));
-  Output out(o.output, OutputKind::Binary, common.force);
-  stream::Writer writer(out.stream(), out.name(), stream::Header{},
-                        stream::this_stage(program_name(), common.argv, common.no_provenance));
-  writer.write(s.plan);
-  writer.finish();
-  out.commit();
+  write_plan(o, common, s.plan, upstream);
   report(p, s);
+}
+
+// A summary export's plan: one pick per kernel name (summary_plan.hpp).
+void write_summary_plan(const RunOptions& o, const CommonOptions& common, const profile::Profile& src) {
+  if (o.evaluate) fail_input(src.source, "--evaluate needs each launch's duration, which a summary does not give");
+  write_plan(o, common, summary_plan(src, o.method), {});
 }
 
 }  // namespace
@@ -107,8 +116,10 @@ void run(const RunOptions& o, const CommonOptions& common) {
     reader = std::make_unique<stream::Reader>(in.stream(), in.name());
     p = read_stream_profile(*reader, [](const stream::Record&) {});
   } else {
-    p = from_export(profile::read_profile(in.stream(), in.name(), o.profile));
+    const profile::Profile src = profile::read_profile(in.stream(), in.name(), o.profile);
     in.check_read_error();
+    if (is_summary(src)) return write_summary_plan(o, common, src);
+    p = from_export(src);
   }
   write_selection(o, common, p, reader ? reader->header().provenance : std::vector<stream::Stage>{});
 }

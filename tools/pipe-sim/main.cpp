@@ -4,6 +4,7 @@
 
 #include "formats/stream_json.hpp"
 #include "libcommon/cli.hpp"
+#include "libcommon/count_option.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/gpu_options.hpp"
 #include "libcommon/io.hpp"
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
                  "Read complete kernels in batches of about this many MiB of cta records (kernels of a batch "
                  "share the GPU; a batch boundary waits for every kernel before it; their records wait in a "
                  "temporary file in $TMPDIR)")
-      ->check(sasskit::positive_number())
+      ->check(sasskit::count_in(1))
       ->capture_default_str();
   return tool.run([&] {
     opt.sim.gpu = gpu_options.config();

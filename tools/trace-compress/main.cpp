@@ -1,6 +1,7 @@
 // trace-compress: an Accel-Sim trace or sasskit stream -> the sasskit archive.
 #include "compress.hpp"
 #include "libcommon/cli.hpp"
+#include "libcommon/count_option.hpp"
 
 int main(int argc, char** argv) {
   sasskit::ToolApp tool("trace-compress",
@@ -19,10 +20,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"xz", "zlib", "none"}))
       ->capture_default_str();
   app.add_option("--block-kib", block_kib, "Raw KiB of CTA data per compressed block")
-      ->check(CLI::Range(1u, 1u << 18))
+      ->check(sasskit::count_in(1, 1u << 18))
       ->capture_default_str();
   app.add_option("--dict-mib", dict_mib, "Cap of each kernel's warp-sequence dictionary, MiB")
-      ->check(CLI::Range(uint64_t(0), sasskit::archive::WriterOptions::kMaxDictBytes >> 20))
+      ->check(sasskit::count_in(0, sasskit::archive::WriterOptions::kMaxDictBytes >> 20))
       ->capture_default_str();
   return tool.run([&] {
     opt.writer.codec = sasskit::archive::parse_codec(codec);

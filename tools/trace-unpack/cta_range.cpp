@@ -27,6 +27,10 @@ CtaRange CtaRange::parse(const std::string& text) {
   return r;
 }
 
+std::string CtaRange::text() const {
+  return first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
+}
+
 void CtaRangeFilter::kernel(const KernelInfo& k) {
   grids_[k.id] = k.grid;
   next_.kernel(k);
@@ -38,7 +42,18 @@ void CtaRangeFilter::cta(const CtaTrace& c) {
     fail_input("--ctas", "a CTA of kernel " + std::to_string(c.kernel_id) + " before its kernel record");
   const Dim3& g = grid->second;
   const uint64_t index = c.cta.x + uint64_t(c.cta.y) * g.x + uint64_t(c.cta.z) * g.x * g.y;
-  if (range_.contains(index)) next_.cta(c);
+  ++ctas_seen_;
+  if (!range_.contains(index)) return;
+  ++ctas_kept_;
+  next_.cta(c);
+}
+
+void CtaRangeFilter::fail_if_none_kept(const std::string& input) const {
+  if (grids_.empty() || ctas_kept_ > 0) return;
+  const size_t kernels = grids_.size();
+  throw Error(ExitCode::Failure, input,
+              "no CTA kept: --ctas " + range_.text() + " keeps 0 of the " + std::to_string(ctas_seen_) + " CTAs of its " +
+                  std::to_string(kernels) + (kernels == 1 ? " kernel" : " kernels") + " kept");
 }
 
 void CtaRangeFilter::other(const stream::Record& r) {

@@ -16,6 +16,7 @@ struct CtaRange {
   uint64_t first = 0, last = 0;
   // "A-B" or "A"; a usage error otherwise or when B < A.
   static CtaRange parse(const std::string& text);
+  std::string text() const;  // as --ctas takes it
   bool contains(uint64_t index) const { return index >= first && index <= last; }
 };
 
@@ -30,11 +31,15 @@ class CtaRangeFilter : public TraceHandler {
   void insts(const InstTable& t) override { next_.insts(t); }
   void cta(const CtaTrace& c) override;
   void other(const stream::Record& r) override;
+  // After the whole input: fails (ExitCode::Failure, where `input`) when
+  // kernels were kept but the range holds none of their CTAs.
+  void fail_if_none_kept(const std::string& input) const;
 
  private:
   TraceHandler& next_;
   CtaRange range_;
   std::map<uint32_t, Dim3> grids_;  // kernel id -> grid
+  uint64_t ctas_seen_ = 0, ctas_kept_ = 0;
 };
 
 }  // namespace sasskit::unpack

@@ -33,11 +33,7 @@ class Source {
   }
   const stream::Header& upstream() const { return upstream_; }
 
-  void feed(TraceHandler& handler, const std::optional<CtaRange>& ctas) {
-    if (ctas) {
-      CtaRangeFilter filter(handler, *ctas);
-      return feed(filter, std::nullopt);
-    }
+  void feed(TraceHandler& handler) {
     switch (format_) {
       case TraceFormat::AccelsimDir:
         read_accelsim(path_, kernels_, handler);
@@ -75,6 +71,21 @@ KernelSelector kernels_to_keep(const Options& options, const std::optional<Plan>
   return kernels;
 }
 
+// Feeds the source to `sink` through --ctas; fails (before the output is
+// complete) when a filter given keeps nothing.
+void feed_selected(Source& source, const KernelSelector& kernels, const Options& options, TraceHandler& sink) {
+  const std::string input = options.input == "-" ? "<stdin>" : options.input;
+  if (!options.ctas) {
+    source.feed(sink);
+    kernels.fail_if_none_kept(input);
+    return;
+  }
+  CtaRangeFilter filter(sink, *options.ctas);
+  source.feed(filter);
+  kernels.fail_if_none_kept(input);
+  filter.fail_if_none_kept(input);
+}
+
 }  // namespace
 
 void run(const Options& options, const CommonOptions& common) {
@@ -89,7 +100,7 @@ void run(const Options& options, const CommonOptions& common) {
       stream::Writer writer(out.stream(), out.name(), source.upstream(), self);
       if (plan) writer.write(*plan);
       StreamSink sink(writer);
-      source.feed(sink, options.ctas);
+      feed_selected(source, kernels, options, sink);
       writer.finish();
       out.commit();
       break;
@@ -98,19 +109,18 @@ void run(const Options& options, const CommonOptions& common) {
       Output out(options.output, OutputKind::Text);
       JsonlSink sink(out.stream(), source.upstream(), self);
       if (plan) sink.typed(*plan);
-      source.feed(sink, options.ctas);
+      feed_selected(source, kernels, options, sink);
       sink.finish();
       out.commit();
       break;
     }
     case Target::Accelsim: {
       AccelsimSink sink(options.output, options.output == "-");
-      source.feed(sink, options.ctas);
+      feed_selected(source, kernels, options, sink);
       sink.finish();
       break;
     }
   }
-  kernels.warn_if_none_kept(options.input == "-" ? "<stdin>" : options.input);
 }
 
 }  // namespace sasskit::unpack
