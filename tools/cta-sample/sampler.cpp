@@ -89,6 +89,13 @@ KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& 
   std::vector<bool> has_ctas(predicted.size(), false);
   for (uint32_t sm : schedule.sm) has_ctas[sm] = true;
   if (options.force_sm) {
+    // --sm on an SM this kernel left empty keeps nothing of it (the check
+    // SM alone is no sample): an error, as every filter that selects nothing
+    // (sasskit(7), CONVENTIONS).
+    if (!schedule.sm.empty() && (*options.force_sm >= has_ctas.size() || !has_ctas[*options.force_sm]))
+      throw Error(ExitCode::Failure, "kernel " + std::to_string(schedule.kernel_id),
+                  "no CTA kept: --sm " + std::to_string(*options.force_sm) + " keeps 0 of its " +
+                      std::to_string(schedule.sm.size()) + " CTAs, none of which runs there");
     s.selection = "sm";
     s.sms = {*options.force_sm};
   } else {
@@ -111,12 +118,6 @@ KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& 
       s.sample_insts += insts;
     }
   }
-  // --sm on an SM this kernel left empty keeps nothing: an error, as every
-  // filter that selects nothing (sasskit(7), CONVENTIONS).
-  if (options.force_sm && s.ctas.empty() && !schedule.sm.empty())
-    throw Error(ExitCode::Failure, "kernel " + std::to_string(schedule.kernel_id),
-                "no CTA kept: --sm " + std::to_string(*options.force_sm) + " keeps 0 of its " +
-                    std::to_string(schedule.sm.size()) + " CTAs, none of which runs there");
   s.sampling_error = sampling_error_estimate(schedule, cta_counts, predicted, s.sm_insts, s.sms, slots);
   return s;
 }
