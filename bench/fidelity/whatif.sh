@@ -15,7 +15,6 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-bin=${SASSKIT_BIN:-$root/build/bin}
 data=${SASSKIT_DATA:-$root/../shared/data}
 whatif=$data/accelsim-whatif
 corpus=$data/accelsim-corpus
@@ -25,13 +24,9 @@ if [[ ! -f $whatif/reference.csv || ! -d $corpus/traces ]]; then
   echo "whatif.sh: skipped: no what-if set at $whatif or no corpus at $corpus" >&2
   exit 77
 fi
-export PATH="$bin:$PATH"
-for tool in trace-unpack rd-cache pipe-sim stall-report sasskit-gen awk; do
-  command -v "$tool" >/dev/null || { echo "whatif.sh: $tool not found" >&2; exit 1; }
-done
+source "$root/bench/bench-lib.sh"
+bench_setup whatif.sh trace-unpack rd-cache pipe-sim stall-report sasskit-gen awk
 mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 # sasskit's options for a variant of the README's table on one GPU model.
 variant_options() {

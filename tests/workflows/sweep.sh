@@ -5,14 +5,7 @@
 #   a second `make` (and `make -q`) has nothing to do;
 #   a lost result is remade alone; a failing run leaves no partial file.
 set -euo pipefail
-bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
-[ -x "$bin/sasskit-gen" ] || { echo "skipped: sasskit-gen not built"; exit 77; }
-command -v make >/dev/null || { echo "skipped: GNU make not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export PATH="$bin:$PATH"
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/kit-test.sh"
 
 mkdir apps
 sasskit-gen -q --kernel gemm,vecadd --repeat 2 --size 4k -o apps/twice

@@ -4,14 +4,7 @@
 # each with its key given to rd-cache and pipe-sim and recorded in the summary;
 # fewer SMs take longer; a malformed SWEEP is refused before anything runs.
 set -euo pipefail
-bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
-[ -x "$bin/sasskit-gen" ] || { echo "skipped: sasskit-gen not built"; exit 77; }
-command -v make >/dev/null || { echo "skipped: GNU make not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export PATH="$bin:$PATH"
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/kit-test.sh"
 
 mkdir apps
 sasskit-gen -q --kernel vecadd --size 256k -o apps/va
