@@ -153,7 +153,7 @@ struct Source {
     for (auto [known, scale] : kByteUnits)
       if (unit == known) return *v * scale;
     fail_input(file, kernel.line,
-               std::string(name) + (unit.empty() ? " has no unit" : " is in '" + unit + "'") +
+               std::string(name) + (unit.empty() ? " has no unit" : " is in " + quoted_input(unit)) +
                    ": expected byte, Kbyte, Mbyte, Gbyte, Tbyte or Pbyte");
   }
 };
@@ -306,12 +306,12 @@ void refuse_aggregates(const profile::Profile& p) {
   for (const Kernel& k : p.kernels) {
     if (k.launches > 1)
       fail_input(p.source, k.line,
-                 "'" + k.name + "' folds " + std::to_string(k.launches) +
+                 quoted_input(k.name) + " folds " + std::to_string(k.launches) +
                      " launches into one row (get_stats.py -k); validate against per-launch rows (get_stats.py -K)");
     if (k.values.get("APPS") != app)
       fail_input(p.source, k.line,
-                 "rows of apps '" + std::string(app) + "' and '" + std::string(*k.values.get("APPS")) +
-                     "': a reference is one program's; keep one app's rows");
+                 "rows of apps " + quoted_input(app) + " and " + quoted_input(*k.values.get("APPS")) +
+                     ": a reference is one program's; keep one app's rows");
   }
 }
 
