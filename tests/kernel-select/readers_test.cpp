@@ -102,7 +102,7 @@ TEST(Readers, LoneLaunchNeedsNoDuration) {
 TEST(Readers, BadInputsNameTheProblem) {
   EXPECT_EQ(error_of(""), "t.csv: empty profile: no CSV header found");
   EXPECT_EQ(error_of("id,name,duration\n1,a,x\n"), "t.csv:2: duration 'x' is not a number");
-  EXPECT_EQ(error_of("id,name,duration\n1,a,-3\n2,a,4\n"), "t.csv:2: duration -3 is negative");
+  EXPECT_EQ(error_of("id,name,duration\n1,a,-3\n2,a,4\n"), "t.csv:2: duration '-3' is negative");
   EXPECT_EQ(error_of("id,name\n1,a\n2,a\n"),
             "t.csv:2: kernel 'a' has no duration: expected gpc__cycles_elapsed.*, gpu__time_duration.sum, the Elapsed "
             "Cycles or Duration sections, a Duration column or a duration column");
