@@ -133,8 +133,10 @@ TEST(Readers, StreamCountsWarpInstructionsAndBasicBlocks) {
   w.write(t);
   // 0 1 2 1 2 3: a loop back from 0x20 to 0x10 -> blocks at 0x00, 0x10, 0x30.
   WarpTrace warp{0, {0, 1, 2, 1, 2, 3}, std::vector<uint32_t>(6, ~0u), {}, {}};
-  w.write(CtaTrace{1, {0, 0, 0}, {warp, warp}});
-  w.write(CtaTrace{1, {1, 0, 0}, {warp, warp}});
+  WarpTrace second = warp;
+  second.warp_id = 1;
+  w.write(CtaTrace{1, {0, 0, 0}, {warp, second}});
+  w.write(CtaTrace{1, {1, 0, 0}, {warp, second}});
   k.id = 2;
   w.write(k);
   w.finish();
