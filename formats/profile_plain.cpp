@@ -42,6 +42,7 @@ void read_plain(Table& t, Profile& p) {
   const int duration = find_lower(t, {"duration"}), cycles = find_lower(t, {"cycles"});
   if (duration >= 0) p.time_from = t.header[duration];
   if (cycles >= 0) p.cycles_from = t.header[cycles];
+  p.kernels.reserve(p.kernels.size() + t.rows.size());  // a row per kernel
   for (const Row& r : t.rows) {
     Kernel k = p.new_kernel();
     k.line = r.line;

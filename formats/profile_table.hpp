@@ -45,6 +45,7 @@ class Rows {
   iterator begin() const { return {this, first_}; }
   iterator end() const { return {this, lines_.size()}; }
   bool empty() const { return first_ == lines_.size(); }
+  size_t size() const { return lines_.size() - first_; }
   Row front() const;
   void pop_front() { ++first_; }
   // Splits line i into `row`, checking its field count.

@@ -372,6 +372,7 @@ Reference to_reference(const profile::Profile& p) {
   if (p.kernels.empty()) fail_input(p.source, "no kernels in the reference");
   refuse_aggregates(p);
   Reference ref{profile::layout_name(p.layout), {}};
+  ref.kernels.reserve(p.kernels.size());  // a grown vector would hold its old buffer beside the new at the end
   for (const Kernel& kernel : p.kernels) {
     ReferenceKernel k{kernel.id, kernel.name, kernel.launches, {}};
     k.metrics[size_t(RefMetric::Cycles)] = kernel.cycles;
