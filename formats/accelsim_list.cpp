@@ -1,4 +1,6 @@
 // kernelslist.g: kernel trace file names and MemcpyHtoD lines, in launch order.
+#include <unordered_map>
+
 #include "formats/accelsim.hpp"
 #include "formats/accelsim_text.hpp"
 
@@ -31,6 +33,9 @@ bool is_plain_file_name(std::string_view name) {
 
 std::vector<ListEntry> read_kernel_list(std::istream& in, const std::string& path) {
   std::vector<ListEntry> entries;
+  // A trace file holds one launch: a file named again would be read again
+  // for each line, without bound, and --to accelsim could not write it back.
+  std::unordered_map<std::string, uint64_t> line_of_file;
   LineReader lines(in, path);
   std::string_view line;
   while (lines.next(line)) {
@@ -41,9 +46,13 @@ std::vector<ListEntry> read_kernel_list(std::istream& in, const std::string& pat
     if (!f.at_end()) expected(at, "one word per line", quoted(line));
     if (text.starts_with("MemcpyHtoD,"))
       entries.emplace_back(parse_memcpy(text, at));
-    else if (text.starts_with("kernel") && is_plain_file_name(text))
+    else if (text.starts_with("kernel") && is_plain_file_name(text)) {
+      const auto [first, added] = line_of_file.emplace(text, at.line);
+      if (!added)
+        fail_input(path, at.line, "trace file " + quoted_input(text) + " is named again (first on line " +
+                                      std::to_string(first->second) + "): a trace file holds one launch");
       entries.emplace_back(std::string(text));
-    else
+    } else
       expected(at, "a kernel trace file name (kernel-N.traceg) or 'MemcpyHtoD,0xADDRESS,BYTES'",
                quoted(text));
   }

@@ -8,6 +8,7 @@
 
 #include "formats/accelsim.hpp"
 #include "formats/accelsim_text.hpp"
+#include "formats/count_checks.hpp"
 
 namespace sasskit::accelsim {
 using namespace detail;
@@ -190,7 +191,13 @@ class TraceReader {
     if (!next_line()) expected(here(), "'thread block = X,Y,Z'", "end of file");
     if (!keyword_value(line_, "thread block", v) || !parse_triplet(v, cta.cta))
       expected(here(), "'thread block = X,Y,Z'", quoted(line_));
+    const Dim3& g = kernel_.grid;
+    if (cta.cta.x >= g.x || cta.cta.y >= g.y || cta.cta.z >= g.z)
+      expected(here(), "a thread block inside the grid " + dim_text(g), dim_text(cta.cta));
     const std::string block = "thread block " + dim_text(cta.cta);
+    if (!blocks_read_.insert((uint64_t(cta.cta.z) * g.y + cta.cta.y) * g.x + cta.cta.x))
+      fail_input(path_, lines_.number(), block + " appears twice in the trace");
+    warp_ids_.clear();
     for (;;) {
       if (!next_line())
         expected(here(), "'warp = N' or '#END_TB' to finish " + block, "end of file");
@@ -198,6 +205,8 @@ class TraceReader {
       WarpTrace& w = warps_.add_to(cta.warps);
       if (!keyword_value(line_, "warp", v) || !parse_dec(v, w.warp_id))
         expected(here(), "'warp = N' or '#END_TB' in " + block, quoted(line_));
+      if (!warp_ids_.insert(w.warp_id))
+        fail_input(path_, lines_.number(), "warp " + std::to_string(w.warp_id) + " appears twice in " + block);
       uint64_t count = 0;
       if (!next_line()) expected(here(), "'insts = N'", "end of file");
       if (!keyword_value(line_, "insts", v) || !parse_dec(v, count))
@@ -339,6 +348,8 @@ class TraceReader {
   std::vector<KnownLine> line_after_;  // by table index + 1, kWarpStart first
   CtaTrace cta_;  // the thread block being read
   WarpPool warps_;
+  stream::CtaIndexSet blocks_read_;
+  stream::WarpIdSet warp_ids_;  // of the thread block being read
 };
 
 }  // namespace

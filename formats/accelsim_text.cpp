@@ -82,11 +82,7 @@ bool LineReader::next(std::string_view& line) {
 
 std::string quoted(std::string_view token) {
   if (token.empty()) return "end of line";
-  constexpr size_t kShown = 40;
-  std::string q(1, '\'');
-  q.append(token.substr(0, kShown));
-  q += token.size() > kShown ? "...'" : "'";
-  return q;
+  return quoted_input(token);
 }
 
 void expected(const Place& at, const std::string& what, const std::string& found) {

@@ -87,6 +87,13 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
   c.dram_sectors = m.get_or<uint64_t>("dram_sectors", 0);
   c.dram_read_sectors = m.get_or<uint64_t>("dram_read_sectors", 0);
   c.dram_write_sectors = m.get_or<uint64_t>("dram_write_sectors", 0);
+  // 2.2 on: the parts and their sum (before, only the sum).
+  uint64_t dram_parts = 0;
+  if (m.has("dram_read_sectors") &&
+      (__builtin_add_overflow(c.dram_read_sectors, c.dram_write_sectors, &dram_parts) || dram_parts != c.dram_sectors))
+    fail_input(r.where(), "field 'dram_sectors' is " + std::to_string(c.dram_sectors) + ", not 'dram_read_sectors' + "
+                          "'dram_write_sectors' (" + std::to_string(c.dram_read_sectors) + " + " +
+                          std::to_string(c.dram_write_sectors) + ")");
   c.noc_queue = m.get_or<double>("noc_queue", 0);
   c.dram_queue = m.get_or<double>("dram_queue", 0);
   c.pc = m.get<std::vector<uint64_t>>("pc");

@@ -44,6 +44,27 @@ bool split_csv_line(std::string_view line, std::vector<std::string>& fields) {
   return true;
 }
 
+bool csv_quote_open_after(std::string_view line, bool open) {
+  bool field_start = !open;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (open) {
+      if (c != '"') continue;
+      if (i + 1 < line.size() && line[i + 1] == '"') {
+        ++i;  // a doubled quote inside the field
+      } else {
+        open = false;  // the field is closed; the rest of it up to a comma is skipped
+      }
+    } else if (c == '"' && field_start) {
+      open = true;
+      field_start = false;
+    } else {
+      field_start = c == ',';
+    }
+  }
+  return open;
+}
+
 std::string csv_field(std::string_view value) {
   bool quote = value.find_first_of(",\"\n") != std::string_view::npos ||
                (!value.empty() && (value.front() == ' ' || value.back() == ' '));

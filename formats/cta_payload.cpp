@@ -163,6 +163,7 @@ PayloadReader::PayloadReader(std::string_view payload, const std::string& where)
 void PayloadReader::restart(std::string_view payload) {
   in_.restart(payload);
   warps_read_ = 0;
+  warp_ids_.clear();
   warps_ = in_.varint();
   // Every warp takes bytes, so the count is bounded by the data.
   if (warps_ > in_.remaining()) in_.damaged(std::to_string(warps_) + " warps exceed the record");
@@ -174,7 +175,11 @@ bool PayloadReader::next_warp(bool addresses) {
     return false;
   }
   ++warps_read_;
-  warp_id_ = static_cast<uint32_t>(in_.varint());
+  const uint64_t id = in_.varint();
+  if (id > UINT32_MAX) in_.damaged("warp number " + std::to_string(id));
+  warp_id_ = static_cast<uint32_t>(id);
+  if (!warp_ids_.insert(warp_id_))
+    fail_input(in_.where(), "warp " + std::to_string(warp_id_) + " appears twice in the CTA");
   const uint64_t n = in_.varint();
   if (n > in_.remaining() / 2) in_.damaged(std::to_string(n) + " instructions exceed the record");
   size_ = n;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "formats/archive_bytes.hpp"
+#include "formats/count_checks.hpp"
 #include "formats/trace.hpp"
 #include "libcommon/nonstall.hpp"
 
@@ -94,7 +95,8 @@ class PayloadReader {
   // after the last warp (BadInput if data follows it). With `addresses`
   // false the warp's address section is read through at once, checked but
   // not decoded; with true, read_access() takes each of its memory
-  // instructions in order before the next call.
+  // instructions in order before the next call. BadInput for a warp
+  // number the payload gave before.
   bool next_warp(bool addresses);
   uint32_t warp_id() const { return warp_id_; }
   // The warp's dynamic instructions: index into the kernel's table, and
@@ -130,6 +132,7 @@ class PayloadReader {
   size_t size_ = 0, memory_size_ = 0, next_access_ = 0;
   std::vector<uint32_t> inst_, mask_, memory_;  // capacity kept from warp to warp
   WarpModel model_;
+  WarpIdSet warp_ids_;
 };
 
 // Whether the warp `in` holds agrees with `table` exactly: every index in

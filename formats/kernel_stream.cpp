@@ -6,7 +6,7 @@
 namespace sasskit::stream {
 
 std::string kernel_label(const KernelInfo& k) {
-  return "kernel " + std::to_string(k.id) + " (" + k.name + ")";
+  return "kernel " + std::to_string(k.id) + " (" + bounded_input(k.name) + ")";
 }
 
 namespace {
@@ -65,6 +65,7 @@ class KernelAssembler {
     if (type == "insts") return insts(k, r);
     if (type == "cta") return cta(k, r);
     if (expected_gpu_) check_record_gpu(r, *expected_gpu_);
+    check_attached_counts(k, r);
     k.attached_.push_back(r);
     handler_.attached(k, r);
   }
@@ -111,6 +112,8 @@ class KernelAssembler {
       fail_input(r.where(), "field 'cta' needs 3 values");
     const Dim3 where_in_grid{uint32_t((*v)[0]), uint32_t((*v)[1]), uint32_t((*v)[2])};
     const uint64_t index = k.linear_index(where_in_grid, r.where());
+    if (!k.cta_indices_.insert(index))
+      fail_input(r.where(), "CTA " + std::to_string(index) + " of " + k.label() + " appears twice");
     ++k.ctas_seen_;
     handler_.cta(k, CtaRecord(r, k, where_in_grid, index));
   }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/count_checks.hpp"
 #include "formats/records.hpp"
 #include "formats/stream.hpp"
 
@@ -57,6 +58,7 @@ class Kernel {
   std::vector<StaticInst> table_;
   std::vector<Record> attached_;
   uint64_t ctas_seen_ = 0;
+  CtaIndexSet cta_indices_;
 };
 
 template <class T>
@@ -115,9 +117,11 @@ class KernelHandler {
 // to `handler` in order. BadInput for a record about a kernel that is not
 // the open one (before its kernel record, or after a later kernel's), a
 // kernel id twice in a member, a slice that does not continue the table,
-// and a CTA outside its grid. When the reader expects a GPU model
-// (Reader::expect_gpu), also for a record attached to a kernel that names
-// another model (format 2.1 on), and for a provenance stage that computed
+// a CTA outside its grid or twice in it, and an attached record whose
+// counts contradict the kernel's or another record's (check_attached_counts).
+// When the reader expects a GPU model (Reader::expect_gpu), also for a
+// record attached to a kernel that names another model (format 2.1 on),
+// and for a provenance stage that computed
 // for another model (check_gpu_model: by values when both fingerprints
 // are known, 2.3 on; by name in a member before 2.1, whose records name
 // none).

@@ -35,7 +35,7 @@ double parse_double(const std::string& text, const std::string& where, const std
   double v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || p != text.data() + text.size() || text.empty() || !std::isfinite(v))
-    fail_input(where, what + " '" + text + "' is not a number");
+    fail_input(where, what + " " + quoted_input(text) + " is not a number");
   return v;
 }
 
@@ -43,7 +43,7 @@ uint64_t parse_uint(const std::string& text, const std::string& where, const std
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || p != text.data() + text.size() || text.empty())
-    fail_input(where, what + " '" + text + "' is not a non-negative integer");
+    fail_input(where, what + " " + quoted_input(text) + " is not a non-negative integer");
   return v;
 }
 

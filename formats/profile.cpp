@@ -3,6 +3,7 @@
 #include "formats/profile.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -71,7 +72,7 @@ using Line = Rows::Line;
   std::vector<std::string> fields;
   split_csv_line(first.text, fields);
   std::string cols;
-  for (size_t i = 0; i < fields.size() && i < 12; ++i) cols += (i ? ", " : "") + fields[i];
+  for (size_t i = 0; i < fields.size() && i < 12; ++i) cols += (i ? ", " : "") + bounded_input(fields[i]);
   if (fields.size() > 12) cols += ", ...";
   fail_input(name, first.number,
              "unknown profile layout (columns: " + cols +
@@ -79,11 +80,54 @@ using Line = Rows::Line;
                  "'id,name,...' or one column per kernel name (see formats/PROFILES.md)");
 }
 
-std::vector<Line> content_lines(const std::vector<std::string>& lines) {
+// The input's bytes, read once. The layout is recognised from all of them (a
+// hand-made layout only where no profiler header appears anywhere, an
+// Accel-Sim log by a statistic line anywhere), and every line the readers
+// visit is a view into them: what a read holds beyond them is what it keeps.
+std::string read_all(std::istream& in) {
+  std::string text;
+  std::array<char, 1 << 16> chunk;
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) text.append(chunk.data(), size_t(in.gcount()));
+  return text;
+}
+
+// The next line of `text` from `at` (without its '\n'), moving `at` past it.
+std::string_view next_line(std::string_view text, size_t& at) {
+  const size_t end = std::min(text.find('\n', at), text.size());
+  const std::string_view line = text.substr(at, end - at);
+  at = end + 1;
+  return line;
+}
+
+std::vector<std::string_view> all_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at < text.size();) lines.push_back(next_line(text, at));
+  return lines;
+}
+
+// The CSV records of `text` that are not blank or tool notes, each numbered
+// by its first line: a record whose quoted field holds a line break goes
+// on with the next lines, up to the one that closes the field (or the end
+// of the file, which leaves it unterminated).
+std::vector<Line> content_lines(std::string_view text) {
   std::vector<Line> out;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view t = i == 0 ? strip_bom(lines[i]) : std::string_view(lines[i]);
-    if (!blank(t) && !tool_note(t)) out.push_back({i + 1, t});
+  uint64_t number = 0;
+  for (size_t at = 0; at < text.size();) {
+    size_t start = at;
+    std::string_view line = next_line(text, at);
+    const uint64_t first = ++number;
+    if (first == 1) {
+      const std::string_view stripped = strip_bom(line);
+      start += line.size() - stripped.size();
+      line = stripped;
+    }
+    if (blank(line) || tool_note(line)) continue;
+    for (bool open = csv_quote_open_after(line, false); open && at < text.size(); ++number) {
+      const std::string_view more = next_line(text, at);
+      open = csv_quote_open_after(more, true);
+      line = text.substr(start, size_t(more.data() + more.size() - (text.data() + start)));
+    }
+    out.push_back({first, line});
   }
   return out;
 }
@@ -94,7 +138,7 @@ void make_table(Table& t, const std::string& name, const std::vector<Line>& cont
   t.file = name;
   t.header_line = content[header].number;
   split_csv_line(content[header].text, t.header);
-  t.rows = Rows(t, std::vector<Line>(content.begin() + static_cast<std::ptrdiff_t>(header) + 1, content.end()), ragged);
+  t.rows = Rows(t, std::span(content).subspan(header + 1), ragged);
 }
 
 void read_table(Layout layout, Table& t, Profile& p) {
@@ -123,10 +167,10 @@ void check_config_used(const Profile& p, const ReadOptions& options) {
                ", not Accel-Sim's get_stats.py CSV");
 }
 
-bool looks_like_accelsim_log(const std::vector<std::string>& lines) {
-  return std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
-    return l.starts_with("gpu_sim_cycle = ") || l.starts_with("gpu_tot_sim_cycle = ");
-  });
+bool looks_like_accelsim_log(std::string_view text) {
+  for (std::string_view stat : {"gpu_sim_cycle = ", "gpu_tot_sim_cycle = "})
+    if (text.starts_with(stat) || text.find("\n" + std::string(stat)) != std::string_view::npos) return true;
+  return false;
 }
 
 }  // namespace
@@ -217,7 +261,7 @@ std::optional<double> parse_number(std::string_view text) {
 
 double number_at(const std::string& file, uint64_t line, std::string_view what, std::string_view text) {
   auto v = parse_number(text);
-  if (!v) fail_input(file, line, std::string(what) + " '" + std::string(text) + "' is not a number");
+  if (!v) fail_input(file, line, std::string(what) + " " + quoted_input(text) + " is not a number");
   return *v;
 }
 
@@ -225,7 +269,7 @@ uint64_t count_at(const std::string& file, uint64_t line, std::string_view what,
   constexpr double kLargestExact = 9007199254740992.0;  // 2^53
   double v = number_at(file, line, what, text);
   if (v < 0 || v > kLargestExact || v != std::floor(v))
-    fail_input(file, line, std::string(what) + " '" + std::string(text) + "' is not a count (a whole number, 0 to 2^53)");
+    fail_input(file, line, std::string(what) + " " + quoted_input(text) + " is not a count (a whole number, 0 to 2^53)");
   return static_cast<uint64_t>(v);
 }
 
@@ -243,10 +287,10 @@ double time_in_ns(const Table& t, uint64_t line, const std::string& column, std:
   auto scale = ns_per_unit(unit);
   if (!scale)
     fail_input(t.file, line,
-               column + " is in '" + std::string(unit) + "', expected a time unit (ns, us, ms, s or nsecond, usecond, "
+               column + " is in " + quoted_input(unit) + ", expected a time unit (ns, us, ms, s or nsecond, usecond, "
                                                          "msecond, second)");
   double v = number_at(t.file, line, column, text);
-  if (v < 0) fail_input(t.file, line, column + " " + std::string(text) + " is negative");
+  if (v < 0) fail_input(t.file, line, column + " " + quoted_input(text) + " is negative");
   return v * *scale;
 }
 
@@ -264,7 +308,7 @@ int Table::first_column(std::initializer_list<std::string_view> names) const {
 
 int Table::need(std::string_view name) const {
   int c = column(name);
-  if (c < 0) fail_input(file, header_line, "no '" + std::string(name) + "' column");
+  if (c < 0) fail_input(file, header_line, "no " + quoted_input(name) + " column");
   return c;
 }
 
@@ -341,21 +385,20 @@ void read_csv_profile(const std::vector<Line>& content, const ReadOptions& optio
 }  // namespace
 
 Profile read_profile(std::istream& in, const std::string& name, const ReadOptions& options) {
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  const std::string text = read_all(in);
   // An sqlite export is read by path (load_profile): a stream of its bytes
   // (stdin, a pipe) is no text profile.
-  if (!lines.empty() && lines.front().rfind(std::string("SQLite format 3\0", 16), 0) == 0)
+  if (std::string_view(text).starts_with(std::string_view("SQLite format 3\0", 16)))
     fail_input(name, "an nsys sqlite export is read from a named file, not from stdin or a pipe");
   Profile p;
   p.source = name;
-  if (looks_like_accelsim_log(lines)) {
+  if (looks_like_accelsim_log(text)) {
     p.layout = Layout::AccelsimLog;
-    read_accelsim_log(lines, p);
+    read_accelsim_log(all_lines(text), p);
     check_config_used(p, options);
     return p;
   }
-  const std::vector<Line> content = content_lines(lines);
+  const std::vector<Line> content = content_lines(text);
   if (content.empty()) fail_input(name, "empty profile: no CSV header found");
   read_csv_profile(content, options, p);
   check_config_used(p, options);

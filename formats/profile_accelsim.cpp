@@ -50,7 +50,7 @@ std::string_view option_value(std::string_view line, std::string_view option) {
 
 }  // namespace
 
-void read_accelsim_log(const std::vector<std::string>& lines, Profile& p) {
+void read_accelsim_log(const std::vector<std::string_view>& lines, Profile& p) {
   p.cycles_from = "gpu_sim_cycle";
   Kernel current = p.new_kernel();
   bool in_kernel = false;  // "key = value" lines before the first kernel are the configuration

@@ -85,7 +85,7 @@ class StatsReader {
     if (name_line[0].empty() || !rest_empty(name_line))
       fail_input(p_.source, line(), "expected a statistic name alone on its line");
     const std::string stat = stat_name(name_line[0]);
-    if (stat.empty()) fail_input(p_.source, line(), "no statistic name in '" + name_line[0] + "'");
+    if (stat.empty()) fail_input(p_.source, line(), "no statistic name in " + quoted_input(name_line[0]));
     auto header = next_line("header");
     const uint64_t header_line = line();
     std::vector<std::vector<std::string>> rows;
@@ -167,7 +167,7 @@ class StatsReader {
       if (name_cut != std::string_view::npos) return std::string(key.substr(name_cut + 2, cut - name_cut - 2));
     }
     if (cut == std::string_view::npos || cut + 2 == key.size())
-      fail_input(p_.source, c.line, "'" + c.key + "' is not APP--KERNEL");
+      fail_input(p_.source, c.line, quoted_input(c.key) + " is not APP--KERNEL");
     return std::string(key.substr(cut + 2));
   }
 

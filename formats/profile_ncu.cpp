@@ -72,14 +72,14 @@ uint64_t launch_size(const Table& t, const Kernel& l, const char* metric, const 
     if (c >= '0' && c <= '9') digits.push_back(c);
     else if ((c == ',' || c == ')') && !digits.empty()) {
       if (__builtin_mul_overflow(size, count_at(t.file, l.line, xyz_column, digits), &size))
-        fail_input(t.file, l.line, std::string(xyz_column) + " '" + xyz + "' does not fit in 64 bits");
+        fail_input(t.file, l.line, std::string(xyz_column) + " " + quoted_input(xyz) + " does not fit in 64 bits");
       digits.clear();
       ++dims;
     } else if (c != ' ' && c != '(' && c != ',' && c != ')') {
-      fail_input(t.file, l.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
+      fail_input(t.file, l.line, std::string(xyz_column) + " " + quoted_input(xyz) + " is not '(x, y, z)'");
     }
   }
-  if (dims != 3) fail_input(t.file, l.line, std::string(xyz_column) + " '" + xyz + "' is not '(x, y, z)'");
+  if (dims != 3) fail_input(t.file, l.line, std::string(xyz_column) + " " + quoted_input(xyz) + " is not '(x, y, z)'");
   return size;
 }
 

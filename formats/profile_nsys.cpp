@@ -22,7 +22,7 @@ uint64_t volume_xyz(const Table& t, const Row& r, int column) {
   uint64_t v = 1;
   int n = 0;
   while (in >> word) v *= count_at(t.file, r.line, t.header[column], word), ++n;
-  if (n != 3) fail_input(t.file, r.line, t.header[column] + " '" + r.fields[column] + "' is not 'x y z'");
+  if (n != 3) fail_input(t.file, r.line, bounded_input(t.header[column]) + " " + quoted_input(r.fields[column]) + " is not 'x y z'");
   return v;
 }
 

@@ -13,15 +13,25 @@ namespace sasskit::profile {
 
 namespace {
 
+// The column whose name is one of `names` (compared lower_trimmed), or -1.
+// Two such columns are BadInput: which one holds the value is a guess.
 int find_lower(const Table& t, std::initializer_list<std::string_view> names) {
-  for (size_t c = 0; c < t.header.size(); ++c)
-    if (std::find(names.begin(), names.end(), lower_trimmed(t.header[c])) != names.end()) return static_cast<int>(c);
-  return -1;
+  int found = -1;
+  for (size_t c = 0; c < t.header.size(); ++c) {
+    if (std::find(names.begin(), names.end(), lower_trimmed(t.header[c])) == names.end()) continue;
+    if (found >= 0)
+      fail_input(t.file, t.header_line,
+                 "columns " + std::to_string(found + 1) + " (" + quoted_input(t.header[found]) + ") and " +
+                     std::to_string(c + 1) + " (" + quoted_input(t.header[c]) + ") both name the " +
+                     std::string(*names.begin()) + ": keep one");
+    found = static_cast<int>(c);
+  }
+  return found;
 }
 
 double non_negative(const Table& t, uint64_t line, const std::string& what, const std::string& text) {
   double v = number_at(t.file, line, what, text);
-  if (v < 0) fail_input(t.file, line, what + " " + text + " is negative");
+  if (v < 0) fail_input(t.file, line, what + " " + quoted_input(text) + " is negative");
   return v;
 }
 
@@ -32,6 +42,7 @@ void read_plain(Table& t, Profile& p) {
   const int duration = find_lower(t, {"duration"}), cycles = find_lower(t, {"cycles"});
   if (duration >= 0) p.time_from = t.header[duration];
   if (cycles >= 0) p.cycles_from = t.header[cycles];
+  p.kernels.reserve(p.kernels.size() + t.rows.size());  // a row per kernel
   for (const Row& r : t.rows) {
     Kernel k = p.new_kernel();
     k.line = r.line;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +20,8 @@ struct Row {
 struct Table;
 
 // The data lines of a table, split into fields one at a time as they are
-// visited (a table held split would take many times the file's size).
+// visited (a table held split would take many times the file's size). The
+// lines are the reader's: a view of them, never a copy.
 class Rows {
  public:
   struct Line {
@@ -38,11 +40,12 @@ class Rows {
     size_t i_;
     Row row_;
   };
-  Rows(const Table& table, std::vector<Line> lines, bool ragged)
-      : table_(&table), lines_(std::move(lines)), ragged_(ragged) {}
+  Rows(const Table& table, std::span<const Line> lines, bool ragged)
+      : table_(&table), lines_(lines), ragged_(ragged) {}
   iterator begin() const { return {this, first_}; }
   iterator end() const { return {this, lines_.size()}; }
   bool empty() const { return first_ == lines_.size(); }
+  size_t size() const { return lines_.size() - first_; }
   Row front() const;
   void pop_front() { ++first_; }
   // Splits line i into `row`, checking its field count.
@@ -50,7 +53,7 @@ class Rows {
 
  private:
   const Table* table_;
-  std::vector<Line> lines_;
+  std::span<const Line> lines_;
   bool ragged_;
   size_t first_ = 0;
 };
@@ -91,7 +94,7 @@ void read_accelsim_csv(Table& t, Profile& p);
 void read_plain(Table& t, Profile& p);
 void read_wide(Table& t, Profile& p);
 // Accel-Sim's stdout is not CSV: it is read line by line.
-void read_accelsim_log(const std::vector<std::string>& lines, Profile& p);
+void read_accelsim_log(const std::vector<std::string_view>& lines, Profile& p);
 
 // Accel-Sim's get_stats.py CSV: the index of its first separator line (100
 // '-', then empty fields) in `lines` (blank and "==" lines left out), if any.

@@ -301,9 +301,11 @@ void Writer::write(const CtaTrace& cta) {
 
 void validate_cta(const CtaTrace& cta, const std::vector<StaticInst>& table,
                   const std::string& where) {
+  WarpIdSet ids;
   for (const auto& w : cta.warps) {
     // Built only for a message: most CTAs pass.
     auto at = [&] { return where + ": warp " + std::to_string(w.warp_id); };
+    if (!ids.insert(w.warp_id)) fail_input(where, "warp " + std::to_string(w.warp_id) + " appears twice in the CTA");
     if (w.inst.size() != w.mask.size()) fail_input(at(), "inst and mask columns differ in length");
     size_t mem = 0, lanes = 0, extra = 0;
     for (size_t i = 0; i < w.inst.size(); ++i) {

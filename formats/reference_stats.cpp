@@ -153,7 +153,7 @@ struct Source {
     for (auto [known, scale] : kByteUnits)
       if (unit == known) return *v * scale;
     fail_input(file, kernel.line,
-               std::string(name) + (unit.empty() ? " has no unit" : " is in '" + unit + "'") +
+               std::string(name) + (unit.empty() ? " has no unit" : " is in " + quoted_input(unit)) +
                    ": expected byte, Kbyte, Mbyte, Gbyte, Tbyte or Pbyte");
   }
 };
@@ -306,12 +306,12 @@ void refuse_aggregates(const profile::Profile& p) {
   for (const Kernel& k : p.kernels) {
     if (k.launches > 1)
       fail_input(p.source, k.line,
-                 "'" + k.name + "' folds " + std::to_string(k.launches) +
+                 quoted_input(k.name) + " folds " + std::to_string(k.launches) +
                      " launches into one row (get_stats.py -k); validate against per-launch rows (get_stats.py -K)");
     if (k.values.get("APPS") != app)
       fail_input(p.source, k.line,
-                 "rows of apps '" + std::string(app) + "' and '" + std::string(*k.values.get("APPS")) +
-                     "': a reference is one program's; keep one app's rows");
+                 "rows of apps " + quoted_input(app) + " and " + quoted_input(*k.values.get("APPS")) +
+                     ": a reference is one program's; keep one app's rows");
   }
 }
 
@@ -372,6 +372,7 @@ Reference to_reference(const profile::Profile& p) {
   if (p.kernels.empty()) fail_input(p.source, "no kernels in the reference");
   refuse_aggregates(p);
   Reference ref{profile::layout_name(p.layout), {}};
+  ref.kernels.reserve(p.kernels.size());  // a grown vector would hold its old buffer beside the new at the end
   for (const Kernel& kernel : p.kernels) {
     ReferenceKernel k{kernel.id, kernel.name, kernel.launches, {}};
     k.metrics[size_t(RefMetric::Cycles)] = kernel.cycles;

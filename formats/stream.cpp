@@ -119,6 +119,14 @@ Reader::Reader(std::istream& in, std::string name, std::string prefix)
   read_header(bytes);
 }
 
+namespace {
+// What model_fingerprint writes: 16 lower-case hex digits (STREAM.md, provenance).
+bool is_fingerprint(std::string_view text) {
+  return text.size() == 16 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+}  // namespace
+
 void Reader::read_header(const std::string& bytes) {
   msgpack::object_handle h;
   try {
@@ -146,6 +154,9 @@ void Reader::read_header(const std::string& bytes) {
              sm.get<std::vector<std::string>>("argv"), sm.get_or<std::string>("gpu", ""),
              sm.get_or<std::string>("gpu_fingerprint", ""), std::nullopt};
     if (sm.has("options")) st.options = sm.get<StageOptions>("options");
+    if (!st.gpu_fingerprint.empty() && !is_fingerprint(st.gpu_fingerprint))
+      fail_input(where, "the " + bounded_input(st.tool) + " stage's gpu_fingerprint " + quoted_input(st.gpu_fingerprint) +
+                            " is not 16 hex digits");
     header_.provenance.push_back(std::move(st));
   }
 }
@@ -323,15 +334,16 @@ void check_gpu_model(const Header& upstream, const GpuExpectation& expected, con
   if (expected.accept_other) return;
   for (const Stage& s : upstream.provenance) {
     if (s.gpu.empty()) continue;
+    const std::string tool = bounded_input(s.tool), gpu = bounded_input(s.gpu);
     if (s.gpu != expected.gpu && !upstream.records_name_gpu())
-      fail_input(where, "its " + s.tool + " records were computed for GPU model " + s.gpu + ", not " + expected.gpu +
+      fail_input(where, "its " + tool + " records were computed for GPU model " + gpu + ", not " + expected.gpu +
                             " (--accept-other-gpu uses them anyway)");
     const bool both_known = !s.gpu_fingerprint.empty() && !expected.fingerprint.empty();
     // A what-if run changes a key or two of the model the stream was made
     // with: said, not refused.
     if (s.gpu == expected.gpu && both_known && s.gpu_fingerprint != expected.fingerprint)
-      warn(where, "its " + s.tool + " records were computed for a GPU model " + s.gpu + " with other values (" +
-                      s.gpu + " fingerprint " + s.gpu_fingerprint + ", not this " + expected.gpu + " fingerprint " +
+      warn(where, "its " + tool + " records were computed for a GPU model " + gpu + " with other values (" +
+                      gpu + " fingerprint " + s.gpu_fingerprint + ", not this " + expected.gpu + " fingerprint " +
                       expected.fingerprint + "); results mix the two models (compare their --dump-config; "
                       "--accept-other-gpu says nothing)");
   }
@@ -344,7 +356,7 @@ void check_record_gpu(const Record& r, const GpuExpectation& expected) {
   if (std::any_of(made_for.begin(), made_for.end(), control))
     fail_input(r.where(), "field 'gpu' holds a control character");  // never echoed into a message
   if (made_for != expected.gpu)
-    fail_input(r.where(), "this " + r.type() + " record was computed for GPU model " + made_for + ", not " +
+    fail_input(r.where(), "this " + r.type() + " record was computed for GPU model " + bounded_input(made_for) + ", not " +
                               expected.gpu + " (--accept-other-gpu uses it anyway)");
 }
 

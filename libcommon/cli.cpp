@@ -1,8 +1,13 @@
 #include "cli.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <cstring>
+#include <exception>
 #include <iostream>
 #include <limits>
 #include <new>
@@ -19,6 +24,36 @@
 namespace sasskit {
 
 std::string version_string() { return SASSKIT_VERSION; }
+
+namespace {
+// An allocation that fails where ToolApp::run cannot catch it (a static
+// object, the set-up of the command line under a small ulimit -v) would end
+// the tool through std::terminate with SIGABRT. It ends as run() ends it
+// instead: one line and status 1. Any other escaped exception keeps the
+// default ending (a bug: its message and SIGABRT).
+std::terminate_handler g_default_terminate = nullptr;
+
+[[noreturn]] void terminate_out_of_memory_cleanly() {
+  try {
+    if (const std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+#if defined(__GLIBC__)
+    const char* name = program_invocation_short_name;
+#else
+    const char* name = "sasskit";
+#endif
+    constexpr char kMessage[] = ": out of memory\n";
+    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, name, std::strlen(name));
+    n = write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    _exit(static_cast<int>(ExitCode::Failure));
+  } catch (...) {
+  }
+  if (g_default_terminate) g_default_terminate();
+  std::abort();
+}
+
+[[maybe_unused]] const bool g_terminate_set = (g_default_terminate = std::set_terminate(terminate_out_of_memory_cleanly), true);
+}  // namespace
 
 namespace {
 // --version: "tool (sasskit) 0.1.0", then what the build was made from, as

@@ -9,10 +9,18 @@ namespace {
 std::string g_program = "sasskit";
 bool g_quiet = false;
 
+// `text`, escaped, with its middle left out when it is longer than `most`.
+std::string bounded_message(std::string_view text, size_t most) {
+  if (text.size() <= most) return printable(text);
+  const size_t half = most / 2;
+  return printable(text.substr(0, half)) + "...[" + std::to_string(text.size() - 2 * half) + " bytes left out]..." +
+         printable(text.substr(text.size() - half));
+}
+
 void print_line(const std::string& where, const std::string& prefix, const std::string& what) {
   std::string line = g_program + ": ";
-  if (!where.empty()) line += printable(where) + ": ";
-  line += prefix + printable(what) + "\n";
+  if (!where.empty()) line += bounded_message(where, kLongestMessage / 4) + ": ";
+  line += prefix + bounded_message(what, kLongestMessage) + "\n";
   clear_progress_line();
   std::cerr << line << std::flush;
 }
@@ -37,6 +45,25 @@ std::string printable(std::string_view text) {
     }
   }
   return out;
+}
+
+namespace {
+// The first kQuotedBytes of `text`, less a UTF-8 character the cut would split.
+std::string_view quoted_prefix(std::string_view text) {
+  size_t cut = kQuotedBytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut);
+}
+}  // namespace
+
+std::string bounded_input(std::string_view text) {
+  if (text.size() <= kQuotedBytes) return printable(text);
+  return printable(quoted_prefix(text)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+std::string quoted_input(std::string_view text) {
+  if (text.size() <= kQuotedBytes) return "'" + printable(text) + "'";
+  return "'" + printable(quoted_prefix(text)) + "...' (" + std::to_string(text.size()) + " bytes)";
 }
 
 std::string location(const std::string& file, uint64_t line) {

@@ -51,6 +51,20 @@ const std::string& program_name();
 // cursor, rings, or starts a line of its own.
 std::string printable(std::string_view text);
 
+// The most of an input a message quotes: longer text is cut to this prefix.
+inline constexpr size_t kQuotedBytes = 200;
+// `text` as a message quotes an input: 'text', escaped (printable); text
+// longer than kQuotedBytes is cut to its first kQuotedBytes, followed by
+// its length ('prefix...' (10485760 bytes)), so that a message stays one
+// short line whatever the input holds.
+std::string quoted_input(std::string_view text);
+// The same without the quotes, for a name a message writes as it is.
+std::string bounded_input(std::string_view text);
+
+// The longest message print_error and warn write: the middle of a longer
+// one (an input quoted without quoted_input) is left out, with its length.
+inline constexpr size_t kLongestMessage = 2048;
+
 // "tool: where: message" on stderr, escaped (printable).
 void print_error(const Error& e);
 // "tool: where: warning: message" on stderr, unless --quiet.

@@ -5,6 +5,7 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -144,6 +145,20 @@ void advise_heap_of(uintptr_t block) {
   collapse_page_at(heap, heap, heap + kThreadHeapBytes);
 }
 
+// Under a limit on the address space (ulimit -v), the padding would make
+// every growth of the heap ask for kHugePageHeap more than it needs, and a
+// limit below it would fail the tool's first allocations: the heap then
+// grows as glibc grows it, which costs speed only.
+bool address_space_limited() {
+  rlimit limit{};
+  return getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+}
+
+void tune_main_heap() {
+  keep_freed_memory_for_reuse();
+  if (!address_space_limited()) back_heap_with_huge_pages();
+}
+
 }  // namespace
 
 void tune_thread_heap() {
@@ -153,7 +168,7 @@ void tune_thread_heap() {
 }
 
 void tune_heap() {
-  static const bool once = (keep_freed_memory_for_reuse(), back_heap_with_huge_pages(), true);
+  static const bool once = (tune_main_heap(), true);
   (void)once;
 }
 #else

@@ -32,9 +32,9 @@ inline constexpr size_t kHugePage = size_t(2) << 20;
 inline constexpr size_t kHugePageHeap = size_t(64) << 20;
 
 // Keeps freed memory for reuse, and asks the system to back the first
-// kHugePageHeap bytes the heap grows by with transparent huge pages. Does
-// nothing unless kTunesHeap; either request may be refused, which costs speed
-// only.
+// kHugePageHeap bytes the heap grows by with transparent huge pages (not
+// under a limit on the address space, ulimit -v). Does nothing unless
+// kTunesHeap; either request may be refused, which costs speed only.
 void tune_heap();
 
 // The same request for the heap of the calling thread's malloc arena: glibc

@@ -5,6 +5,8 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -39,14 +41,16 @@ class Workers {
   // each until it returns; returns once every run has. `job` must return only
   // when nothing is left to do, whoever else runs it. False without running
   // anything if the workers are busy (a call from a task, or from another
-  // thread at the same time): the caller then runs its tasks alone.
+  // thread at the same time): the caller then runs its tasks alone. Helpers
+  // the system cannot start (a limit on threads or on the address space)
+  // are done without: the job's results do not depend on how many run it.
   bool run(size_t helpers, const std::function<void()>& job) {
     {
       std::lock_guard lock(mutex_);
       if (job_) return false;
-      while (threads_.size() < helpers) threads_.emplace_back([this] { serve(); });
+      start_threads(helpers);
       job_ = &job;
-      wanted_ = helpers;
+      wanted_ = std::min(helpers, threads_.size());
     }
     wake_.notify_all();
     job();
@@ -59,6 +63,18 @@ class Workers {
 
  private:
   Workers() = default;
+
+  // Up to `count` kept threads, as many as the system gives.
+  void start_threads(size_t count) {
+    try {
+      threads_.reserve(count);
+      while (threads_.size() < count) threads_.emplace_back([this] { serve(); });
+    } catch (const std::system_error&) {
+      // no more threads: those started help
+    } catch (const std::bad_alloc&) {
+      // likewise
+    }
+  }
 
   void serve() {
     tune_thread_heap();

@@ -161,15 +161,27 @@ WarpTrace warp_over(uint32_t n) {
   return w;
 }
 
+// The warps numbered 0, 1, ... as in a CTA: a number comes once per CTA.
+std::vector<WarpTrace> numbered(std::vector<WarpTrace> warps) {
+  for (uint32_t i = 0; i < warps.size(); ++i) warps[i].warp_id = i;
+  return warps;
+}
+
 }  // namespace
 
+TEST(CtaPayload, AWarpNumberTwiceInACtaIsRefused) {
+  const std::string payload = encode_warps({every_lane_kind(), every_lane_kind()}, table());
+  const std::string e = error_of([&] { decode_warps(payload, "t"); });
+  EXPECT_EQ(e, "t: warp 3 appears twice in the CTA");
+}
+
 TEST(CtaPayload, ManyInstructionsOfOneWarpRoundTrip) {
-  const std::vector<WarpTrace> warps = {warp_over(700), warp_over(3)};
+  const std::vector<WarpTrace> warps = numbered({warp_over(700), warp_over(3)});
   EXPECT_EQ(decode_warps(encode_warps(warps, loads(700)), "t"), warps);
 }
 
 TEST(CtaPayload, TheReaderSkippingAddressesReadsTheColumnsDecodingDoes) {
-  const std::vector<WarpTrace> warps = {every_lane_kind(), warp_over(5), every_lane_kind()};
+  const std::vector<WarpTrace> warps = numbered({every_lane_kind(), warp_over(5), every_lane_kind()});
   std::vector<StaticInst> t = table();
   for (const StaticInst& s : loads(5)) t.push_back(s);
   std::vector<WarpTrace> shifted = warps;  // warp_over's loads come after table()'s entries
@@ -190,7 +202,7 @@ TEST(CtaPayload, TheReaderSkippingAddressesReadsTheColumnsDecodingDoes) {
 }
 
 TEST(CtaPayload, TheReaderSkippingAddressesRefusesDamageAsDecodingDoes) {
-  const std::string good = encode_warps({every_lane_kind(), every_lane_kind()}, table());
+  const std::string good = encode_warps(numbered({every_lane_kind(), every_lane_kind()}), table());
   auto skim = [](const std::string& payload) {
     PayloadReader in(payload, "t");
     while (in.next_warp(false)) {
@@ -259,7 +271,7 @@ TEST(CtaPayload, TheReaderSaysWhichLanesStepByAStride) {
 // Counting by unit reads through the addresses: the counts decoding gives,
 // and nothing counted where a reader must decode instead.
 TEST(CtaPayload, CountingUnitsFromThePayloadMatchesCountingDecodedWarps) {
-  const std::vector<WarpTrace> warps = {every_lane_kind(), every_lane_kind()};
+  const std::vector<WarpTrace> warps = numbered({every_lane_kind(), every_lane_kind()});
   const std::vector<UnitClass> unit_of = {UnitClass::Int, UnitClass::Ldst, UnitClass::Sfu};
   const std::string payload = encode_warps(warps, table());
   UnitCounts counts{};

@@ -9,12 +9,21 @@
 //   warpless       a CTA with no warps
 //   warps N        one CTA of N warps, all the same sequence
 //   huge-grid      a kernel declaring 2^26 CTAs that holds one
+//   cta-twice      a kernel of 2 CTAs whose CTA 0 comes twice
+//   warp-twice     a CTA of two warps both numbered 0
+//   cache-ctas N   a 64-CTA kernel sampled to 8 CTAs whose cache record
+//                  says it models N CTAs
+//   dram-sum       a cache record whose dram_sectors is not reads + writes
+//   sample-ctas N  a 64-CTA kernel whose sample says kernel_ctas = N
+//   fingerprint N  a header stage whose gpu_fingerprint is N 'g's
 #include <iostream>
 #include <sstream>
 #include <string>
 
+#include "formats/cache_record.hpp"
 #include "formats/msgpack_pack.hpp"
 #include "formats/records.hpp"
+#include "formats/sample_record.hpp"
 
 using namespace sasskit;
 
@@ -94,13 +103,49 @@ void write_kernel(stream::Writer& w, const KernelInfo& k, uint64_t warps) {
   w.write(cta(warps));
 }
 
+// A sample of the 64-CTA kernel `k`: its CTAs 0 to 7.
+KernelSample sample_of(const KernelInfo& k, uint32_t kernel_ctas) {
+  KernelSample s;
+  s.kernel_id = k.id;
+  s.selection = "max";
+  s.sms = {0};
+  for (uint32_t c = 0; c < 8; ++c) s.ctas.push_back(c);
+  s.predicted_cycles = {100};
+  s.kernel_insts = 64 * 3;
+  s.sample_insts = 8 * 3;
+  s.kernel_ctas = kernel_ctas;
+  return s;
+}
+
+// A cache record of kernel 1 modelling `ctas` CTAs, its DRAM sectors split
+// into reads and writes.
+KernelCacheModel cache_record(uint64_t ctas, uint64_t dram_sectors) {
+  KernelCacheModel c;
+  c.kernel_id = 1;
+  c.ctas = ctas;
+  c.gmem_requests = 8;
+  c.l1_sectors = c.l2_sectors = c.l2_bound_sectors = 32;
+  c.dram_read_sectors = 24;
+  c.dram_write_sectors = 8;
+  c.dram_sectors = dram_sectors;
+  return c;
+}
+
+KernelInfo kernel_of_64_ctas() {
+  KernelInfo k = kernel();
+  k.grid = {64, 1, 1};
+  return k;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "";
   const uint64_t n = argc > 2 ? std::stoull(argv[2]) : 0;
   std::ostringstream out;
-  stream::Writer w(out, "<stdout>", stream::Header{}, stream::Stage{"hostile-stream", "0", {}});
+  stream::Stage self{"hostile-stream", "0", {}};
+  if (which == "fingerprint") self.gpu = "QV100", self.gpu_fingerprint = std::string(n, 'g');
+  stream::Writer w(out, "<stdout>", stream::Header{}, self);
   if (which == "path-name") {
     write_kernel(w, kernel("hostile", "../escaped.traceg"), 1);
   } else if (which == "newline-name") {
@@ -122,6 +167,27 @@ int main(int argc, char** argv) {
     KernelInfo k = kernel();
     k.grid = {1u << 26, 1, 1};
     write_kernel(w, k, 1);
+  } else if (which == "cta-twice") {
+    KernelInfo k = kernel();
+    k.grid = {2, 1, 1};
+    write_kernel(w, k, 1);
+    w.write(cta(1));
+  } else if (which == "warp-twice") {
+    CtaTrace c = cta(2);
+    c.warps[1].warp_id = 0;
+    w.write(kernel());
+    w.write(table());
+    w.write(c);
+  } else if (which == "cache-ctas" || which == "sample-ctas") {
+    const KernelInfo k = kernel_of_64_ctas();
+    w.write(k);
+    w.write(sample_of(k, which == "sample-ctas" ? static_cast<uint32_t>(n) : 64));
+    if (which == "cache-ctas") w.write(cache_record(n, 32));
+  } else if (which == "dram-sum") {
+    w.write(kernel_of_64_ctas());
+    w.write(cache_record(64, 33));
+  } else if (which == "fingerprint") {
+    write_kernel(w, kernel(), 1);
   } else {
     std::cerr << "hostile-stream: unknown case '" << which << "'\n";
     return 2;

@@ -111,7 +111,7 @@ TEST(Profile, BadExportsNameTheLine) {
   EXPECT_EQ(error_of(ncu_head + "\"\",\"\",\"nsecond\"\n\"0\",\"a\",\"fast\"\n"),
             "p.csv:3: gpu__time_duration.sum 'fast' is not a number");
   EXPECT_EQ(error_of(ncu_head + "\"\",\"\",\"nsecond\"\n\"0\",\"a\",\"-3\"\n"),
-            "p.csv:3: gpu__time_duration.sum -3 is negative");
+            "p.csv:3: gpu__time_duration.sum '-3' is negative");
   EXPECT_EQ(error_of(ncu_head + "\"\",\"\",\"nsecond\"\n\"x\",\"a\",\"3\"\n"), "p.csv:3: ID 'x' is not a number");
   EXPECT_EQ(error_of("\"Start\",\"Duration\",\"Grid X\",\"Device\",\"Name\"\n1,2,1,\"G\",\"k\"\n"),
             "p.csv:2: no units row under the nvprof header: the unit of Duration is unknown");

@@ -102,7 +102,7 @@ TEST(Readers, LoneLaunchNeedsNoDuration) {
 TEST(Readers, BadInputsNameTheProblem) {
   EXPECT_EQ(error_of(""), "t.csv: empty profile: no CSV header found");
   EXPECT_EQ(error_of("id,name,duration\n1,a,x\n"), "t.csv:2: duration 'x' is not a number");
-  EXPECT_EQ(error_of("id,name,duration\n1,a,-3\n2,a,4\n"), "t.csv:2: duration -3 is negative");
+  EXPECT_EQ(error_of("id,name,duration\n1,a,-3\n2,a,4\n"), "t.csv:2: duration '-3' is negative");
   EXPECT_EQ(error_of("id,name\n1,a\n2,a\n"),
             "t.csv:2: kernel 'a' has no duration: expected gpc__cycles_elapsed.*, gpu__time_duration.sum, the Elapsed "
             "Cycles or Duration sections, a Duration column or a duration column");
@@ -133,8 +133,10 @@ TEST(Readers, StreamCountsWarpInstructionsAndBasicBlocks) {
   w.write(t);
   // 0 1 2 1 2 3: a loop back from 0x20 to 0x10 -> blocks at 0x00, 0x10, 0x30.
   WarpTrace warp{0, {0, 1, 2, 1, 2, 3}, std::vector<uint32_t>(6, ~0u), {}, {}};
-  w.write(CtaTrace{1, {0, 0, 0}, {warp, warp}});
-  w.write(CtaTrace{1, {1, 0, 0}, {warp, warp}});
+  WarpTrace second = warp;
+  second.warp_id = 1;
+  w.write(CtaTrace{1, {0, 0, 0}, {warp, second}});
+  w.write(CtaTrace{1, {1, 0, 0}, {warp, second}});
   k.id = 2;
   w.write(k);
   w.finish();

@@ -164,7 +164,7 @@ TEST(Batches, CtasOutOfGridOrderRunAsInGridOrder) {
     }
     return stream_bytes([&](stream::Writer& w) { write_kernel(w, k); });
   };
-  const std::string sorted = kernel({0, 1, 2, 2, 3, 4, 5, 6, 7}), shuffled = kernel({0, 1, 5, 2, 7, 2, 3, 6, 4});
+  const std::string sorted = kernel({0, 1, 2, 3, 4, 5, 6, 7}), shuffled = kernel({0, 1, 5, 2, 7, 3, 6, 4});
   const std::vector<KernelStats> expected = stats_of(simulated(sorted, 1));
   EXPECT_EQ(stats_of(simulated(shuffled, 1)), expected);
   EXPECT_EQ(stats_of(simulated(shuffled, 1, CtaIntake::Hold)), expected);

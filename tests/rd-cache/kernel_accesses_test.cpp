@@ -117,6 +117,7 @@ TEST(KernelAccesses, APayloadTheFastReadDoesNotTakeCountsNothing) {
   const KernelAccesses before = k;
 
   WarpTrace past_the_end = w;  // an address whose last byte is beyond 2^64: count_cta says so
+  past_the_end.warp_id = 1;
   past_the_end.addrs[2] = UINT64_MAX - 1;
   EXPECT_FALSE(count_payload(k, stream::encode_warps({w, past_the_end}, k.table), "w", units, counted, accesses));
 

@@ -153,11 +153,13 @@ inline KernelSample fixture_sample() {
   return s;
 }
 
-// The kernel record that every record about kernel `id` follows.
-inline KernelInfo fixture_kernel(uint32_t id, std::string name) {
+// The kernel record that every record about kernel `id` follows; its grid
+// holds the CTAs a sample of it counts (fixture_sample's kernel_ctas).
+inline KernelInfo fixture_kernel(uint32_t id, std::string name, Dim3 grid = {1, 1, 1}) {
   KernelInfo k;
   k.id = id;
   k.name = std::move(name);
+  k.grid = grid;
   return k;
 }
 
@@ -171,7 +173,7 @@ inline void write_fixture(std::ostream& out, const FixtureOptions& o) {
     vecadd.name = o.vecadd_name;
     w.write(vecadd);
   }
-  w.write(fixture_kernel(2, "_Z4gemmPKfS0_Pf"));
+  w.write(fixture_kernel(2, "_Z4gemmPKfS0_Pf", {4, 1, 1}));
   if (o.sample) w.write(fixture_sample());
   w.write(fixture_cache());
   if (o.stats) w.write(fixture_gemm(o.variant_b));

@@ -15,7 +15,8 @@ std::string plot_label(std::string_view text, size_t max) {
   std::string out;
   for (char c : text.substr(0, max)) {
     bool printable = c >= ' ' && c <= '~';
-    bool special = c == '"' || c == '\'' || c == '`' || c == '\\' || c == '$' || c == '@' || c == '!';
+    bool special = c == '"' || c == '\'' || c == '`' || c == '\\' || c == '$' || c == '@' || c == '!' || c == '<' ||
+                   c == '>' || c == '&';
     out += printable && !special ? c : '?';
   }
   return out;

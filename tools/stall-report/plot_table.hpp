@@ -39,9 +39,10 @@ struct PlotTable {
 };
 
 // Text from an input reduced to a safe subset for gnuplot: printable ASCII
-// without quotes, backquotes, backslashes, '$', '@' or '!' (each becomes
-// '?'), cut to `max` characters. Kernel names and file names pass through
-// it, so no input can end a data block or reach gnuplot's shell escapes.
+// without quotes, backquotes, backslashes, '$', '@', '!', '<', '>' or '&'
+// (each becomes '?'), cut to `max` characters. Kernel names and file names
+// pass through it, so no input can end a data block, reach gnuplot's shell
+// escapes or end the markup of an SVG (a "]]>" ends gnuplot's CDATA).
 std::string plot_label(std::string_view text, size_t max = 40);
 
 // Kernel bars shown before the rest is merged into one "other" bar.
