@@ -4,6 +4,7 @@
 #include <array>
 
 #include "libcommon/diag.hpp"
+#include "summary_plan.hpp"
 
 namespace sasskit::kselect {
 namespace {
@@ -108,10 +109,7 @@ void require_invocations(const Profile& p) {
 Profile from_export(const profile::Profile& src) {
   Profile p;
   p.source = src.source;
-  const bool summary = src.layout == Layout::NvprofSummary || src.layout == Layout::NsysKernSum ||
-                       std::any_of(src.kernels.begin(), src.kernels.end(),
-                                   [](const profile::Kernel& k) { return k.launches > 1; });
-  if (summary)
+  if (is_summary(src))
     fail_input(src.source, std::string("this ") + profile::layout_name(src.layout) +
                                " export has one row per kernel name, not per launch: sampling needs a trace "
                                "(nvprof --print-gpu-trace, nsys stats -r cuda_gpu_trace, ncu, get_stats.py -K)");

@@ -1,7 +1,6 @@
 #include "run.hpp"
 
 #include <iostream>
-#include <memory>
 #include <sstream>
 
 #include "formats/plan_record.hpp"
@@ -99,29 +98,32 @@ void write_summary_plan(const RunOptions& o, const CommonOptions& common, const 
   write_plan(o, common, summary_plan(src, o.method), {});
 }
 
+// A profiler export's plan: one pick per kernel name from a summary, a
+// method's selection from a per-launch export.
+void write_export_plan(const RunOptions& o, const CommonOptions& common, const profile::Profile& src) {
+  if (is_summary(src)) return write_summary_plan(o, common, src);
+  write_selection(o, common, from_export(src));
+}
+
 }  // namespace
 
 void run(const RunOptions& o, const CommonOptions& common) {
   check_options(o);
   if (o.input != "-" && profile::is_sqlite_file(o.input))
-    return write_selection(o, common, from_export(profile::load_profile(o.input, o.profile)));
+    return write_export_plan(o, common, profile::load_profile(o.input, o.profile));
   Input in(o.input);
   const bool stream_in = looks_like_stream(in.stream());
   if (stream_in && !o.profile.config.empty()) fail_usage("--profile-config names a config of a get_stats.py CSV, not of a stream");
   if (stream_in && o.format == "stream" && !o.evaluate) return run_stream_pipeline(o, common, in);
 
-  std::unique_ptr<stream::Reader> reader;
-  Profile p;
-  if (stream_in) {
-    reader = std::make_unique<stream::Reader>(in.stream(), in.name());
-    p = read_stream_profile(*reader, [](const stream::Record&) {});
-  } else {
+  if (!stream_in) {
     const profile::Profile src = profile::read_profile(in.stream(), in.name(), o.profile);
     in.check_read_error();
-    if (is_summary(src)) return write_summary_plan(o, common, src);
-    p = from_export(src);
+    return write_export_plan(o, common, src);
   }
-  write_selection(o, common, p, reader ? reader->header().provenance : std::vector<stream::Stage>{});
+  stream::Reader reader(in.stream(), in.name());
+  const Profile p = read_stream_profile(reader, [](const stream::Record&) {});
+  write_selection(o, common, p, reader.header().provenance);
 }
 
 }  // namespace sasskit::kselect
