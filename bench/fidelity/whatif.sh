@@ -85,7 +85,8 @@ tail -n +2 "$whatif/reference.csv" | awk -F, -v OFS=' ' '{ print $1, $2, $3, $(N
 declare -A as_base sk_base
 while read -r name gpu variant cycles; do
   trace=$(trace_dir "$name")
-  read -r -a options < <(variant_options "$variant" "$gpu"; echo)
+  change=$(variant_options "$variant" "$gpu")  # an unknown variant stops the script here
+  read -r -a options <<<"$change"
   sk=$(sasskit_cycles "$trace" "$gpu" "${options[@]}")
   [[ -n $sk ]] || { echo "whatif.sh: $name $variant: no cycles from the pipeline" >&2; exit 1; }
   if [[ $variant == base ]]; then
