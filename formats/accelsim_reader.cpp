@@ -9,6 +9,7 @@
 #include "formats/accelsim.hpp"
 #include "formats/accelsim_text.hpp"
 #include "formats/count_checks.hpp"
+#include "formats/kernel_stream.hpp"
 
 namespace sasskit::accelsim {
 using namespace detail;
@@ -195,7 +196,8 @@ class TraceReader {
     if (cta.cta.x >= g.x || cta.cta.y >= g.y || cta.cta.z >= g.z)
       expected(here(), "a thread block inside the grid " + dim_text(g), dim_text(cta.cta));
     const std::string block = "thread block " + dim_text(cta.cta);
-    if (!blocks_read_.insert((uint64_t(cta.cta.z) * g.y + cta.cta.y) * g.x + cta.cta.x))
+    // Inside the grid, checked above with the reader's own message.
+    if (!blocks_read_.insert(stream::cta_linear_index(cta.cta, g, {}, location(path_, lines_.number()))))
       fail_input(path_, lines_.number(), block + " appears twice in the trace");
     warp_ids_.clear();
     for (;;) {
