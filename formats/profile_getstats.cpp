@@ -187,7 +187,7 @@ class StatsReader {
       p_.kernels.push_back(std::move(k));
     }
     Kernel& k = p_.kernels[it->second];
-    if (k.values.contains(stat)) fail_input(p_.source, c.line, "a second row for '" + c.key + "' in " + stat);
+    if (k.values.contains(stat)) fail_input(p_.source, c.line, "a second row for " + quoted_input(c.key) + " in " + stat);
     if (c.text != "NA") k.values.set(stat, c.text);
   }
 

@@ -50,10 +50,10 @@ std::string first_in_all(const std::vector<Kernel>& launches, const char* const 
 
 void set_cycles(const Table& t, Kernel& l, const std::string& metric) {
   const std::string u = unit(l, metric);
-  if (!u.empty() && u != "cycle") fail_input(t.file, l.line, metric + " is in '" + u + "', expected cycle");
+  if (!u.empty() && u != "cycle") fail_input(t.file, l.line, metric + " is in " + quoted_input(u) + ", expected cycle");
   const std::string_view text = *value(l, metric);
   double v = number_at(t.file, l.line, metric, text);
-  if (v < 0) fail_input(t.file, l.line, metric + " " + std::string(text) + " is negative");
+  if (v < 0) fail_input(t.file, l.line, metric + " " + bounded_input(text) + " is negative");
   l.cycles = v;
 }
 
