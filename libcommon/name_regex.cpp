@@ -350,14 +350,14 @@ NameRegex::NameRegex(std::string_view expression) {
 // Adds `state` and the states it reaches without consuming a byte, at
 // position `at` of a text of `size` bytes; with an explicit stack, since a
 // chain of empty steps can be as long as the automaton.
-void NameRegex::add(std::vector<int>& set, std::vector<uint32_t>& mark, uint32_t generation, int state, size_t at,
-                    size_t size, bool& matched) const {
-  std::vector<int> todo{state};
+void NameRegex::add(std::vector<int>& set, Scan& scan, int state, size_t at, size_t size, bool& matched) const {
+  std::vector<int>& todo = scan.todo;
+  todo.assign(1, state);
   while (!todo.empty()) {
     const int s = todo.back();
     todo.pop_back();
-    if (s < 0 || mark[s] == generation) continue;
-    mark[s] = generation;
+    if (s < 0 || scan.mark[s] == scan.generation) continue;
+    scan.mark[s] = scan.generation;
     const State& st = states_[s];
     switch (st.kind) {
       case Kind::Bytes:
@@ -382,18 +382,18 @@ void NameRegex::add(std::vector<int>& set, std::vector<uint32_t>& mark, uint32_t
 
 bool NameRegex::search(std::string_view text) const {
   std::vector<int> live, next;
-  std::vector<uint32_t> mark(states_.size(), 0);
-  uint32_t generation = 1;
+  Scan scan;
+  scan.mark.assign(states_.size(), 0);
   bool matched = false;
   for (size_t at = 0;; ++at) {
-    add(live, mark, generation, start_, at, text.size(), matched);  // a match may start here
+    add(live, scan, start_, at, text.size(), matched);  // a match may start here
     if (matched) return true;
     if (at == text.size()) return false;
-    ++generation;
+    ++scan.generation;
     next.clear();
     const unsigned char c = static_cast<unsigned char>(text[at]);
     for (int s : live)
-      if (states_[s].bytes[c]) add(next, mark, generation, states_[s].out, at + 1, text.size(), matched);
+      if (states_[s].bytes[c]) add(next, scan, states_[s].out, at + 1, text.size(), matched);
     std::swap(live, next);
   }
 }

@@ -41,8 +41,15 @@ class NameRegex {
   };
   friend class NameRegexCompiler;
 
-  void add(std::vector<int>& set, std::vector<uint32_t>& mark, uint32_t generation, int state, size_t at,
-           size_t size, bool& matched) const;
+  // What one search() keeps between the positions of its text: the states
+  // marked at the current position (mark == generation) and the stack of
+  // add(), kept so that neither is allocated per byte.
+  struct Scan {
+    std::vector<uint32_t> mark;
+    uint32_t generation = 1;
+    std::vector<int> todo;
+  };
+  void add(std::vector<int>& set, Scan& scan, int state, size_t at, size_t size, bool& matched) const;
 
   std::vector<State> states_;
   int start_ = -1;
