@@ -18,6 +18,7 @@
 set -euo pipefail
 bin=$(cd "${1:?usage: run.sh BINDIR [unseen]}" && pwd)
 set=${2:-}
+case $set in "" | unseen) ;; *) echo "run.sh: unknown set '$set' (unseen, or none for the default mix)" >&2; exit 2 ;; esac
 work=${WORK:-/work/tmp/bench-pkp}
 rm -rf "$work"
 mkdir -p "$work"

@@ -21,9 +21,10 @@
 # of 4,096 CTAs alone takes several minutes in full). Files go to $WORK (default /work/tmp/bench-sampling),
 # deleted at the end.
 set -euo pipefail
-bin=$(cd "${1:?usage: run.sh BINDIR [CONFIG]}" && pwd)
+bin=$(cd "${1:?usage: run.sh BINDIR [CONFIG] [large]}" && pwd)
 config=${2:-qv100}
 large=${3:-}
+case $large in "" | large) ;; *) echo "run.sh: unknown set '$large' (large, or none)" >&2; exit 2 ;; esac
 src=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WORK:-/work/tmp/bench-sampling}
 rm -rf "$work"
