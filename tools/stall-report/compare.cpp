@@ -20,7 +20,20 @@ std::optional<double> CompareRow::change(size_t i) const {
   return 100 * (*v - *base) / *base;
 }
 
+std::optional<Speedup> CompareScope::speedup(size_t i) const {
+  const ScopeCycles &base = cycles.front(), &run = cycles[i];
+  if (!base.cycles || !run.cycles || *base.cycles <= 0 || *run.cycles <= 0) return std::nullopt;
+  Speedup s{*base.cycles / *run.cycles, std::nullopt};
+  if (base.error_frac || run.error_frac) s.range_frac = base.error_frac.value_or(0) + run.error_frac.value_or(0);
+  return s;
+}
+
 namespace {
+
+ScopeCycles cycles_of(const Metrics* m, std::optional<double> plan_bound = std::nullopt) {
+  if (!m) return {};
+  return {m->cycles, relative_error(*m, plan_bound)};
+}
 
 // The rows of one scope; a run without the kernel (null) has no values.
 std::vector<CompareRow> rows_for(const std::vector<const Metrics*>& ms) {
@@ -91,9 +104,11 @@ Comparison compare(const std::vector<Report>& runs) {
   for (const KernelReport& k : base.kernels) {
     std::vector<const Metrics*> ms;
     std::vector<RunKernel> in_runs;
+    std::vector<ScopeCycles> cycles;
     for (const Report& r : runs) {
       const KernelReport* match = find_kernel(r, k);
       ms.push_back(match ? &match->m : nullptr);
+      cycles.push_back(cycles_of(ms.back()));
       if (!match) {
         in_runs.push_back({RunKernel::Missing});
         c.unmatched.push_back("not in " + r.run + ": kernel " + std::to_string(k.id) + " " + k.name);
@@ -101,19 +116,21 @@ Comparison compare(const std::vector<Report>& runs) {
         in_runs.push_back({match->id == k.id ? RunKernel::Simulated : RunKernel::StandIn, match->id});
       }
     }
-    c.scopes.push_back({k.id, k.name, rows_for(ms), std::move(in_runs)});
+    c.scopes.push_back({k.id, k.name, rows_for(ms), std::move(in_runs), std::move(cycles)});
   }
   bool projected = false;
   std::vector<const Metrics*> totals;
+  std::vector<ScopeCycles> total_cycles;
   for (const Report& r : runs) {
     projected = projected || r.projected;
     totals.push_back(&r.totals);
+    total_cycles.push_back(cycles_of(&r.totals, r.plan_error_bound));
     for (const KernelReport& k : r.kernels)
       if (!simulated_in(base, k))
         c.unmatched.push_back("only in " + r.run + ": kernel " + std::to_string(k.id) + " " + k.name);
   }
   c.scopes.push_back({std::nullopt, application_name(projected), rows_for(totals),
-                      std::vector<RunKernel>(runs.size())});
+                      std::vector<RunKernel>(runs.size()), std::move(total_cycles)});
   return c;
 }
 
@@ -167,6 +184,35 @@ std::string marked(const CompareScope& s, size_t run, const std::string& text) {
   return text;
 }
 
+std::string speedup_text(const std::optional<Speedup>& s) {
+  if (!s) return "-";
+  char buf[64];
+  if (s->range_frac) std::snprintf(buf, sizeof buf, "%.3fx +-%.1f%%", s->value, 100 * *s->range_frac);
+  else std::snprintf(buf, sizeof buf, "%.3fx", s->value);
+  return buf;
+}
+
+// Per scope, each design point's speed-up over the baseline: the figure a
+// design study reports.
+void write_speedup_table(std::ostream& out, const Comparison& c) {
+  out << "\nspeed-up over run 1 (run 1's cycles / the run's";
+  const bool ranges = std::any_of(c.scopes.begin(), c.scopes.end(), [&](const CompareScope& s) {
+    for (size_t i = 1; i < c.runs.size(); ++i)
+      if (auto sp = s.speedup(i); sp && sp->range_frac) return true;
+    return false;
+  });
+  out << (ranges ? "; +- the two runs' error estimates added)\n" : ")\n");
+  std::vector<std::string> head{"scope"};
+  for (size_t i = 1; i < c.runs.size(); ++i) head.push_back(std::to_string(i + 1));
+  TextTable t(head);
+  for (const CompareScope& s : c.scopes) {
+    std::vector<std::string> row{s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name};
+    for (size_t i = 1; i < c.runs.size(); ++i) row.push_back(marked(s, i, speedup_text(s.speedup(i))));
+    t.add(std::move(row));
+  }
+  t.print(out);
+}
+
 }  // namespace
 
 void write_compare_text(std::ostream& out, const Comparison& c) {
@@ -174,6 +220,7 @@ void write_compare_text(std::ostream& out, const Comparison& c) {
   for (size_t i = 0; i < c.runs.size(); ++i) out << "  " << i + 1 << ": " << printable(c.runs[i]) << '\n';
   for (const std::string& note : c.unmatched) out << printable(note) << '\n';
   write_marks_note(out, c);
+  write_speedup_table(out, c);
   for (const CompareScope& s : c.scopes) {
     out << '\n' << printable(scope_title(s)) << '\n';
     std::vector<std::string> head{"metric"};

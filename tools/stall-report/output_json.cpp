@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "columns.hpp"
+#include "compare.hpp"
 #include "formats/stream_json.hpp"
 #include "libcommon/json.hpp"
 #include "metrics.hpp"
@@ -88,6 +89,29 @@ void run_json(JsonWriter& w, const Report& rep, const stream::Stage& self, const
   w.end_object();
 }
 
+// Several runs: each design point's speed-up over the first run, per
+// kernel of the first and for the application (compare.hpp).
+void speedups_json(JsonWriter& w, const std::vector<Report>& runs) {
+  const Comparison c = compare(runs);
+  w.key("speedups").begin_object().field("baseline", runs.front().run).key("scopes").begin_array();
+  for (const CompareScope& s : c.scopes) {
+    w.begin_object().key("kernel_id");
+    if (s.id) w.value(uint64_t(*s.id));
+    else w.null();
+    w.field("kernel_name", s.name).key("runs").begin_array();
+    for (size_t i = 1; i < runs.size(); ++i) {
+      const std::optional<Speedup> sp = s.speedup(i);
+      w.begin_object().field("run", runs[i].run).key("speedup");
+      number(w, sp ? std::optional<double>(sp->value) : std::nullopt, Kind::Ratio);
+      w.key("range_frac");
+      number(w, sp ? sp->range_frac : std::nullopt, Kind::Ratio);
+      w.field("stand_in", s.in_runs[i].kind == RunKernel::StandIn).end_object();
+    }
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+}
+
 }  // namespace
 
 void write_provenance_json(std::ostream& out, const std::vector<Report>& runs, const stream::Stage& self) {
@@ -114,6 +138,7 @@ void write_json(std::ostream& out, const std::vector<Report>& runs, const stream
     validation_json(w, pool_validations(validations));
     w.end_object();
   }
+  if (runs.size() > 1 && validations.empty()) speedups_json(w, runs);
   w.end_object();
   out << '\n';
 }

@@ -436,10 +436,11 @@ std::string plot_script(const Report& rep, const Validation* validation, const s
 std::string compare_plot_script(const std::vector<Report>& runs, const std::string& terminal,
                                 const std::string& output) {
   std::ostringstream s;
-  s << header(terminal, output, 1400, "Comparison of " + std::to_string(runs.size()) + " runs");
-  histogram(s, "cpi", compare_cpi_table(runs), {0, 0.58, 1, 0.4});
-  histogram(s, "cycles", compare_cycle_table(runs), {0, 0.29, 1, 0.26});
-  speedup(s, "speedup", speedup_chart(runs), {0, 0, 1, 0.26});
+  s << header(terminal, output, 1800, "Comparison of " + std::to_string(runs.size()) + " runs");
+  histogram(s, "cpi", compare_cpi_table(runs), {0, 0.66, 1, 0.32});
+  histogram(s, "cycles", compare_cycle_table(runs), {0, 0.44, 1, 0.2});
+  speedup(s, "speedup", speedup_chart(runs), {0, 0.22, 1, 0.2});
+  histogram(s, "kspeedup", compare_speedup_table(runs), {0, 0.03, 1, 0.18});
   s << "unset multiplot\n";
   return s.str();
 }

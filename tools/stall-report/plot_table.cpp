@@ -44,16 +44,14 @@ std::vector<double> cpi_split(const Metrics& m) {
 
 double scheduler_cycles(const Metrics& m) { return m.instructions + m.stall_cycles(); }
 
-// `row` is a stack of `m`: an error bar on its height of the relative size
-// |CTA sampling error| + PKP's projection error + `plan_bound` (the plan's,
-// on application stacks), where any is known. They add: none is assumed to
-// cancel another.
+// `row` is a stack of `m`: an error bar on its height of relative_error()'s
+// size, where one is known.
 PlotRow with_error(PlotRow row, const Metrics& m, std::optional<double> plan_bound = std::nullopt) {
-  if (!m.sampling_error && !m.projection_error && !plan_bound) return row;
+  const std::optional<double> error = relative_error(m, plan_bound);
+  if (!error) return row;
   double height = 0;
   for (double v : row.values) height += v;
-  row.error =
-      (std::fabs(m.sampling_error.value_or(0)) + m.projection_error.value_or(0) + plan_bound.value_or(0)) * height;
+  row.error = *error * height;
   return row;
 }
 
@@ -202,6 +200,30 @@ SpeedupChart speedup_chart(const std::vector<Report>& runs) {
     c.runs.push_back({run_label(runs, i), m.cycles / scale, speedup, bar.error});
   }
   return c;
+}
+
+PlotTable compare_speedup_table(const std::vector<Report>& runs) {
+  const std::string first = runs.empty() ? "" : run_label(runs, 0);
+  PlotTable t{"Speed-up over " + first + " per kernel", "speed-up (x)", {"speed-up"}, {}};
+  if (runs.size() < 2) return t;
+  const Comparison c = compare(runs);
+  auto group = [&](const std::string& title, const CompareScope& s) {
+    PlotGroup g{title, {}};
+    for (size_t i = 1; i < runs.size(); ++i) {
+      const std::optional<Speedup> sp = s.speedup(i);
+      PlotRow row{run_tag(runs[i]), {sp ? sp->value : 0}};
+      if (sp && sp->range_frac) row.error = sp->value * *sp->range_frac;
+      g.rows.push_back(std::move(row));
+    }
+    t.groups.push_back(std::move(g));
+  };
+  group("application", c.scopes.back());
+  for (const Bar& b : bars(runs[0])) {
+    if (!b.kernel) continue;  // "other" and the application
+    for (const CompareScope& s : c.scopes)
+      if (s.id == b.kernel->id) group(b.label, s);
+  }
+  return t;
 }
 
 PlotTable stall_comparison_table(const std::vector<StallComparison>& stalls) {

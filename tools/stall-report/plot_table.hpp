@@ -79,6 +79,12 @@ struct SpeedupChart {
 };
 SpeedupChart speedup_chart(const std::vector<Report>& runs);
 
+// N runs: per group (the application, then the first run's heaviest
+// kernels) each design point's speed-up over the first run (compare.hpp),
+// one bar per run after the first, with its range as the error bar; a run
+// without the kernel has a bar of 0.
+PlotTable compare_speedup_table(const std::vector<Report>& runs);
+
 // --reference with stall reasons: per kernel (up to kPlotKernels) a group
 // of two bars, simulated and reference, each the shares (%) of the six
 // compared stall types; kernels of several runs (a suite) are titled
