@@ -130,7 +130,7 @@ compare lat-dram 500 1000 clk 1 632.6 lat-dram
 compare lat-tma  200  400 clk 1 369.0 lat-tma
 # Documented peaks, not measurements (no published H100 throughput log was found): NVIDIA
 # H100 whitepaper, 128 FP32 lanes per SM (256 flop/clk) and 989.4 dense FP16 tensor TFLOPS
-# on 132 SMs at 1830 MHz (2048 FMA/clk per SM). They check that the model's unit rates,
+# on 132 SMs (2048 FMA/clk per SM at 1830 MHz, where the figure comes out whole). They check that the model's unit rates,
 # and its rule for HGMMA's shapes, reach the pipeline as documented.
 compare tp-fp32  256  512 flop/clk $((32 * 64))    256  tp-fp32
 compare tp-hgmma  64  128 fma/clk  $((32 * 65536)) 2048 tp-hgmma
