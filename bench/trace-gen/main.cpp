@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   cli.add_option("--block", p.block, "Threads per CTA; default 256 (tensor 128)");
   cli.add_option("--iters", p.iters,
                  "Trips of each kernel's main loop (elements per thread, stencil rows per "
-                 "CTA, gemm and wgmma k-tiles, tensor k-steps, ffma trips of 4 FFMAs); "
+                 "CTA, gemm and wgmma k-tiles, tensor k-steps, ffma trips of 16 FFMAs); "
                  "default from --size (ffma 256)");
   cli.add_option("--imbalance", p.imbalance,
                  "Every 8th CTA (0, 8, 16, ...) runs this many times the trips")
