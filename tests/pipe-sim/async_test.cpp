@@ -166,3 +166,14 @@ TEST(AsyncCopy, AWaitNoWarpCanSatisfyPasses) {
   uint64_t c = cycles(k.t.insts, {a.w, b.w});
   EXPECT_LE(c, 300u);
 }
+
+TEST(AsyncCopy, AWarpAtABarrierStartsNoPhase) {
+  // Warp b waits at a barrier that warp a reaches only after its copy wait:
+  // b cannot start a phase first, so a's wait passes and both go on.
+  CopyKernel k;
+  uint32_t bar = k.t.add("BAR.SYNC", {}, {});
+  WarpBuilder a{k.t.insts}, b{k.t.insts};
+  a.run(k.wait).run(bar).run(k.exit);
+  b.run(bar).run(k.exit);
+  EXPECT_LE(cycles(k.t.insts, {a.w, b.w}), 200u);
+}

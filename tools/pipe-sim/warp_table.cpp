@@ -210,15 +210,16 @@ uint32_t WarpTable::next_phase(const Warp& w) const {
 
 // A copy wait passes once its group's copies are done. When its group has
 // not started, it waits while another warp of the CTA may still start it
-// (one that has instructions left and is not at a copy wait itself): the
-// trace shows the wait passed, so with no such warp there is none to come.
+// (one that has instructions left and waits neither at a copy wait nor at a
+// barrier, which the waiting warp would have to reach first): the trace
+// shows the wait passed, so with no such warp there is none to come.
 bool WarpTable::copy_phase_ready(const Warp& w) const {
   const CtaSlot& cta = ctas_[w.cta];
   uint32_t g = next_phase(w);
   if (g < cta.copy_groups.size()) return cta.copy_groups[g].complete();
   for (uint32_t x : cta.warps) {
     const Warp& other = warps_[x];
-    if (&other == &w || !other.active || other.cta != w.cta || other.issued_all) continue;
+    if (&other == &w || !other.active || other.cta != w.cta || other.issued_all || other.at_barrier) continue;
     if (!inst_at(other, other.next_issue).op.is_copy_wait) return false;
   }
   return true;
