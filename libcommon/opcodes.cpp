@@ -45,13 +45,16 @@ OpcodeInfo parse_row(const std::vector<std::string>& cols, const std::string& wh
   const std::pair<const char*, bool OpcodeInfo::*> flags[] = {
       {"load", &OpcodeInfo::is_load},     {"store", &OpcodeInfo::is_store},
       {"atomic", &OpcodeInfo::is_atomic}, {"barrier", &OpcodeInfo::is_barrier},
-      {"branch", &OpcodeInfo::is_branch}, {"exit", &OpcodeInfo::is_exit}};
+      {"branch", &OpcodeInfo::is_branch}, {"exit", &OpcodeInfo::is_exit},
+      {"async", &OpcodeInfo::is_async},   {"mma-wait", &OpcodeInfo::is_mma_wait},
+      {"copy-group", &OpcodeInfo::is_copy_group}, {"copy-wait", &OpcodeInfo::is_copy_wait}};
   for (const auto& flag : split(cols[3], ',')) {
     bool found = false;
     for (const auto& [name, member] : flags) {
       if (flag == name) info.*member = true, found = true;
     }
-    if (!found) fail_input(where, "unknown flag '" + flag + "' (load store atomic barrier branch exit)");
+    if (!found) fail_input(where, "unknown flag '" + flag +
+                                      "' (load store atomic barrier branch exit async mma-wait copy-group copy-wait)");
   }
   return info;
 }

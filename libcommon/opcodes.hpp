@@ -23,6 +23,16 @@ struct OpcodeInfo {
   bool is_barrier = false;  // BAR.SYNC and friends
   bool is_branch = false;
   bool is_exit = false;
+  // Hopper's asynchronous instructions (sasskit-config(5), OPCODE TABLES): an
+  // async one (warpgroup MMA, bulk copy) occupies its unit but its result is
+  // visible only at the wait that covers it, not to the next reader of its
+  // registers; an MMA wait waits for the warp's async MMAs; a copy group
+  // (mbarrier arrive with a byte count) starts a phase that the copies after
+  // it complete; a copy wait waits for the next phase its warp has not seen.
+  bool is_async = false;
+  bool is_mma_wait = false;
+  bool is_copy_group = false;
+  bool is_copy_wait = false;
   bool known = true;        // false: the documented fallback was used
 };
 

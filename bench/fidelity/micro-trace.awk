@@ -18,6 +18,11 @@
 # independent work.
 # launch: an empty kernel (one EXIT per warp) of n CTAs of `threads` threads
 # (default 256), for the rate at which the GPU launches and retires CTAs.
+# Hopper (sm 90): lat-tma, a chase through bulk copies as Luo et al.'s
+# tma_lat_random runs it, per step UBLKCP of the next 16-byte pointer into
+# shared memory, SYNCS.ARRIVE.TRANS64 (expect_tx and arrive), SYNCS.PHASECHK
+# (the wait) and the LDS that reads the pointer back; tp-hgmma, HGMMA.64x256x16
+# from 32 warps (eight warpgroups).
 BEGIN {
   # Addresses are offsets below 4 GiB (mawk's %x is 32-bit) printed after the
   # high bits of the windows the tracer shows: global 0x00007f00..., shared 0x00007e00...
@@ -25,23 +30,24 @@ BEGIN {
   ctas = 1; warps = 32; lanes = 32; smem = 0; nregs = 32
   if (sm == "") sm = 70
   if (kind == "launch") { ctas = n; warps = int(((threads ? threads : 256) + 31) / 32); n = 1; nregs = 16 }
-  if (kind ~ /^lat-/) { warps = 1; lanes = kind ~ /^lat-(smem|l1|l2|dram|atomic)$/ ? 1 : 32 }
+  if (kind ~ /^lat-/) { warps = 1; lanes = kind ~ /^lat-(smem|l1|l2|dram|atomic|tma)$/ ? 1 : 32 }
+  per = kind == "lat-tma" ? 4 : 1   # trace instructions per step
   if (kind ~ /^bw-(l2|dram)/) ctas = 80
-  if (kind == "bw-smem" || kind == "lat-smem") smem = 49152
+  if (kind == "bw-smem" || kind == "lat-smem" || kind == "lat-tma") smem = 49152
   # Footprints, in 128-byte lines: L1 holds 32 KiB at the largest carve-out,
   # L2 4.5 MiB (TITAN V) to 6 MiB (Quadro GV100).
   if (kind == "lat-l1") footprint = 64             # 8 KiB
-  if (kind == "lat-l2") footprint = 2048           # 256 KiB: > L1, < L2
+  if (kind == "lat-l2" || kind == "lat-tma") footprint = 2048  # 256 KiB: > L1, < L2
   if (kind == "lat-dram") footprint = 131072       # 16 MiB: > L2
   if (kind == "bw-l1") footprint = 64              # 8 KiB per SM, read over and over
   if (kind == "bw-l2") footprint = 16384           # 2 MiB shared by all SMs
-  if (kind == "lat-l2" || kind == "bw-l2") printf "MemcpyHtoD,%s,%d\n", global(0), footprint * line > memcpy
+  if (kind == "lat-l2" || kind == "lat-tma" || kind == "bw-l2") printf "MemcpyHtoD,%s,%d\n", global(0), footprint * line > memcpy
   else printf "" > memcpy
   header()
   for (c = 0; c < ctas; ++c) {
     printf "\n#BEGIN_TB\n\nthread block = %d,0,0\n\n", c
     for (w = 0; w < warps; ++w) {
-      printf "warp = %d\ninsts = %d\n", w, n
+      printf "warp = %d\ninsts = %d\n", w, n * per
       for (i = 0; i < n; ++i) inst(c, w, i)
       printf "\n"
     }
@@ -83,6 +89,13 @@ function inst(c, w, i,    acc, k) {
   else if (kind == "lat-smem") mem(i, "LDS", 1, "1 R1", 4, shared((i * 132) % 49152))
   else if (kind ~ /^lat-(l1|l2|dram)$/) mem(i, "LDG.E", 2, "1 R2", 8, global((i % footprint) * line))
   else if (kind == "lat-atomic") mem(i, "ATOM.E.ADD", 2, "2 R2 R2", 4, global(0))
+  else if (kind == "lat-tma") {
+    mem(4 * i, "UBLKCP.S.G", 4, "1 R2", 16, global((i % footprint) * line))
+    mem(4 * i + 1, "SYNCS.ARRIVE.TRANS64.A1T0", 5, "1 R3", 8, shared(16))
+    mem(4 * i + 2, "SYNCS.PHASECHK.TRANS64.TRYWAIT", 6, "1 R3", 8, shared(16))
+    mem(4 * i + 3, "LDS.64", 2, "2 R3 R6", 8, shared(0))  # R6: the wait's predicate, read by its branch
+  }
+  else if (kind == "tp-hgmma") alu(i, "HGMMA.64x256x16.F32", acc, "1 R" acc)
   else if (kind == "launch") printf "%s %s 0 EXIT 0 0 \n", pc(i), mask()
   else if (kind == "tp-fp32") alu(i, "FFMA", acc, "3 R" acc " R2 R3")
   else if (kind == "tp-fp64") alu(i, "DFMA", acc, "3 R" acc " R4 R6")

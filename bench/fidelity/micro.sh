@@ -111,3 +111,26 @@ compare lat-fp32 500 1000 clk 1 4.14 lat-fp32
 # two CTAs fit per SM, 1.38 to 1.48 (the middle, 1.43).
 for threads in 256 512 544 672; do compare launch 4096 16384 clk/CTA 1 1.04 "launch-$threads"; done
 for threads in 704 1024; do compare launch 4096 16384 clk/CTA 1 1.43 "launch-$threads"; done
+# Pointer-chase latencies of Luo et al. (IPDPS 2024, arXiv:2402.13499), their raw data:
+# github.com/HPMLL/NVIDIA-Hopper-Benchmark (commit ded6f57),
+# RegularUnits/random_latency/h800_pcie.txt, one thread chasing 8-byte pointers
+# (`idx = *idx`) over a footprint that grows, at 1755 MHz (the log's clock column). The
+# H800 PCIe is the export variant of the H100 PCIe (same GH100, HBM2e, clock); a chain's
+# latency does not depend on the SM count. Cycles per step: L1, footprints of 2 to 215
+# KB, 32.0 to 32.4 (the middle, 32.2); L2, 0.35 to 20 MB (past L1, within the near
+# partition), 263.8 to 264.5 (264.2); DRAM, footprints of 60 MB to 1.75 GB (past the 50 MB
+# L2), 597.8 to 656.3 (the median of the nine sizes, 632.6).
+threads=256
+compare lat-l1   500 1000 clk 1 32.2  lat-l1
+compare lat-l2   500 1000 clk 1 264.2 lat-l2
+compare lat-dram 500 1000 clk 1 632.6 lat-dram
+# A case the model was not set from: the same chase through 16-byte bulk copies completing
+# on an mbarrier (NewFeatures/TMA/Latency/tma_lat_random/h800_tma.txt), footprints of 0.35
+# to 19 MB (L2), 368.4 to 369.1 cycles a step (369.0).
+compare lat-tma  200  400 clk 1 369.0 lat-tma
+# Documented peaks, not measurements (no published H100 throughput log was found): NVIDIA
+# H100 whitepaper, 128 FP32 lanes per SM (256 flop/clk) and 989.4 dense FP16 tensor TFLOPS
+# on 132 SMs (2048 FMA/clk per SM at 1830 MHz, where the figure comes out whole). They check that the model's unit rates,
+# and its rule for HGMMA's shapes, reach the pipeline as documented.
+compare tp-fp32  256  512 flop/clk $((32 * 64))    256  tp-fp32
+compare tp-hgmma  64  128 fma/clk  $((32 * 65536)) 2048 tp-hgmma

@@ -14,6 +14,9 @@ std::unique_ptr<KernelModel> make_stencil(const KernelParams&, const Dialect&, D
 std::unique_ptr<KernelModel> make_gemm(const KernelParams&, const Dialect&, DeviceMemory&);
 std::unique_ptr<KernelModel> make_reduce(const KernelParams&, const Dialect&, DeviceMemory&);
 std::unique_ptr<KernelModel> make_tensor(const KernelParams&, const Dialect&, DeviceMemory&);
+std::unique_ptr<KernelModel> make_empty(const KernelParams&, const Dialect&, DeviceMemory&);
+std::unique_ptr<KernelModel> make_ffma(const KernelParams&, const Dialect&, DeviceMemory&);
+std::unique_ptr<KernelModel> make_wgmma(const KernelParams&, const Dialect&, DeviceMemory&);
 
 template <class Pred>
 uint32_t lanes_where(uint32_t mask, Pred pred) {

@@ -19,6 +19,8 @@ constexpr KindName kKinds[] = {
     {KernelKind::VecAdd, "vecadd"},   {KernelKind::Gemm, "gemm"},
     {KernelKind::Stencil, "stencil"}, {KernelKind::Reduce, "reduce"},
     {KernelKind::Gather, "gather"},   {KernelKind::Tensor, "tensor"},
+    {KernelKind::Empty, "empty"},     {KernelKind::Ffma, "ffma"},
+    {KernelKind::Wgmma, "wgmma"},
 };
 }  // namespace
 
@@ -146,6 +148,12 @@ std::unique_ptr<KernelModel> make_kernel(KernelKind kind, const KernelParams& pa
       return make_gather(params, dialect, memory);
     case KernelKind::Tensor:
       return make_tensor(params, dialect, memory);
+    case KernelKind::Empty:
+      return make_empty(params, dialect, memory);
+    case KernelKind::Ffma:
+      return make_ffma(params, dialect, memory);
+    case KernelKind::Wgmma:
+      return make_wgmma(params, dialect, memory);
   }
   throw std::logic_error("unknown kernel kind");
 }

@@ -15,7 +15,7 @@
 
 namespace sasskit::gen {
 
-enum class KernelKind { VecAdd, Gemm, Stencil, Reduce, Gather, Tensor };
+enum class KernelKind { VecAdd, Gemm, Stencil, Reduce, Gather, Tensor, Empty, Ffma, Wgmma };
 
 // Usage error listing the kinds for an unknown name.
 KernelKind parse_kernel_kind(const std::string& name);
@@ -30,6 +30,7 @@ struct KernelParams {
   uint32_t iters = 0;      // trips of the kernel's main loop
   uint32_t imbalance = 1;  // heavy CTAs run this many times the trips
   uint64_t seed = 1;
+  uint32_t stages = 0;     // wgmma: k-tiles in flight in shared memory
 };
 
 // Global memory as cudaMalloc hands it out. Buffers are named so repeated

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   KernelParams& p = opt.params;
   cli.add_option("--kernel,-k", kinds,
                  "Kernels launched in order, comma-separated: vecadd, gemm, stencil, "
-                 "reduce, gather, tensor")
+                 "reduce, gather, tensor, empty, ffma, wgmma (sm_90)")
       ->required()
       ->delimiter(',');
   cli.add_option("--stream", opt.streams,
@@ -34,10 +34,14 @@ int main(int argc, char** argv) {
   cli.add_option("--block", p.block, "Threads per CTA; default 256 (tensor 128)");
   cli.add_option("--iters", p.iters,
                  "Trips of each kernel's main loop (elements per thread, stencil rows per "
-                 "CTA, gemm k-tiles, tensor k-steps); default from --size");
+                 "CTA, gemm and wgmma k-tiles, tensor k-steps, ffma trips of 16 FFMAs); "
+                 "default from --size (ffma 256)");
   cli.add_option("--imbalance", p.imbalance,
                  "Every 8th CTA (0, 8, 16, ...) runs this many times the trips")
       ->capture_default_str();
+  cli.add_option("--stages", p.stages,
+                 "wgmma: k-tiles of A and B in flight in shared memory (1: copies and MMAs "
+                 "take turns); default 2");
   cli.add_option("--seed", p.seed, "Seed of the random addresses (gather)")->capture_default_str();
   cli.add_option("--binary-version", opt.binary_version,
                  "SASS binary version: 61, 70, 75, 80, 86 or 90")

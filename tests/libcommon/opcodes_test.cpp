@@ -223,3 +223,20 @@ TEST(Opcodes, EveryOpcodeOfPptGpusTablesIsKnown) {
     EXPECT_GT(checked, 100) << file;
   }
 }
+
+TEST(Opcodes, HopperAsyncInstructionsAndTheirWaits) {
+  EXPECT_TRUE(op(90, "HGMMA.64x256x16.F32.BF16").is_async);
+  EXPECT_EQ(op(90, "HGMMA.64x256x16.F32.BF16").unit, UnitClass::Tensor);
+  EXPECT_TRUE(op(90, "UTMALDG.2D").is_async);
+  EXPECT_TRUE(op(90, "UTMALDG.2D").is_load);
+  EXPECT_TRUE(op(90, "UBLKCP.S.G").is_async);
+  EXPECT_TRUE(op(90, "WARPGROUP.DEPBAR.LE").is_mma_wait);
+  EXPECT_FALSE(op(90, "WARPGROUP.ARRIVE").is_mma_wait);  // wgmma.fence waits for nothing in flight
+  EXPECT_TRUE(op(90, "SYNCS.ARRIVE.TRANS64.A1T0").is_copy_group);
+  EXPECT_TRUE(op(90, "SYNCS.PHASECHK.TRANS64.TRYWAIT").is_copy_wait);
+  EXPECT_FALSE(op(90, "SYNCS.PHASECHK.TRANS64.TRYWAIT").is_copy_group);
+  EXPECT_EQ(op(90, "SYNCS.PHASECHK.TRANS64.TRYWAIT").space, MemSpace::Shared);
+  // Nothing before Hopper is asynchronous: Ampere's HMMA and LDGSTS keep their timing.
+  EXPECT_FALSE(op(80, "HMMA.16816.F32").is_async);
+  EXPECT_FALSE(op(90, "HMMA.16816.F32").is_async);
+}

@@ -18,6 +18,18 @@ uint8_t copy_registers(const std::vector<uint16_t>& regs, std::array<uint16_t, N
   return n;
 }
 
+// The N of a warpgroup MMA's 64xNxK shape modifier (0 when it has none).
+unsigned warpgroup_mma_n(std::string_view opcode) {
+  for (size_t at = opcode.find(".64x"); at != std::string_view::npos; at = opcode.find(".64x", at + 1)) {
+    unsigned n = 0;
+    size_t i = at + 4;
+    for (; i < opcode.size() && opcode[i] >= '0' && opcode[i] <= '9' && n <= 256; ++i)
+      n = n * 10 + unsigned(opcode[i] - '0');
+    if (n > 0 && n <= 256 && i < opcode.size() && opcode[i] == 'x') return n;  // wgmma's N is 8 to 256
+  }
+  return 0;
+}
+
 }  // namespace
 
 Classifier opcode_table_classifier(uint32_t binary_version) {
@@ -63,6 +75,8 @@ KernelProgram build_program(uint32_t kernel_id, const std::vector<StaticInst>& t
     d.op = classify(s.opcode);
     d.mem_width = s.mem_width;
     d.op.unit = stream::pipeline_unit(s, d.op);
+    if (d.op.is_async && d.op.unit == UnitClass::Tensor) d.mma_n = static_cast<uint16_t>(warpgroup_mma_n(s.opcode));
+    p.copy_sync |= (d.op.is_async && d.is_mem()) || d.op.is_copy_group || d.op.is_copy_wait;
     d.ndst = copy_registers(s.dst, d.dst);
     d.nsrc = copy_registers(s.src, d.src);
     auto r = rates.find(s.pc);

@@ -33,10 +33,15 @@ bool ExecPipes::accept(unsigned subcore, const Op& issued, const DecodedInst& d)
   }
   const ExecUnit& eu = gpu_.units[u];
   unsigned ii = std::max(1u, eu.initiation_interval);
+  // A warpgroup MMA holds the unit for its whole share of the work, and its
+  // result follows the last of it through the unit's latency.
+  unsigned work = d.mma_n ? std::max(1u, ii * d.mma_n / 8) : 0;
+  ii = std::max(ii, work);
   *pipe = clock_.now + ii;
   // Issue and operand read took kIssueToDispatch cycles of the latency.
   Op op = issued;
-  op.done = clock_.now + std::max<uint64_t>(1, eu.latency > kIssueToDispatch ? eu.latency - kIssueToDispatch : 1);
+  op.done = clock_.now + work +
+            std::max<uint64_t>(1, eu.latency > kIssueToDispatch ? eu.latency - kIssueToDispatch : 1);
   enqueue_result(subcore, op);
   counters_.units[u].busy_cycles += ii;
   return true;

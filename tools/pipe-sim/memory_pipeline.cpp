@@ -183,6 +183,11 @@ MovedBytes MemoryPipeline::moved() const {
 }
 
 bool MemoryPipeline::accept(unsigned subcore, const Op& op) {
+  const DecodedInst& d = prog_.insts[op.inst];
+  if (d.op.is_async) {
+    bulk_queue_.push_back(op);
+    return true;
+  }
   MemLatch& latch = latches_[subcore];
   if (latch.busy) {
     ports_[subcore].events.add(StallEvent::DispatchQueue, true, prog_.insts[op.inst].pc_index);
@@ -355,14 +360,24 @@ bool MemoryPipeline::cycle() {
   SubCorePort* ports = ports_.data();
   for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) emptied |= step(s, latches[s], ports[s]);
   rr_ = rr_ + 1 < n ? rr_ + 1 : 0;
-  return emptied;
+  return step_bulk() || emptied;
+}
+
+bool MemoryPipeline::step_bulk() {
+  if (!bulk_.busy) {
+    if (bulk_queue_.empty()) return false;
+    coalesce(bulk_queue_.front(), bulk_);
+    bulk_queue_.pop_front();
+  }
+  const unsigned s = warps_.subcore_of(bulk_.op.warp);
+  return step(s, bulk_, ports_[s]);
 }
 
 // The sub-core's latch sends its next request; returns whether that was its last.
 bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort& port) {
   if (exec_.long_misses(subcore) > 0) port.events.add(StallEvent::MemoryAccess, true);
   if (!latch.busy) return false;
-  ++counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
+  if (&latch != &bulk_) ++counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
   const DecodedInst& d = prog_.insts[latch.op.inst];
   MemRequest& req = latch.reqs[latch.next];
   if (req.leaves_sm && miss_must_wait(port, d, req)) return false;
@@ -377,8 +392,9 @@ bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort& port) 
   if (++latch.next < latch.reqs.size()) return false;
   latch.busy = false;
   port.changed();
-  bool writes_registers = d.ndst > 0 && !d.op.is_store;
-  if (writes_registers) {
+  // A bulk copy writes no register but completes when its data is back.
+  bool waits_for_data = (d.ndst > 0 && !d.op.is_store) || d.op.is_async;
+  if (waits_for_data) {
     exec_.enqueue_result(subcore, latch.op);
   } else {
     warps_.complete(latch.op);

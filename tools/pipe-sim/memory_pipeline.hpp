@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "exec_pipes.hpp"
@@ -123,6 +124,8 @@ class MemoryPipeline : private Stage {
 
   // `latch` and `port` are the sub-core's, looked up once a cycle.
   bool step(unsigned subcore, MemLatch& latch, SubCorePort& port);
+  // The bulk copy engine's next request (the tensor memory accelerator).
+  bool step_bulk();
   double book_dram(uint64_t sectors);
   // The bytes `sectors` take on the interconnect (L1 sectors) and on DRAM
   // (L2 sectors), as the bandwidth shares count them.
@@ -144,6 +147,12 @@ class MemoryPipeline : private Stage {
   const uint32_t sector_bytes_;   // an L1 sector
   const uint32_t l1_data_bytes_;  // the L1 data banks' bytes per cycle
   std::vector<MemLatch> latches_;  // per sub-core
+  // The SM's tensor memory accelerator: a bulk copy (an async memory
+  // instruction) is handed to it and queues there, not in its sub-core's
+  // latch, so the warp goes on; the copies' requests go out one a cycle, in
+  // the order issued, and a copy completes when its data is back.
+  MemLatch bulk_;
+  std::deque<Op> bulk_queue_;
   uint32_t rr_ = 0;                // the sub-core that goes first this cycle
   ReleaseCycles mshr_release_;
   uint64_t l1_data_free_ = 0;   // the SM's L1 data / shared-memory banks are free from then

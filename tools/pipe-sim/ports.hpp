@@ -68,6 +68,7 @@ struct Op {
   uint64_t addr = 0;    // offset of its addresses in the trace's addr column
   uint64_t done = 0;    // result ready (write-back from this cycle)
   bool long_miss = false;  // a load with a request beyond L1
+  uint32_t copy_group = 0;  // a bulk copy: its CTA's copy group (WarpTable)
 };
 
 // One sub-core's port. `events` and `bank_ports` live for one cycle: stages

@@ -25,6 +25,12 @@ struct DecodedInst {
   uint32_t pc_index = 0;   // index into KernelProgram::pcs
   OpcodeInfo op;
   uint32_t mem_width = 0;  // bytes per lane; 0 = no memory access
+  // A warpgroup MMA's N (shape 64xNxK; 0 for any other instruction). The
+  // tensor unit's initiation interval is that of 2048 dense FP16 FMAs (one
+  // HMMA.16816); a warp's quarter of a 64xNx16 FP16 MMA is 16 x N x 16 FMAs,
+  // N/8 times as many. The TF32 (K = 8) and FP8/INT8 (K = 32) shapes take as
+  // long, at half and twice the FP16 rate (NVIDIA H100 whitepaper, dense rates).
+  uint16_t mma_n = 0;
   uint8_t ndst = 0, nsrc = 0;
   std::array<uint16_t, kMaxDst> dst{};
   std::array<uint16_t, kMaxSrc> src{};  // distinct, RZ removed
@@ -37,6 +43,9 @@ struct KernelProgram {
   uint32_t kernel_id = 0;
   std::vector<DecodedInst> insts;  // one per entry of the kernel's instruction table
   std::vector<uint64_t> pcs;       // distinct PCs, ascending
+  // The kernel has bulk copies, copy groups or copy waits: the warp table
+  // keeps its CTAs' copy groups (Hopper's mbarrier phases).
+  bool copy_sync = false;
 };
 
 // Where the SMs find a kernel's CTAs by their place in the stream: held in

@@ -90,6 +90,7 @@ void WarpTable::retire(uint32_t w) {
   sc.by_slot.erase(std::find(sc.by_slot.begin(), sc.by_slot.end(), w));
   clock_.progressed();
   CtaSlot& c = ctas_[warp.cta];
+  if (prog_.copy_sync) refresh_copy_waiters(warp.cta);  // one fewer warp that may start a copy group
   if (++c.done < c.warps.size()) return;
   if (c.loaded) spare_traces_.push_back(std::move(c.loaded));
   c = CtaSlot{};
@@ -124,10 +125,14 @@ Op WarpTable::issue(uint32_t w) {
   uint32_t mask = warp.trace->mask[pos];
   Op op{w, pos, warp.trace->inst[pos], mask, warp.addr_cursor, 0, false};
   if (d.mem_width > 0) warp.addr_cursor += active_lanes(mask);
-  for (unsigned i = 0; i < d.ndst; ++i) {
+  // An async instruction's results wait for its wait instruction, not for
+  // the next reader of its registers.
+  for (unsigned i = 0; i < d.ndst && !d.op.is_async; ++i) {
     warp.pending[d.dst[i]] = true;
     warp.pending_mem[d.dst[i]] = d.is_mem();
   }
+  if (d.op.is_async && !d.is_mem()) ++warp.async_mmas;
+  if (prog_.copy_sync) track_copies(warp, d, op);
   warp.ibuf.pop_front();
   refresh_fetchable(w);
   warp.next_issue = pos + 1;
@@ -142,6 +147,7 @@ Op WarpTable::issue(uint32_t w) {
     warp.barrier_pc = d.pc_index;
     arrive_at_barrier(warp);
   }
+  if (prog_.copy_sync) refresh_copy_waiters(warp.cta);  // a warp that may start a group moved on
   refresh_head(w);
   return op;
 }
@@ -149,9 +155,15 @@ Op WarpTable::issue(uint32_t w) {
 void WarpTable::complete(const Op& op) {
   Warp& warp = warps_[op.warp];
   const DecodedInst& d = prog_.insts[op.inst];
-  for (unsigned i = 0; i < d.ndst; ++i) {
+  for (unsigned i = 0; i < d.ndst && !d.op.is_async; ++i) {
     warp.pending[d.dst[i]] = false;
     warp.pending_mem[d.dst[i]] = false;
+  }
+  if (d.op.is_async && !d.is_mem()) --warp.async_mmas;
+  if (d.op.is_async && d.is_mem() && prog_.copy_sync) {
+    CopyGroup& g = ctas_[warp.cta].copy_groups[op.copy_group];
+    ++g.done;
+    if (g.complete()) refresh_copy_waiters(warp.cta);
   }
   if (warp.branch_wait && warp.branch_pos == op.pos) {
     warp.branch_wait = false;
@@ -161,6 +173,64 @@ void WarpTable::complete(const Op& op) {
   --warp.outstanding;
   clock_.progressed();
   retire(op.warp);
+}
+
+// A group takes the copies that follow its opener in the warp's trace, so
+// it closes as its last one issues: the warp's next instruction may be the
+// wait for it.
+void WarpTable::track_copies(Warp& w, const DecodedInst& d, Op& op) {
+  CtaSlot& cta = ctas_[w.cta];
+  auto is_copy = [](const DecodedInst& i) { return i.op.is_async && i.is_mem(); };
+  const bool copy = is_copy(d);
+  if (d.op.is_copy_wait) w.copy_phases_seen = next_phase(w) + 1;
+  if (d.op.is_copy_group || (copy && w.open_group == kNone)) {
+    w.open_group = static_cast<uint32_t>(cta.copy_groups.size());
+    cta.copy_groups.emplace_back();
+  }
+  if (w.open_group == kNone) return;
+  if (copy) {
+    op.copy_group = w.open_group;
+    ++cta.copy_groups[w.open_group].issued;
+  }
+  const uint32_t next = op.pos + 1;
+  if (next == w.trace->inst.size() || !is_copy(inst_at(w, next))) {
+    cta.copy_groups[w.open_group].closed = true;
+    w.open_group = kNone;
+  }
+}
+
+// The group the warp's next copy wait waits for: the first one not yet
+// passed that is open or has copies (one past the last when there is none).
+uint32_t WarpTable::next_phase(const Warp& w) const {
+  const std::vector<CopyGroup>& groups = ctas_[w.cta].copy_groups;
+  uint32_t g = w.copy_phases_seen;
+  while (g < groups.size() && groups[g].closed && groups[g].issued == 0) ++g;
+  return g;
+}
+
+// A copy wait passes once its group's copies are done. When its group has
+// not started, it waits while another warp of the CTA may still start it
+// (one that has instructions left and waits neither at a copy wait nor at a
+// barrier, which the waiting warp would have to reach first): the trace
+// shows the wait passed, so with no such warp there is none to come.
+bool WarpTable::copy_phase_ready(const Warp& w) const {
+  const CtaSlot& cta = ctas_[w.cta];
+  uint32_t g = next_phase(w);
+  if (g < cta.copy_groups.size()) return cta.copy_groups[g].complete();
+  for (uint32_t x : cta.warps) {
+    const Warp& other = warps_[x];
+    if (&other == &w || !other.active || other.cta != w.cta || other.issued_all || other.at_barrier) continue;
+    if (!inst_at(other, other.next_issue).op.is_copy_wait) return false;
+  }
+  return true;
+}
+
+void WarpTable::refresh_copy_waiters(uint32_t cta) {
+  for (uint32_t x : ctas_[cta].warps) {
+    const Warp& w = warps_[x];
+    if (w.active && w.cta == cta && !w.ibuf.empty() && inst_at(w, w.ibuf.front().pos).op.is_copy_wait) refresh_head(x);
+  }
+  clock_.progressed();
 }
 
 void WarpTable::arrive_at_barrier(Warp& w) {
@@ -204,6 +274,8 @@ Head WarpTable::compute_head(uint32_t w) const {
     };
     for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
     for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
+    dependent |= d.op.is_mma_wait && warp.async_mmas > 0;
+    if (d.op.is_copy_wait && !copy_phase_ready(warp)) dependent = h.on_load = true;
     h.kind = dependent ? Head::Kind::Blocked : Head::Kind::Ready;
     h.mem = d.is_mem();
     h.unit = static_cast<uint8_t>(d.op.unit);

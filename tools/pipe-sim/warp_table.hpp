@@ -61,6 +61,22 @@ struct Warp {
   uint32_t branch_pos = 0;
   uint32_t outstanding = 0;     // issued, not yet completed
   std::bitset<256> pending, pending_mem;
+  // Hopper's asynchronous instructions (OpcodeInfo::is_async).
+  uint32_t async_mmas = 0;       // warpgroup MMAs issued, not yet complete
+  uint32_t copy_phases_seen = 0;  // copy groups of its CTA this warp's copy waits have passed
+  uint32_t open_group = kNone;    // the copy group of the copies this warp is issuing
+};
+
+// The bulk copies that complete one mbarrier phase: those that follow a
+// warp's copy-group instruction (mbarrier.arrive.expect_tx) in its trace. The trace does not name the mbarrier, so a CTA's
+// copy waits take its groups in the order they started: each warp's n-th
+// copy wait waits for the CTA's n-th group of copies (a pipeline's stages,
+// filled and consumed in order). Groups that closed with no copy (an arrive
+// that releases a buffer) are skipped.
+struct CopyGroup {
+  uint32_t issued = 0, done = 0;
+  bool closed = false;
+  bool complete() const { return closed && done == issued; }
 };
 
 // What a scheduler needs to know of a warp.
@@ -93,6 +109,7 @@ struct CtaSlot {
   std::vector<uint32_t> warps;
   uint32_t live = 0, arrived = 0, done = 0;
   uint64_t freed_at = 0;  // when free: the first cycle a CTA could start in it
+  std::vector<CopyGroup> copy_groups;  // in the order they started
 };
 
 class WarpTable : private Stage {
@@ -172,6 +189,13 @@ class WarpTable : private Stage {
   void touch(uint32_t w) { ports_[subcore_of(w)].changed(); }
   void arrive_at_barrier(Warp& w);
   void release_barrier_if_complete(CtaSlot& c);
+  // Copy groups: the bookkeeping of an issued instruction; whether a warp's
+  // next copy wait may pass; the warps of a CTA that wait for a phase,
+  // refreshed after a group or a warp changed.
+  void track_copies(Warp& w, const DecodedInst& d, Op& op);
+  uint32_t next_phase(const Warp& w) const;
+  bool copy_phase_ready(const Warp& w) const;
+  void refresh_copy_waiters(uint32_t cta);
 
   unsigned nsub_ = 1;
   unsigned subcore_slots_ = 1;
