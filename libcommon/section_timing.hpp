@@ -1,0 +1,48 @@
+// How much of a run's wall time is spent outside its parallel sections (the
+// parallel_for calls), for the serial part that bench/speed reports and the
+// speed-up Amdahl's law then gives. Measured only where the environment sets
+// SASSKIT_TIMING (to anything but empty or 0); the tool then prints one line
+// on stderr as it ends. Nothing a tool computes depends on it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+
+namespace sasskit {
+
+// Whether SASSKIT_TIMING asks for the split (read once).
+bool section_timing_on();
+
+// One section's figures: its wall time and each task's (seconds).
+void note_parallel_section(double wall_s, std::span<const double> task_s);
+
+// What the sections noted so far add up to, in a run of `wall_s` seconds.
+struct SectionTotals {
+  double wall_s = 0;        // the run's
+  double sections_s = 0;    // wall time inside sections
+  double tasks_s = 0;       // the tasks' own time, summed: the sections' one-thread time
+  size_t sections = 0;
+  double serial_s() const { return wall_s > sections_s ? wall_s - sections_s : 0; }
+  double one_thread_s() const { return serial_s() + tasks_s; }
+  // The thread counts the speed-up is given at.
+  static constexpr std::array<unsigned, 2> kThreads = {16, 64};
+  // Per kThreads: the sections' wall time where each spreads its tasks
+  // evenly over no more threads than tasks, and waits for its longest.
+  std::array<double, kThreads.size()> bounded_sections_s{};
+  // Amdahl's law at kThreads[i], from the serial fraction of the one-thread time.
+  double amdahl(size_t i) const;
+  // The speed-up at kThreads[i] with the sections so bounded.
+  double bounded(size_t i) const;
+};
+SectionTotals section_totals(double wall_s);
+
+// "TOOL: timing: ..." with the totals, the serial fraction and the
+// speed-ups at 16 and 64 threads.
+std::string section_timing_line(const std::string& tool, const SectionTotals& t);
+
+// Seconds since the process started (a steady clock read as it starts).
+double seconds_since_start();
+
+}  // namespace sasskit
