@@ -32,7 +32,8 @@ class SpilledCtas : public CtaSource {
   explicit SpilledCtas(std::unique_ptr<AccessSpill> spill) : accesses_(std::move(spill)) {}
   void add(uint32_t linear, const UnitCounts& units, const CtaAccesses& accesses) {
     accesses_->append(accesses);
-    ctas_.push_back({linear, units_.intern(units)});
+    linear_.push_back(linear);
+    units_of_.push_back(units_.intern(units));
   }
   // Every CTA added: from here on they load.
   void complete() { accesses_->flush(); }
@@ -46,34 +47,35 @@ class SpilledCtas : public CtaSource {
   // CTA is then numbered by its rank in grid order, which for a complete
   // grid is its linear index.
   void number_by_rank() {
-    std::vector<uint32_t> order(ctas_.size());  // a kernel has at most 2^32 - 1 CTAs
+    std::vector<uint32_t> order(linear_.size());  // a kernel has at most 2^32 - 1 CTAs
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ctas_[a].linear < ctas_[b].linear; });
-    for (uint32_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].linear = rank;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return linear_[a] < linear_[b]; });
+    for (uint32_t rank = 0; rank < order.size(); ++rank) linear_[order[rank]] = rank;
   }
   // The CTAs' predicted times, by linear index (0 where the stream holds
-  // no CTA), at least `grid` of them.
-  std::vector<uint64_t> cycles(const NonStallModel& model, size_t grid) const {
+  // no CTA), at least `grid` of them. Their instruction counts are
+  // forgotten: nothing needs them after (4 bytes a CTA while it is modeled).
+  std::vector<uint64_t> take_cycles(const NonStallModel& model, size_t grid) {
     const std::vector<uint64_t> by_id = predicted_cycles_by_id(model, units_);
     std::vector<uint64_t> out(grid);
-    for (const Spilled& c : ctas_) {
-      if (c.linear >= out.size()) out.resize(c.linear + size_t(1));
-      out[c.linear] = by_id[c.units];
+    for (size_t c = 0; c < linear_.size(); ++c) {
+      if (linear_[c] >= out.size()) out.resize(linear_[c] + size_t(1));
+      out[linear_[c]] = by_id[units_of_[c]];
     }
+    units_of_ = {};
+    units_ = {};
     return out;
   }
-  bool empty() const { return ctas_.empty(); }
-  size_t size() const override { return ctas_.size(); }
-  uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
-  void load(size_t cta, CtaAccesses& out) const override { accesses_->load(cta, ctas_[cta].linear, out); }
+  bool empty() const { return linear_.empty(); }
+  size_t size() const override { return linear_.size(); }
+  uint32_t linear(size_t cta) const override { return linear_[cta]; }
+  void load(size_t cta, CtaAccesses& out) const override { accesses_->load(cta, linear_[cta], out); }
 
  private:
-  struct Spilled {
-    uint32_t linear;  // place in the grid
-    uint32_t units;   // its instructions by pipeline unit (in units_), for its predicted time
-  };
   std::unique_ptr<AccessSpill> accesses_;
-  std::deque<Spilled> ctas_;  // grows without copying itself
+  // Per CTA, in stream order (deques grow without copying themselves).
+  std::deque<uint32_t> linear_;    // place in the grid
+  std::deque<uint32_t> units_of_;  // its instructions by pipeline unit (in units_), for its predicted time
   UnitCountsTable units_;
 };
 
@@ -192,10 +194,10 @@ class Filter : public stream::HeldKernelFilter {
     // size sizes anything: a declared grid never allocates ahead of data.
     if (recorded) {
       k->schedule = placement_->place(to_place_, &*recorded, {});
-      k->cta_cycles = k->ctas.cycles(nonstall_, k->schedule.sm.size());
+      k->cta_cycles = k->ctas.take_cycles(nonstall_, k->schedule.sm.size());
     } else {
       k->ctas.number_by_rank();
-      k->cta_cycles = k->ctas.cycles(nonstall_, k->ctas.size());
+      k->cta_cycles = k->ctas.take_cycles(nonstall_, k->ctas.size());
       k->schedule = placement_->place(to_place_, nullptr, k->cta_cycles);
     }
     for (uint32_t c = 0; c < k->ctas.size(); ++c)
