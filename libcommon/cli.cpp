@@ -246,7 +246,7 @@ int ToolApp::run(const std::function<void()>& body) {
     std::cerr << name_ << ": internal error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::Internal);
   }
-  if (section_timing_on()) std::cerr << section_timing_line(name_, section_totals(seconds_since_start())) << "\n";
+  if (section_timing_on()) std::cerr << section_timing_line(name_, section_totals(seconds_since_start(), process_cpu_seconds())) << "\n";
   return 0;
 }
 

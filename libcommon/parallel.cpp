@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -140,28 +139,25 @@ class InSection {
 };
 
 // Runs the tasks, and with SASSKIT_TIMING notes the section's wall time and
-// each task's (a call from within a task is part of its caller's section).
+// each task's CPU time (a call from within a task is part of its caller's
+// section).
 void run_tasks(size_t n, size_t helpers, const std::function<void(size_t)>& task) {
   if (!section_timing_on() || InSection::flag()) {
     run_tasks_untimed(n, helpers, task);
     return;
   }
-  using Clock = std::chrono::steady_clock;
-  const auto seconds = [](Clock::time_point from) {
-    return std::chrono::duration<double>(Clock::now() - from).count();
-  };
-  std::vector<double> task_s(n);
-  const Clock::time_point start = Clock::now();
+  std::vector<double> task_cpu_s(n);
+  const double start = seconds_since_start();
   {
     const InSection section;
     run_tasks_untimed(n, helpers, [&](size_t i) {
       const InSection on_this_thread;
-      const Clock::time_point from = Clock::now();
+      const double from = thread_cpu_seconds();
       task(i);
-      task_s[i] = seconds(from);
+      task_cpu_s[i] = thread_cpu_seconds() - from;
     });
   }
-  note_parallel_section(seconds(start), task_s);
+  note_parallel_section(seconds_since_start() - start, task_cpu_s);
 }
 
 }  // namespace
