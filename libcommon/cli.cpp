@@ -19,6 +19,7 @@
 #include "effective_options.hpp"
 #include "gpu_options.hpp"
 #include "heap.hpp"
+#include "section_timing.hpp"
 #include "version.hpp"
 
 namespace sasskit {
@@ -245,6 +246,7 @@ int ToolApp::run(const std::function<void()>& body) {
     std::cerr << name_ << ": internal error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::Internal);
   }
+  if (section_timing_on()) std::cerr << section_timing_line(name_, section_totals(seconds_since_start(), process_cpu_seconds())) << "\n";
   return 0;
 }
 

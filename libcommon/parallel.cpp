@@ -8,9 +8,11 @@
 #include <new>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "libcommon/heap.hpp"
+#include "libcommon/section_timing.hpp"
 
 namespace sasskit {
 
@@ -101,9 +103,9 @@ class Workers {
   bool stop_ = false;
 };
 
-}  // namespace
-
-void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>& task) {
+// Calls task(i) for i in [0, n) on the calling thread and `helpers` kept
+// threads; rethrows the first failure (lowest i) after all have stopped.
+void run_tasks_untimed(size_t n, size_t helpers, const std::function<void(size_t)>& task) {
   std::vector<std::exception_ptr> errors(n);
   std::atomic<size_t> next{0};
   const std::function<void()> worker = [&] {
@@ -115,10 +117,54 @@ void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>&
       }
     }
   };
-  const size_t helpers = std::min<size_t>(std::max(1u, threads), n) - (n > 0);
   if (helpers == 0 || !Workers::shared().run(helpers, worker)) worker();
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+// Marks the calling thread as running a parallel section, for a scope.
+class InSection {
+ public:
+  InSection() : outer_(std::exchange(flag(), true)) {}
+  ~InSection() { flag() = outer_; }
+  InSection(const InSection&) = delete;
+  InSection& operator=(const InSection&) = delete;
+  static bool& flag() {
+    thread_local bool in = false;
+    return in;
+  }
+
+ private:
+  bool outer_;
+};
+
+// Runs the tasks, and with SASSKIT_TIMING notes the section's wall time and
+// each task's CPU time (a call from within a task is part of its caller's
+// section; a call with no task is none).
+void run_tasks(size_t n, size_t helpers, const std::function<void(size_t)>& task) {
+  if (!section_timing_on() || n == 0 || InSection::flag()) {
+    run_tasks_untimed(n, helpers, task);
+    return;
+  }
+  std::vector<double> task_cpu_s(n);
+  const double start = seconds_since_start();
+  {
+    const InSection section;
+    run_tasks_untimed(n, helpers, [&](size_t i) {
+      const InSection on_this_thread;
+      const double from = thread_cpu_seconds();
+      task(i);
+      task_cpu_s[i] = thread_cpu_seconds() - from;
+    });
+  }
+  note_parallel_section(seconds_since_start() - start, task_cpu_s);
+}
+
+}  // namespace
+
+void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>& task) {
+  const size_t helpers = std::min<size_t>(std::max(1u, threads), n) - (n > 0);
+  run_tasks(n, helpers, task);
 }
 
 }  // namespace sasskit

@@ -2,8 +2,8 @@
 # Memory each tool holds per CTA of a kernel (issue 35: at most 64 bytes in
 # cta-sample and pipe-sim): peak RSS (/usr/bin/time -v) of cta-sample,
 # rd-cache and pipe-sim on one generated vecadd kernel of SMALL CTAs and one of
-# 4 x SMALL CTAs (32 threads and one element a thread per CTA, so the traces
-# stay small), and the growth between the two over the added CTAs. The
+# 4 x SMALL CTAs (32 threads, or BLOCK, and one element a thread per CTA, so
+# the traces stay small), and the growth between the two over the added CTAs. The
 # growth leaves out what does not depend on the grid: start-up, the resident
 # CTAs' working set, the cache model's tag stores.
 #
@@ -11,13 +11,17 @@
 #
 # BASE_BINDIR (optional): another build measured on the same streams, whose
 # outputs must be byte-identical. SMALL (default 65536) sets the small
-# kernel's CTAs. Traces, streams and outputs go to $WORK (default
-# $TMPDIR/sasskit-per-cta), deleted at the end: about 400 MB at the default.
+# kernel's CTAs; BLOCK (default 32) the threads of a CTA (256 for the
+# issue-61 goal: per-warp state then counts 8 times a CTA). Traces, streams
+# and outputs go to $WORK (default $TMPDIR/sasskit-per-cta), deleted at the
+# end: about 400 MB at the default, and with BLOCK=256 about 1.5 GB while the
+# larger trace is unpacked.
 set -euo pipefail
 bin=$(cd "${1:?usage: per-cta.sh BINDIR [BASE_BINDIR]}" && pwd)
 base=${2:-}
 [ -n "$base" ] && base=$(cd "$base" && pwd)
 small=${SMALL:-65536}
+block=${BLOCK:-32}
 large=$((4 * small))
 work=${WORK:-${TMPDIR:-/tmp}/sasskit-per-cta}
 rm -rf "$work"
@@ -35,7 +39,7 @@ peak_kib() {
 }
 
 for ctas in "$small" "$large"; do
-  "$bin/sasskit-gen" -q -k vecadd -n "$((32 * ctas))" --block 32 --iters 1 -o "v$ctas"
+  "$bin/sasskit-gen" -q -k vecadd -n "$((block * ctas))" --block "$block" --iters 1 -o "v$ctas"
   "$bin/trace-unpack" -q --no-provenance "v$ctas" -o "v$ctas.stream"
   "$bin/rd-cache" -q --no-provenance --config qv100 "v$ctas.stream" -o "v$ctas.rd"
   rm -rf "v$ctas"

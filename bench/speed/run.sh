@@ -32,6 +32,11 @@
 # SPEED_STAGES=1 adds the other stages' goals (rd-cache's accesses per CPU
 # second, `trace-unpack --to accelsim` against `xz -dc`) on a 1.04 GB vecadd and
 # a 0.46 GB gather kernel (stages.tsv; a few minutes more, 2 GB of scratch).
+# SPEED_SERIAL=1 adds the serial part of rd-cache and pipe-sim (issue 61):
+# each at -j 1 and -j 2 under SASSKIT_TIMING (sasskit(7)) on a generated
+# gather of 65,536 CTAs of 256 threads (-n 16M, 0.4 GB of text), the wall and
+# CPU time outside the parallel sections and Amdahl's speed-up at 16 and 64
+# threads (serial.tsv; one run each, a few minutes on a 2-core machine).
 # SPEED_QUICK=1 runs one small generated case only, to check the script (under
 # a minute). Without the shared data the corpus and wmma cases are skipped,
 # saying so (exit 77 when nothing else was asked for). Writes OUTDIR/speed.tsv and OUTDIR/two-threads.tsv and prints
@@ -228,6 +233,36 @@ measure_stages() {
   rm -rf "$dir" "$s" "$work/stage.json" "$work/stage.xz" "$work/stage-xz.txt" "$work/stage-unpacked"
 }
 
+# Rows of serial.tsv: NAME TRACE-DIR, each tool at 1 and 2 threads, the
+# figures of its SASSKIT_TIMING line as columns.
+measure_serial() {
+  local name=$1 dir=$2 s=$work/serial.stream r=$work/serial.rd j tool input
+  trace-unpack -q --no-provenance "$dir" -o "$s"
+  rd-cache -q --no-provenance --config qv100 "$s" -o "$r"
+  for j in 1 2; do
+    for tool in "rd-cache:$s" "pipe-sim:$r"; do
+      input=${tool#*:}
+      tool=${tool%%:*}
+      SASSKIT_TIMING=1 "$tool" -q --no-provenance --config qv100 -j "$j" "$input" -o /dev/null 2>"$work/timing.txt"
+      awk -v OFS='\t' -v n="$name" -v t="$tool" -v j="$j" '
+        { for (i = 1; i <= NF; i++) { gsub(/[,;%x()]/, "", $i); v[i] = $i } }
+        END { print n, t, j, v[4], v[7], v[9], v[13], v[18], v[22], v[25], v[28], v[34], v[38], v[48], v[49] }' \
+        "$work/timing.txt"
+    done
+  done
+  rm -f "$s" "$r" "$work/timing.txt"
+}
+
+if [[ ${SPEED_SERIAL:-0} == 1 ]]; then
+  serial=$out/serial.tsv
+  printf 'case\ttool\tthreads\twall_s\tcpu_s\tsections\tsections_wall_s\ttasks_cpu_s\tserial_wall_s\tserial_cpu_s\tserial_%%\tamdahl_16\tamdahl_64\tbounded_16\tbounded_64\n' >"$serial"
+  size=16M
+  [[ ${SPEED_QUICK:-0} == 1 ]] && size=64k
+  sasskit-gen -q -k gather -n "$size" -o "$work/serial-gather"
+  measure_serial "gather-$size" "$work/serial-gather" >>"$serial"
+  rm -rf "$work/serial-gather"
+fi
+
 if [[ ${SPEED_STAGES:-0} == 1 ]]; then
   stages=$out/stages.tsv
   printf 'kernel\ttext_bytes\trd-cache_cpu_s\tgmem_requests\tl1+l2_sectors\tM_sectors/cpu_s\tM_requests/cpu_s\tto-accelsim_cpu_s\txz-dc_cpu_s\txz/to-accelsim\n' >"$stages"
@@ -239,6 +274,11 @@ column -t -s $'\t' "$results"
 echo
 echo "pipe-sim -j 2 against -j 1, wall clock, $runs alternating runs each"
 column -t -s $'\t' "$threads"
+if [[ ${SPEED_SERIAL:-0} == 1 ]]; then
+  echo
+  echo "the serial part (SASSKIT_TIMING): wall and CPU seconds outside the parallel sections, Amdahl's speed-up"
+  column -t -s $'\t' "$serial"
+fi
 if [[ ${SPEED_STAGES:-0} == 1 ]]; then
   echo
   echo "rd-cache and trace-unpack --to accelsim on generated kernels (CPU seconds)"

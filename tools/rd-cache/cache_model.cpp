@@ -22,33 +22,49 @@ struct L2Request {
   uint32_t begin = 0, end = 0;  // into SmPass::l2_lines
 };
 
-// A group of CTAs resident on an SM together, and when: from its first
-// placed start to its last placed end.
-struct ResidentGroup {
-  std::vector<uint32_t> ctas;
-  uint64_t begin = 0, end = 0;
-};
-
-// One kernel's CTAs on one SM, issued group after group.
+// One kernel's CTAs on one SM, issued group after group: its CTAs in order
+// of start, `ctas_per_sm` at a time. A group is a stretch of that order and
+// its placed time (its first start to its last end) is worked out as it is
+// loaded, so memory holds 4 bytes a CTA rather than a list a group.
 struct CacheModel::Lane {
-  explicit Lane(size_t table_size, std::vector<ResidentGroup> resident_groups) : groups(std::move(resident_groups)) {
-    counts.inst.resize(table_size);
+  Lane(const KernelRun& kernel_run, std::vector<uint32_t> ctas_in_order)
+      : run(&kernel_run), ctas(std::move(ctas_in_order)), per_group(kernel_run.ctas_per_sm) {
+    counts.inst.resize(kernel_run.kernel.table.size());
   }
+  const KernelRun* run;
+  std::vector<uint32_t> ctas;  // the SM's, in order of start
+  size_t per_group;
   KernelCounts counts;  // traffic, l1, inst (traffic and l1)
   uint64_t warp_insts = 0;
-  std::vector<ResidentGroup> groups;  // in order
   size_t next_group = 0;
+  uint64_t group_begin = 0, group_end = 0;  // the loaded group's placed time
   std::vector<CtaAccesses> group;  // the resident group
   std::vector<MemRef> refs;        // its memory instructions in issue order
   size_t next_ref = 0;
   double last_time = 0;  // of the request issued last
-  bool done() const { return next_ref == refs.size() && next_group == groups.size(); }
+  size_t groups() const { return (ctas.size() + per_group - 1) / per_group; }
+  bool done() const { return next_ref == refs.size() && next_group == groups(); }
+  std::span<const uint32_t> group_ctas(size_t g) const {
+    const size_t first = g * per_group;
+    return std::span(ctas).subspan(first, std::min(per_group, ctas.size() - first));
+  }
+  uint64_t placed_start(uint32_t cta) const {
+    const uint32_t linear = run->ctas.linear(cta);
+    return run->schedule.launch + (linear < run->schedule.start.size() ? run->schedule.start[linear] : 0);
+  }
+  // Sets the placed time of group `g`, to be loaded.
+  void place_group(size_t g) {
+    const std::span<const uint32_t> members = group_ctas(g);
+    group_begin = placed_start(members.front());
+    group_end = 0;
+    for (uint32_t c : members)
+      group_end = std::max(group_end, placed_end(run->schedule, run->cta_cycles, run->ctas.linear(c)));
+  }
   // When its next request issues, or its next group starts (to be loaded).
   double next_time() const {
-    if (next_ref == refs.size()) return std::max(last_time, double(groups[next_group].begin));
-    const ResidentGroup& g = groups[next_group - 1];
-    const double spread = double(g.end - g.begin) * double(next_ref) / double(refs.size());
-    return std::max(last_time, double(g.begin) + spread);
+    if (next_ref == refs.size()) return std::max(last_time, double(placed_start(ctas[next_group * per_group])));
+    const double spread = double(group_end - group_begin) * double(next_ref) / double(refs.size());
+    return std::max(last_time, double(group_begin) + spread);
   }
 };
 
@@ -106,10 +122,8 @@ uint64_t placed_end(const KernelSchedule& schedule, std::span<const uint64_t> ct
 
 namespace {
 
-// Per SM, groups of the kernel's CTAs resident together: the SM's CTAs in
-// order of start (then launch order), `ctas_per_sm` at a time, each with
-// its placed time on the GPU timeline.
-std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, unsigned num_sms) {
+// Per SM, the kernel's CTAs in order of start (then launch order).
+std::vector<std::vector<uint32_t>> ctas_by_sm(const KernelRun& run, unsigned num_sms) {
   const KernelAccesses& kernel = run.kernel;
   const CtaSource& ctas = run.ctas;
   const KernelSchedule& schedule = run.schedule;
@@ -135,23 +149,11 @@ std::vector<std::vector<ResidentGroup>> resident_groups(const KernelRun& run, un
     const uint32_t linear = ctas.linear(c);
     return linear < schedule.start.size() ? schedule.start[linear] : 0;
   };
-  std::vector<std::vector<ResidentGroup>> groups(num_sms);
-  for (unsigned sm = 0; sm < num_sms; ++sm) {
-    auto& mine = on_sm[sm];
+  for (std::vector<uint32_t>& mine : on_sm)
     std::stable_sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) {
       return std::pair(start(a), ctas.linear(a)) < std::pair(start(b), ctas.linear(b));
     });
-    for (size_t i = 0; i < mine.size(); i += run.ctas_per_sm) {
-      ResidentGroup g;
-      g.ctas.assign(mine.begin() + static_cast<ptrdiff_t>(i),
-                    mine.begin() + static_cast<ptrdiff_t>(std::min(mine.size(), i + run.ctas_per_sm)));
-      g.begin = schedule.launch + start(g.ctas.front());
-      for (uint32_t c : g.ctas) g.end = std::max(g.end, placed_end(schedule, run.cta_cycles, ctas.linear(c)));
-      groups[sm].push_back(std::move(g));
-    }
-    std::vector<uint32_t>().swap(mine);  // its groups hold copies
-  }
-  return groups;
+  return on_sm;
 }
 
 }  // namespace
@@ -168,10 +170,10 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
     Lane& lane = pass.lanes[k];
     if (!alone) lane.last_time = lane.next_time();
     if (lane.next_ref == lane.refs.size()) {
-      const std::vector<uint32_t>& ids = lane.groups[lane.next_group].ctas;
+      const std::span<const uint32_t> ids = lane.group_ctas(lane.next_group);
+      lane.place_group(lane.next_group++);
       lane.group.resize(ids.size());  // the previous group's buffers are reused
       for (size_t g = 0; g < ids.size(); ++g) kernels[k].ctas.load(ids[g], lane.group[g]);
-      ++lane.next_group;
       lane.refs.clear();
       lane.next_ref = 0;
       order_->order(lane.group, lane.refs);
@@ -330,8 +332,8 @@ std::vector<KernelResult> CacheModel::run(std::span<const KernelRun> kernels) {
   for (const KernelRun& k : kernels) {
     if (k.ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
       throw Error(ExitCode::Internal, "rd-cache", "cache model run with no resident CTA per SM");
-    auto groups = resident_groups(k, gpu_.num_sms);
-    for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms[sm].lanes.emplace_back(k.kernel.table.size(), std::move(groups[sm]));
+    auto on_sm = ctas_by_sm(k, gpu_.num_sms);
+    for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms[sm].lanes.emplace_back(k, std::move(on_sm[sm]));
   }
   l2_.clear_histograms();
   for (size_t k = 0; k < kernels.size(); ++k) {

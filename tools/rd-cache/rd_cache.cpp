@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 #include "access_spill.hpp"
 #include "formats/cache_record.hpp"
@@ -19,6 +21,7 @@
 #include "libcommon/diag.hpp"
 #include "libcommon/nonstall.hpp"
 #include "libcommon/opcodes.hpp"
+#include "libcommon/parallel.hpp"
 #include "libcommon/placement.hpp"
 
 namespace sasskit::rdcache {
@@ -32,7 +35,12 @@ class SpilledCtas : public CtaSource {
   explicit SpilledCtas(std::unique_ptr<AccessSpill> spill) : accesses_(std::move(spill)) {}
   void add(uint32_t linear, const UnitCounts& units, const CtaAccesses& accesses) {
     accesses_->append(accesses);
-    ctas_.push_back({linear, units_.intern(units)});
+    note(linear, units);
+  }
+  // The same with the accesses encoded (AccessSpill::encode).
+  void add_encoded(uint32_t linear, const UnitCounts& units, std::string_view accesses) {
+    accesses_->append_encoded(accesses);
+    note(linear, units);
   }
   // Every CTA added: from here on they load.
   void complete() { accesses_->flush(); }
@@ -46,34 +54,39 @@ class SpilledCtas : public CtaSource {
   // CTA is then numbered by its rank in grid order, which for a complete
   // grid is its linear index.
   void number_by_rank() {
-    std::vector<uint32_t> order(ctas_.size());  // a kernel has at most 2^32 - 1 CTAs
+    std::vector<uint32_t> order(linear_.size());  // a kernel has at most 2^32 - 1 CTAs
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ctas_[a].linear < ctas_[b].linear; });
-    for (uint32_t rank = 0; rank < order.size(); ++rank) ctas_[order[rank]].linear = rank;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return linear_[a] < linear_[b]; });
+    for (uint32_t rank = 0; rank < order.size(); ++rank) linear_[order[rank]] = rank;
   }
   // The CTAs' predicted times, by linear index (0 where the stream holds
-  // no CTA), at least `grid` of them.
-  std::vector<uint64_t> cycles(const NonStallModel& model, size_t grid) const {
+  // no CTA), at least `grid` of them. Their instruction counts are
+  // forgotten: nothing needs them after (4 bytes a CTA while it is modeled).
+  std::vector<uint64_t> take_cycles(const NonStallModel& model, size_t grid) {
     const std::vector<uint64_t> by_id = predicted_cycles_by_id(model, units_);
     std::vector<uint64_t> out(grid);
-    for (const Spilled& c : ctas_) {
-      if (c.linear >= out.size()) out.resize(c.linear + size_t(1));
-      out[c.linear] = by_id[c.units];
+    for (size_t c = 0; c < linear_.size(); ++c) {
+      if (linear_[c] >= out.size()) out.resize(linear_[c] + size_t(1));
+      out[linear_[c]] = by_id[units_of_[c]];
     }
+    units_of_ = {};
+    units_ = {};
     return out;
   }
-  bool empty() const { return ctas_.empty(); }
-  size_t size() const override { return ctas_.size(); }
-  uint32_t linear(size_t cta) const override { return ctas_[cta].linear; }
-  void load(size_t cta, CtaAccesses& out) const override { accesses_->load(cta, ctas_[cta].linear, out); }
+  bool empty() const { return linear_.empty(); }
+  void note(uint32_t linear, const UnitCounts& units) {
+    linear_.push_back(linear);
+    units_of_.push_back(units_.intern(units));
+  }
+  size_t size() const override { return linear_.size(); }
+  uint32_t linear(size_t cta) const override { return linear_[cta]; }
+  void load(size_t cta, CtaAccesses& out) const override { accesses_->load(cta, linear_[cta], out); }
 
  private:
-  struct Spilled {
-    uint32_t linear;  // place in the grid
-    uint32_t units;   // its instructions by pipeline unit (in units_), for its predicted time
-  };
   std::unique_ptr<AccessSpill> accesses_;
-  std::deque<Spilled> ctas_;  // grows without copying itself
+  // Per CTA, in stream order (deques grow without copying themselves).
+  std::deque<uint32_t> linear_;    // place in the grid
+  std::deque<uint32_t> units_of_;  // its instructions by pipeline unit (in units_), for its predicted time
   UnitCountsTable units_;
 };
 
@@ -126,14 +139,33 @@ class Filter : public stream::HeldKernelFilter {
   }
 
   void insts_read(const stream::Kernel&, const InstTable& slice) override {
+    read_pending();
     add_insts(open_->accesses, slice.insts);
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
   }
 
-  // The record is read once, here, for the counts and the accesses: from
-  // its compact payload, or decoded where it is in full form or
-  // count_payload does not take it.
-  void cta_read(const stream::Kernel&, const stream::CtaRecord& cta) override {
+  // The record is read once, for the counts and the accesses: from its
+  // compact payload, or decoded where it is in full form or count_payload
+  // does not take it. With more than one thread, CTAs wait in a batch that
+  // the threads read together; what each gave is added in stream order, so
+  // the spill, the counts and any error are those of one thread.
+  void cta_read(const stream::Kernel& k, const stream::CtaRecord& cta) override {
+    if (options_.threads <= 1) {
+      read_now(cta);
+      return;
+    }
+    if (pending_size_ == pending_.size()) pending_.emplace_back();
+    PendingCta& p = pending_[pending_size_++];
+    // A record of its own, not a copy: a copy would share the reader's parsed
+    // object, which may point into the reader's buffer, refilled next.
+    p.record = stream::Record(cta.record().bytes(), cta.record().where());
+    p.cta = cta.cta();
+    p.index = cta.index();
+    pending_kernel_ = &k;
+    if (pending_size_ == kBatchCtas) read_pending();
+  }
+
+  void read_now(const stream::CtaRecord& cta) {
     const stream::Record& r = cta.record();
     UnitCounts units{};
     const auto payload = stream::cta_payload(r);
@@ -141,14 +173,51 @@ class Filter : public stream::HeldKernelFilter {
       open_->ctas.add(static_cast<uint32_t>(cta.index()), units, accesses_);
       return;
     }
+    read_decoded(cta);
+  }
+
+  void read_decoded(const stream::CtaRecord& cta) {
     const CtaTrace trace = cta.decode();
-    count_cta(open_->accesses, trace, r.where());
-    units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
+    count_cta(open_->accesses, trace, cta.record().where());
+    const UnitCounts units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
     open_->ctas.add(static_cast<uint32_t>(cta.index()), units, cta_accesses(open_->accesses, trace, 0));
   }
 
+ public:
+  // Reads the CTAs waiting in the batch: before any other event, and before
+  // a failure of the reader is reported (an error of a CTA before it comes
+  // first, as with one thread).
+  void read_pending() {
+    const size_t n = std::exchange(pending_size_, 0);
+    if (n == 0) return;
+    parallel_for(n, options_.threads, [&](size_t i) {
+      PendingCta& p = pending_[i];
+      p.error = nullptr;
+      try {
+        const auto payload = stream::cta_payload(p.record);
+        p.from_payload = payload && read_payload(open_->accesses, *payload, p.record.where(), units_, p.units,
+                                                 p.accesses, p.tally);
+        if (p.from_payload) AccessSpill::encode(p.accesses, p.spilled);
+      } catch (...) {
+        p.error = std::current_exception();
+      }
+    });
+    for (size_t i = 0; i < n; ++i) {
+      const PendingCta& p = pending_[i];
+      if (p.error) std::rethrow_exception(p.error);
+      if (!p.from_payload) {
+        read_decoded(stream::CtaRecord(p.record, *pending_kernel_, p.cta, p.index));
+        continue;
+      }
+      p.tally.add_to(open_->accesses);
+      open_->ctas.add_encoded(static_cast<uint32_t>(p.index), p.units, p.spilled);
+    }
+  }
+
+ private:
   // An upstream cache record is dropped: this run's replaces it.
   bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {
+    read_pending();
     const std::string& type = r.type();
     if (type == stream::RecordCodec<KernelCacheModel>::type) return false;
     if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
@@ -172,12 +241,14 @@ class Filter : public stream::HeldKernelFilter {
 
   // A copy comes between the kernels before it and those after.
   void memcpy_read(const stream::Record& r) override {
+    read_pending();
     model_held(false);
     const Memcpy m = stream::decode<Memcpy>(r);
     if (options_.memcpy_to_l2) model_->copy_to_l2(m.address, m.bytes);
   }
 
   void kernel_ends(const stream::Kernel&) override {
+    read_pending();
     std::unique_ptr<ReadKernel> k = std::move(open_);
     const std::optional<KernelSchedule> recorded = std::move(schedule_);
     schedule_.reset();
@@ -192,10 +263,10 @@ class Filter : public stream::HeldKernelFilter {
     // size sizes anything: a declared grid never allocates ahead of data.
     if (recorded) {
       k->schedule = placement_->place(to_place_, &*recorded, {});
-      k->cta_cycles = k->ctas.cycles(nonstall_, k->schedule.sm.size());
+      k->cta_cycles = k->ctas.take_cycles(nonstall_, k->schedule.sm.size());
     } else {
       k->ctas.number_by_rank();
-      k->cta_cycles = k->ctas.cycles(nonstall_, k->ctas.size());
+      k->cta_cycles = k->ctas.take_cycles(nonstall_, k->ctas.size());
       k->schedule = placement_->place(to_place_, nullptr, k->cta_cycles);
     }
     for (uint32_t c = 0; c < k->ctas.size(); ++c)
@@ -222,7 +293,10 @@ class Filter : public stream::HeldKernelFilter {
 
   // The kernels sharing SMs are held until no later kernel can join them.
   bool releases_at_end(const stream::Kernel&) override { return sharing_.empty(); }
-  void member_ends(size_t) override { model_held(false); }
+  void member_ends(size_t) override {
+    read_pending();
+    model_held(false);
+  }
 
   // Models the kernels held as sharing SMs and writes out their records,
   // but for the kernel ending now with `keep_last`.
@@ -267,7 +341,25 @@ class Filter : public stream::HeldKernelFilter {
   const OpcodeTable* opcodes_ = nullptr;
   std::vector<UnitClass> units_;        // per table entry
   std::unique_ptr<ReadKernel> open_;
-  CtaAccesses accesses_;                // cta_read's, reused
+  CtaAccesses accesses_;                // read_now's, reused
+  // A CTA record waiting in the batch, and what reading it gave.
+  struct PendingCta {
+    stream::Record record;  // its bytes
+    Dim3 cta;
+    uint64_t index = 0;
+    std::exception_ptr error;   // reading it failed
+    bool from_payload = false;  // read; else it is decoded, in order
+    UnitCounts units{};
+    CtaAccesses accesses;
+    CtaTally tally;
+    std::string spilled;  // the accesses, encoded for the spill
+  };
+  // CTAs read together: enough to share among threads, few enough that
+  // the batch stays small (a few MiB) whatever the kernel.
+  static constexpr size_t kBatchCtas = 256;
+  std::vector<PendingCta> pending_;  // its first pending_size_ wait
+  size_t pending_size_ = 0;
+  const stream::Kernel* pending_kernel_ = nullptr;
   std::vector<std::unique_ptr<AccessSpill>> spare_;  // spill files of kernels modeled, to reuse
   std::optional<KernelSchedule> schedule_;  // the open kernel's sched record
   bool warned_sampled_ = false;
@@ -303,7 +395,12 @@ std::vector<std::string_view> split(std::string_view list) {
 
 void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options) {
   Filter filter(sink, gpu, options);
-  stream::read_kernels(in, filter);
+  try {
+    stream::read_kernels(in, filter);
+  } catch (...) {
+    filter.read_pending();  // throws instead where a CTA read before the failure is wrong
+    throw;
+  }
   sink.finish();
 }
 
