@@ -48,7 +48,7 @@ struct Stage {
   // in libcommon/gpu_options.hpp); empty without a model or before 2.3.
   std::string gpu_fingerprint;
   // Format 2.3 on: the options the stage ran with that may change its
-  // records, as parsed (effective_options() plus the model keys given on
+  // records, as parsed (CommonOptions::effective_options plus the model keys given on
   // its command line); nullopt before 2.3, when they were not recorded.
   std::optional<StageOptions> options;
   bool operator==(const Stage&) const = default;
