@@ -15,7 +15,7 @@
 #include <utility>
 
 #include "formats/records.hpp"
-#include "libcommon/cli.hpp"
+#include "libcommon/kernel_selection.hpp"
 
 namespace sasskit {
 

@@ -8,10 +8,9 @@
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
 #include "formats/msgpack_raw.hpp"
-#include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
-#include "libcommon/gpu_options.hpp"
 #include "libcommon/io.hpp"
+#include "libcommon/version_string.hpp"
 
 namespace sasskit::stream {
 namespace {
@@ -316,17 +315,11 @@ void Writer::finish() {
   check_written(out_, name_);
 }
 
-std::string fingerprint_of_model_in_use(const std::string& gpu) {
-  const auto& model = model_in_use();
-  return model && model->name == gpu ? model->fingerprint : "";
-}
-
-Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
-                 bool no_provenance, const std::string& gpu) {
-  Stage self{tool, version_string(), no_provenance ? std::vector<std::string>{} : argv, gpu,
-             fingerprint_of_model_in_use(gpu), effective_options()};
-  if (const auto& model = model_in_use(); model && !gpu.empty() && model->name == gpu)
-    self.options->insert(model->keys_given.begin(), model->keys_given.end());
+Stage this_stage(const std::string& tool, const std::vector<std::string>& argv, bool no_provenance,
+                 StageOptions options, const ModelInUse* model) {
+  Stage self{tool, version_string(), no_provenance ? std::vector<std::string>{} : argv, model ? model->name : "",
+             model ? model->fingerprint : "", std::move(options)};
+  if (model) self.options->insert(model->keys_given.begin(), model->keys_given.end());
   return self;
 }
 

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "libcommon/model_in_use.hpp"
+
 namespace sasskit {
 struct CtaTrace;
 struct InstTable;
@@ -46,7 +48,7 @@ struct Stage {
   // in libcommon/gpu_options.hpp); empty without a model or before 2.3.
   std::string gpu_fingerprint;
   // Format 2.3 on: the options the stage ran with that may change its
-  // records, as parsed (effective_options() plus the model keys given on
+  // records, as parsed (CommonOptions::effective_options plus the model keys given on
   // its command line); nullopt before 2.3, when they were not recorded.
   std::optional<StageOptions> options;
   bool operator==(const Stage&) const = default;
@@ -60,19 +62,14 @@ struct Header {
   bool records_name_gpu() const { return major > 2 || (major == 2 && minor >= 1); }
 };
 
-// The fingerprint of the model the running tool built (model_in_use()),
-// if it is named `gpu`; else empty.
-std::string fingerprint_of_model_in_use(const std::string& gpu);
-
 // The GPU model a reading tool computes for (its --config): records made
 // for another model are refused unless `accept_other` (--accept-other-gpu).
 struct GpuExpectation {
   std::string gpu;
   bool accept_other = false;
-  // The model's fingerprint; by default that of the model this process
-  // built under the name `gpu` (libcommon model_in_use()), else empty: no
-  // check of values.
-  std::string fingerprint = fingerprint_of_model_in_use(gpu);
+  // The model's fingerprint (model_fingerprint in libcommon/gpu_options.hpp);
+  // empty: no check of values.
+  std::string fingerprint;
 };
 
 // A record as read: its exact bytes and its type. It is decoded only when
@@ -223,12 +220,13 @@ T decode(const Record& r) {
   return RecordCodec<T>::unpack(r);
 }
 
-// The provenance entry for the running tool; `gpu` names the GPU model its
-// records are computed for (empty for tools without one). Its options are
-// the tool's effective_options() and, with a model, the model keys its
-// command line gave; its fingerprint that of the model (model_in_use()).
-Stage this_stage(const std::string& tool, const std::vector<std::string>& argv,
-                 bool no_provenance, const std::string& gpu = "");
+// The provenance entry for the running tool, from what it parsed: `options`
+// are the options that may change its records (CommonOptions'
+// effective_options in libcommon/cli.hpp). `model`, for a tool that computes
+// for a GPU model (GpuOptions::model_in_use()), names the model, gives its
+// fingerprint and adds the model keys its command line gave to the options.
+Stage this_stage(const std::string& tool, const std::vector<std::string>& argv, bool no_provenance,
+                 StageOptions options, const ModelInUse* model = nullptr);
 
 // Refuses (bad input, at `where`) a stream that a stage computed for
 // another GPU model than `expected`'s, unless it accepts other models:

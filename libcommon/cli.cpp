@@ -171,11 +171,7 @@ std::string nearest_option_hint(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
-OptionValues g_effective_options;
-
 }  // namespace
-
-const OptionValues& effective_options() { return g_effective_options; }
 
 ToolApp::ToolApp(std::string name, std::string description, int argc, char** argv, SharedOptions shared)
     : name_(std::move(name)), app_(std::move(description), name_), argc_(argc), argv_(argv) {
@@ -204,11 +200,42 @@ ToolApp::ToolApp(std::string name, std::string description, int argc, char** arg
                   "Leave this stage's command line out of the provenance it records (stream header, JSON)");
 }
 
+void ToolApp::keep_old_spelling(std::string old_name, std::string new_name, std::string why) {
+  old_spellings_.push_back({std::move(old_name), std::move(new_name), std::move(why)});
+}
+
+std::vector<std::string> ToolApp::respelled_arguments(std::vector<const OldSpelling*>& used) const {
+  std::vector<std::string> args(argv_, argv_ + argc_);
+  for (size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+    for (const OldSpelling& old : old_spellings_) {
+      const std::string& name = old.old_name;
+      std::string& arg = args[i];
+      const bool is_short = name.size() == 2;
+      if (arg == name) {
+        arg = old.new_name;
+      } else if (arg.starts_with(name) && (is_short || arg[name.size()] == '=')) {
+        arg = old.new_name + "=" + arg.substr(name.size() + (is_short ? 0 : 1));
+      } else {
+        continue;
+      }
+      if (std::find(used.begin(), used.end(), &old) == used.end()) used.push_back(&old);
+      break;
+    }
+  }
+  return args;
+}
+
 int ToolApp::run(const std::function<void()>& body) {
   const OptionValues defaults = option_defaults(app_);
+  std::vector<const OldSpelling*> old_spellings_used;
+  std::vector<std::string> args = respelled_arguments(old_spellings_used);
+  std::vector<char*> arg_pointers;
+  for (std::string& arg : args) arg_pointers.push_back(arg.data());
+  const int argc = static_cast<int>(arg_pointers.size());
+  char** argv = arg_pointers.data();
   try {
-    app_.parse(argc_, argv_);
-    g_effective_options = options_given(app_, defaults);
+    app_.parse(argc, argv);
+    common_.effective_options = options_given(app_, defaults);
   } catch (const CLI::CallForHelp&) {
     complete_options();
     std::cout << app_.help();
@@ -222,13 +249,15 @@ int ToolApp::run(const std::function<void()>& body) {
     return 0;
   } catch (const CLI::ParseError& e) {
     complete_options();
-    const std::string hint = nearest_option_hint(app_, argc_, argv_);
+    const std::string hint = nearest_option_hint(app_, argc, argv);
     std::cerr << name_ << ": " << printable(hint.empty() ? e.what() : hint) << "\n"
               << "usage: " << name_ << " [OPTIONS]" << positional_usage(app_)
               << " (run '" << name_ << " --help' for the options)\n";
     return static_cast<int>(ExitCode::Usage);
   }
   set_quiet(common_.quiet);
+  for (const OldSpelling* old : old_spellings_used)
+    warn("", old->old_name + " is the old spelling of " + old->new_name + ", kept for scripts: " + old->why);
   try {
     body();
   } catch (const Error& e) {

@@ -9,7 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "libcommon/kernel_selection.hpp"
+#include "libcommon/version_string.hpp"
+
 namespace sasskit {
+
+// Option name (no dashes) -> value.
+using OptionValues = std::map<std::string, std::string>;
 
 struct CommonOptions {
   unsigned threads = 1;
@@ -17,6 +23,14 @@ struct CommonOptions {
   bool force = false;          // write a binary stream to a terminal
   bool no_provenance = false;  // omit argv from the provenance (stream header, JSON report)
   std::vector<std::string> argv;
+  // The options this run of the tool may change its results with, for its
+  // provenance entry (sasskit-stream(5)): each option given whose value
+  // differs from its default, as parsed (a number in its shortest exact
+  // form, a list joined by commas, a flag in effect as "true"). Left out:
+  // the inputs, --output, --threads, --quiet, --force, --no-provenance,
+  // --config, --help, --version and the GPU model's options (GpuOptions
+  // records the model). Set by ToolApp::run once it has parsed.
+  OptionValues effective_options;
 };
 
 // The shared options a tool offers where they mean something: --threads
@@ -45,47 +59,33 @@ class ToolApp {
   // `complete` runs before the tool lists its options (--help, the hint of
   // a usage error): it adds options registered only when named.
   void before_listing_options(std::function<void()> complete) { complete_options_.push_back(std::move(complete)); }
+  // `old_name` ("-s", "--policy") still reads as `new_name` ("--seed",
+  // "--sched-policy"), for the scripts written with it, and warns once that
+  // it is the old spelling (`why` says why it changed). It is not listed.
+  void keep_old_spelling(std::string old_name, std::string new_name, std::string why);
 
  private:
+  struct OldSpelling {
+    std::string old_name, new_name, why;
+  };
   void complete_options();
+  // The command line with the old spellings written anew; `used` gets each
+  // one it holds.
+  std::vector<std::string> respelled_arguments(std::vector<const OldSpelling*>& used) const;
 
   std::string name_;
   CLI::App app_;
   std::vector<std::function<void()>> complete_options_;
   CommonOptions common_;
+  std::vector<OldSpelling> old_spellings_;
   int argc_;
   char** argv_;
 };
-
-std::string version_string();
-
-// Option name (no dashes) -> value.
-using OptionValues = std::map<std::string, std::string>;
-
-// The options this run of the tool may change its results with, for its
-// provenance entry (sasskit-stream(5)): each option given whose value
-// differs from its default, as parsed (a number in its shortest exact form,
-// a list joined by commas, a flag in effect as "true"). Left out: the
-// inputs, --output, --threads, --quiet, --force, --no-provenance, --config,
-// --help, --version and the GPU model's options (gpu_options.hpp records
-// the model). Set by ToolApp::run once it has parsed; empty before.
-const OptionValues& effective_options();
 
 // Option checks that refuse NaN: CLI11's Range and PositiveNumber let it
 // through, since every comparison with NaN is false.
 CLI::Validator number_in(double lo, double hi);
 CLI::Validator positive_number();
-
-// Which kernels a run keeps, as the command line gives it: ids, and Nsight
-// Compute's filters with ncu's meaning (-k, --kernel-name-base,
-// --launch-skip, --launch-count). formats/kernel_selector.hpp applies it.
-struct KernelSelectionOptions {
-  std::string ids;                     // --kernels LIST
-  std::string name;                    // -k NAME, or regex:EXPR
-  std::string name_base = "function";  // function, demangled or mangled
-  uint64_t launch_skip = 0;
-  uint64_t launch_count = 0;  // 0: no limit
-};
 
 // Adds --kernels, -k/--kernel-name, --kernel-name-base, -s/--launch-skip
 // and -c/--launch-count to `app`, filling `options`.

@@ -176,19 +176,12 @@ class RoundRobinPicker {
 
 }  // namespace
 
-const char* policy_name(SchedPolicyKind policy) {
-  switch (policy) {
-    case SchedPolicyKind::RoundRobin: return "round-robin";
-    case SchedPolicyKind::Greedy: return "greedy";
-    case SchedPolicyKind::Wave: return "wave";
-  }
-  return "?";
-}
+const char* policy_name(SchedPolicyKind policy) { return name_of(kSchedPolicies, policy).data(); }
 
 SchedPolicyKind parse_policy(const std::string& name) {
-  for (auto p : {SchedPolicyKind::RoundRobin, SchedPolicyKind::Greedy, SchedPolicyKind::Wave})
-    if (name == policy_name(p)) return p;
-  fail_usage("unknown scheduling policy '" + name + "' (round-robin, greedy or wave)");
+  for (const auto& entry : kSchedPolicies)
+    if (name == entry.name) return entry.value;
+  fail_usage("unknown scheduling policy '" + name + "' (" + names_of(kSchedPolicies, ", ", " or ") + ")");
 }
 
 struct CtaScheduler::State {

@@ -11,11 +11,18 @@
 #include <vector>
 
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/name_table.hpp"
 #include "libcommon/sm_load.hpp"
 
 namespace sasskit {
 
 enum class SchedPolicyKind : uint8_t { RoundRobin, Greedy, Wave };
+// Their names (--sched-policy), in the order the manuals list them.
+inline constexpr auto kSchedPolicies = std::to_array<Named<SchedPolicyKind>>({
+    {SchedPolicyKind::RoundRobin, "round-robin"},
+    {SchedPolicyKind::Greedy, "greedy"},
+    {SchedPolicyKind::Wave, "wave"},
+});
 
 // CTAs are numbered by their linear index x + y*gx + z*gx*gy ("launch order").
 struct KernelSchedule {
@@ -35,7 +42,7 @@ KernelSchedule model_schedule(const GpuConfig& gpu, uint32_t kernel_id, uint32_t
                               unsigned ctas_per_sm, SchedPolicyKind policy,
                               const std::vector<uint64_t>& cta_cycles = {});
 
-// "round-robin", "greedy", "wave"; parse_policy throws a usage error otherwise.
+// A name of kSchedPolicies; parse_policy throws a usage error for another.
 const char* policy_name(SchedPolicyKind policy);
 SchedPolicyKind parse_policy(const std::string& name);
 

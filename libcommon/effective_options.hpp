@@ -1,5 +1,5 @@
 // How ToolApp finds the options a run may change its results with
-// (effective_options() in cli.hpp, recorded in provenance).
+// (CommonOptions::effective_options in cli.hpp, recorded in provenance).
 #pragma once
 
 #include <CLI/CLI.hpp>

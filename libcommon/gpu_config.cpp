@@ -13,19 +13,13 @@ namespace sasskit {
 namespace {
 constexpr std::array<const char*, kUnitClasses> kUnitNames = {"INT",    "SP",   "DP",    "SFU",
                                                               "TENSOR", "LDST", "BRANCH"};
-constexpr std::array<const char*, 3> kSchedulerNames = {"lrr", "gto", "two-level"};  // by SchedulerPolicy
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::toupper(static_cast<unsigned char>(x)) == std::toupper(static_cast<unsigned char>(y));
-         });
-}
 // The enumerator whose name in `names` (indexed by value) is `name`,
 // ignoring case; false if none.
 template <class Enum, size_t N>
 bool from_name(const std::array<const char*, N>& names, std::string_view name, Enum& out) {
   for (size_t i = 0; i < N; ++i) {
-    if (iequals(name, names[i])) {
+    if (equals_ignoring_case(name, names[i])) {
       out = static_cast<Enum>(i);
       return true;
     }
@@ -41,12 +35,13 @@ const char* unit_name(UnitClass u) {
 
 bool unit_from_name(std::string_view name, UnitClass& out) { return from_name(kUnitNames, name, out); }
 
-const char* scheduler_name(SchedulerPolicy p) {
-  const auto i = static_cast<size_t>(p);
-  return i < kSchedulerNames.size() ? kSchedulerNames[i] : "?";
-}
+const char* scheduler_name(SchedulerPolicy p) { return name_of(kSchedulerPolicies, p).data(); }
 
-bool scheduler_from_name(std::string_view name, SchedulerPolicy& out) { return from_name(kSchedulerNames, name, out); }
+bool scheduler_from_name(std::string_view name, SchedulerPolicy& out) {
+  const auto policy = value_named(kSchedulerPolicies, name);
+  if (policy) out = *policy;
+  return policy.has_value();
+}
 
 std::string unit_key(UnitClass u) {
   std::string key = "unit-";

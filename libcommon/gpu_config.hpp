@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "libcommon/name_table.hpp"
+
 namespace sasskit {
 
 // Execution-unit classes an instruction can be dispatched to.
@@ -20,11 +22,22 @@ bool unit_from_name(std::string_view name, UnitClass& out);
 // "unit-int", ...: the prefix of the class's config keys (sasskit-config(5)).
 std::string unit_key(UnitClass u);
 
+// The warp scheduler's issue policy (pipe-sim's make_issue_policy).
 enum class SchedulerPolicy : uint8_t { Lrr, Gto, TwoLevel };
-const char* scheduler_name(SchedulerPolicy p);  // "lrr", "gto", "two-level"
+// Its names, in the order sasskit-config(5) lists them.
+inline constexpr auto kSchedulerPolicies = std::to_array<Named<SchedulerPolicy>>({
+    {SchedulerPolicy::Gto, "gto"},
+    {SchedulerPolicy::Lrr, "lrr"},
+    {SchedulerPolicy::TwoLevel, "two-level"},
+});
+const char* scheduler_name(SchedulerPolicy p);  // its name in kSchedulerPolicies
 // The policy whose scheduler_name() is `name` (case-insensitive); false if none.
 bool scheduler_from_name(std::string_view name, SchedulerPolicy& out);
 enum class WritePolicy : uint8_t { WriteThrough, WriteBack };
+inline constexpr auto kWritePolicies = std::to_array<Named<WritePolicy>>({
+    {WritePolicy::WriteThrough, "write-through"},
+    {WritePolicy::WriteBack, "write-back"},
+});
 
 // One execution-unit class within a sub-core: `count` pipelines, each takes a
 // new warp instruction every `initiation_interval` cycles and delivers its

@@ -12,6 +12,7 @@
 
 #include "libcommon/cli.hpp"
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/model_in_use.hpp"
 
 namespace sasskit {
 
@@ -37,6 +38,9 @@ class GpuOptions {
   GpuConfig config() const;
   // --accept-other-gpu: use stream records computed for another GPU model.
   bool accept_other_gpu() const { return accept_other_gpu_; }
+  // The model config() built, for the tool's provenance entry; nullopt
+  // until it has built one.
+  const std::optional<ModelInUse>& model_in_use() const { return model_in_use_; }
 
  private:
   static constexpr const char* kGroup = "GPU model (keys of the --config file, see sasskit-config(5))";
@@ -61,6 +65,7 @@ class GpuOptions {
   std::string import_dir_;
   bool dump_ = false;
   bool accept_other_gpu_ = false;
+  mutable std::optional<ModelInUse> model_in_use_;  // set by config()
 };
 
 // Key names in the order sasskit-config(5) and --dump-config list them.
@@ -84,21 +89,6 @@ bool is_gpu_model_option(const std::string& name);
 // changes it.
 std::string model_fingerprint(const GpuConfig& gpu);
 
-// The model a tool computes for, as GpuOptions::config() last built it, for
-// the tool's provenance entry (formats/stream.hpp, this_stage).
-struct ModelInUse {
-  std::string name;
-  std::string fingerprint;  // model_fingerprint()
-  // The keys given on the command line, not by the --config file: key ->
-  // value as --dump-config writes it.
-  std::map<std::string, std::string> keys_given;
-  // Those of them whose value differs from the model's without the command
-  // line (the --config file, --import-accelsim or the built-in default).
-  std::vector<std::string> keys_changed;
-};
-// nullopt until config() has built a model.
-const std::optional<ModelInUse>& model_in_use();
-
 // The keys only cache hit rates depend on: capacity and ways of L1 and L2,
 // and L1's write policy. rd-cache computes hit rates with them and its
 // cache records carry them; pipe-sim without those records, and cta-sample,
@@ -106,9 +96,9 @@ const std::optional<ModelInUse>& model_in_use();
 bool is_hit_rate_key(const std::string& key);
 
 // Once, a warning naming the hit-rate keys whose value the command line
-// changed (ModelInUse::keys_changed), and `why` this stage ignores them;
+// changed (`model`'s keys_changed), and `why` this stage ignores them;
 // nothing when it changed none.
-void warn_hit_rate_keys_ignored(const std::string& why);
+void warn_hit_rate_keys_ignored(const ModelInUse& model, const std::string& why);
 
 // Where bundled data is looked up, in order: each directory of
 // $SASSKIT_CONFIG_PATH (colon-separated), then bundled_config_dir().

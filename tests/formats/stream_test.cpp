@@ -170,10 +170,20 @@ TEST(Stream, AStageRecordsItsOptionsAndModelFingerprint) {
 }
 
 TEST(Stream, ThisStageRecordsTheEffectiveOptionsEvenWithoutProvenance) {
-  const Stage s = this_stage("trace-unpack", {"trace-unpack", "x"}, true);
+  const Stage s = this_stage("trace-unpack", {"trace-unpack", "x"}, true, {{"ctas", "0-3"}});
   EXPECT_TRUE(s.argv.empty());
-  ASSERT_TRUE(s.options.has_value());  // (the running test gave no options)
+  EXPECT_EQ(s.options, (StageOptions{{"ctas", "0-3"}}));
+  EXPECT_TRUE(s.gpu.empty());
   EXPECT_TRUE(s.gpu_fingerprint.empty());
+}
+
+TEST(Stream, ThisStageRecordsTheModelItIsGiven) {
+  const ModelInUse model{"QV100", "0123456789abcdef", {{"l2-size", "4MiB"}}, {"l2-size"}};
+  const Stage s = this_stage("pipe-sim", {"pipe-sim", "in"}, false, {{"pkp", "true"}}, &model);
+  EXPECT_EQ(s.argv, (std::vector<std::string>{"pipe-sim", "in"}));
+  EXPECT_EQ(s.gpu, "QV100");
+  EXPECT_EQ(s.gpu_fingerprint, "0123456789abcdef");
+  EXPECT_EQ(s.options, (StageOptions{{"l2-size", "4MiB"}, {"pkp", "true"}}));
 }
 
 namespace {

@@ -14,8 +14,8 @@ using namespace sasskit;
 namespace {
 
 // Runs a ToolApp with pipe-sim-like options over `args`; returns the
-// effective options it recorded.
-OptionValues options_of(std::vector<std::string> args) {
+// effective options it recorded, and `model` gets its model's record.
+OptionValues options_of(std::vector<std::string> args, std::optional<ModelInUse>* model = nullptr) {
   args.insert(args.begin(), "tool");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -39,7 +39,8 @@ OptionValues options_of(std::vector<std::string> args) {
   OptionValues seen;
   EXPECT_EQ(tool.run([&] {
               gpu.config();
-              seen = effective_options();
+              seen = tool.common().effective_options;
+              if (model) *model = gpu.model_in_use();
             }),
             0);
   return seen;
@@ -74,22 +75,23 @@ TEST(EffectiveOptions, ParsedValuesThatDifferFromTheDefaultsOnly) {
 }
 
 TEST(EffectiveOptions, ModelKeysOfTheCommandLineAreNotedApartFromTheModelFile) {
-  options_of({"--config", "qv100", "--l2-size", "4096KiB"});
-  ASSERT_TRUE(model_in_use().has_value());
-  EXPECT_EQ(model_in_use()->name, "QV100");
-  EXPECT_EQ(model_in_use()->keys_given, (std::map<std::string, std::string>{{"l2-size", "4MiB"}}));
+  std::optional<ModelInUse> model;
+  options_of({"--config", "qv100", "--l2-size", "4096KiB"}, &model);
+  ASSERT_TRUE(model.has_value());
+  EXPECT_EQ(model->name, "QV100");
+  EXPECT_EQ(model->keys_given, (std::map<std::string, std::string>{{"l2-size", "4MiB"}}));
   GpuConfig gpu = test::parse_gpu({"--config", "qv100", "--l2-size", "4MiB"});
-  EXPECT_EQ(model_in_use()->fingerprint, model_fingerprint(gpu));
+  EXPECT_EQ(model->fingerprint, model_fingerprint(gpu));
 }
 
 TEST(EffectiveOptions, KeysChangedAreThoseTheCommandLineGivesAnotherValue) {
   // qv100's own L2 size and line size, then another L2 size and ways.
-  test::parse_gpu({"--config", "qv100", "--l2-size", "6MiB", "--l2-line-size", "128"});
-  ASSERT_TRUE(model_in_use().has_value());
-  EXPECT_EQ(model_in_use()->keys_given.size(), 2u);
-  EXPECT_EQ(model_in_use()->keys_changed, std::vector<std::string>{});
-  test::parse_gpu({"--config", "qv100", "--l2-size", "12MiB", "--l1d-assoc", "4"});
-  EXPECT_EQ(model_in_use()->keys_changed, (std::vector<std::string>{"l1d-assoc", "l2-size"}));
+  ModelInUse model;
+  test::parse_gpu({"--config", "qv100", "--l2-size", "6MiB", "--l2-line-size", "128"}, &model);
+  EXPECT_EQ(model.keys_given.size(), 2u);
+  EXPECT_EQ(model.keys_changed, std::vector<std::string>{});
+  test::parse_gpu({"--config", "qv100", "--l2-size", "12MiB", "--l1d-assoc", "4"}, &model);
+  EXPECT_EQ(model.keys_changed, (std::vector<std::string>{"l1d-assoc", "l2-size"}));
   EXPECT_TRUE(is_hit_rate_key("l2-size"));
   EXPECT_TRUE(is_hit_rate_key("l1d-write-policy"));
   EXPECT_FALSE(is_hit_rate_key("l2-latency"));  // pipe-sim's timing uses it

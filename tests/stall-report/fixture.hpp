@@ -164,7 +164,7 @@ inline KernelInfo fixture_kernel(uint32_t id, std::string name, Dim3 grid = {1, 
 }
 
 inline void write_fixture(std::ostream& out, const FixtureOptions& o) {
-  stream::Writer w(out, "fixture", stream::Header{}, stream::this_stage("stallreport-mkstream", {}, true));
+  stream::Writer w(out, "fixture", stream::Header{}, stream::this_stage("stallreport-mkstream", {}, true, {}));
   if (o.plan) w.write(fixture_plan());
   w.write(fixture_kernel(1, o.vecadd_name));
   w.write(fixture_insts());

@@ -10,7 +10,8 @@
 
 namespace sasskit::test {
 
-inline GpuConfig parse_gpu(std::vector<std::string> args) {
+// `model`, if given, gets what the tool's provenance would record of it.
+inline GpuConfig parse_gpu(std::vector<std::string> args, ModelInUse* model = nullptr) {
   CLI::App app("test");
   app.set_config("--config")->transform(config_file_resolver());
   GpuOptions options(app);
@@ -18,7 +19,9 @@ inline GpuConfig parse_gpu(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   app.parse(static_cast<int>(argv.size()), argv.data());
-  return options.config();
+  const GpuConfig gpu = options.config();
+  if (model) *model = *options.model_in_use();
+  return gpu;
 }
 
 inline GpuConfig bundled(const std::string& name) { return parse_gpu({"--config", name}); }

@@ -141,7 +141,7 @@ CtaSampleStream::CtaSampleStream(const GpuConfig& gpu, const Options& options, S
 CtaSampleStream::~CtaSampleStream() = default;
 
 void CtaSampleStream::read(stream::Reader& reader) {
-  reader.expect_gpu({impl_->gpu.name, impl_->options.accept_other_gpu});
+  reader.expect_gpu({impl_->gpu.name, impl_->options.accept_other_gpu, impl_->options.gpu_fingerprint});
   stream::read_kernels(reader, *impl_);
   impl_->sink.finish();
 }

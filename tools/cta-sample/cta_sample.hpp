@@ -24,6 +24,7 @@ struct Options {
   bool serial_kernels = false;     // one kernel at a time on the GPU (pipe-sim --serial-kernels)
   const CtaLog* replay = nullptr;  // replay this log instead of modeling
   bool accept_other_gpu = false;   // records of upstream stages made for another GPU model
+  std::string gpu_fingerprint;      // the model's (model_fingerprint()); empty: names checked, not values
 };
 
 class CtaSampleStream {

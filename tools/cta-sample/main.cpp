@@ -3,6 +3,7 @@
 #include "libcommon/cli.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/gpu_options.hpp"
+#include "libcommon/tool_options.hpp"
 #include "run.hpp"
 
 int main(int argc, char** argv) {
@@ -13,20 +14,14 @@ int main(int argc, char** argv) {
   CLI::App& app = tool.app();
   sasskit::GpuOptions gpu(tool);
   sasskit::ctasample::RunOptions opt;
-  app.add_option("input", opt.input, "Input stream (- = stdin)")->capture_default_str();
-  app.add_option("-o,--output", opt.output, "Output stream or JSON (- = stdout)")
-      ->capture_default_str();
+  sasskit::add_stream_io_options(app, opt.io, "Output stream or JSON");
   auto* replay = app.add_option("--replay", opt.replay,
                                 "Replay this CTA -> SM log (HyFiSS issue.config or CSV "
                                 "kernel,cta,sm,clock) instead of modeling the schedule");
-  app.add_option("--policy", opt.policy, "Modeled CTA scheduler: round-robin, greedy or wave")
-      ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
-      ->capture_default_str()
-      ->excludes(replay);
-  app.add_flag("--serial-kernels", opt.serial_kernels,
-               "Place one kernel at a time on the GPU, whatever its stream, as Accel-Sim does by default "
-               "(without it kernels of different streams share SMs, as on the GPU)")
-      ->excludes(replay);
+  const sasskit::PlacementOptions placement = sasskit::add_placement_options(app, opt.placement);
+  placement.policy->excludes(replay);
+  placement.serial_kernels->excludes(replay);
+  tool.keep_old_spelling("--policy", "--sched-policy", "rd-cache and pipe-sim spell it so");
   app.add_option("--keep", opt.keep,
                  "sampled: only the chosen SM's CTAs; all: every CTA (schedule only)")
       ->check(CLI::IsMember({"sampled", "all"}))
@@ -41,13 +36,11 @@ int main(int argc, char** argv) {
                  "what the kept SMs measured) or limits (cta-sample's widest limit, nothing more simulated)")
       ->check(CLI::IsMember({"check", "limits"}))
       ->capture_default_str();
-  app.add_option("--format", opt.format, "Output: stream, or json (a summary per kernel)")
-      ->check(CLI::IsMember({"stream", "json"}))
-      ->capture_default_str();
   return tool.run([&] {
     if (opt.keep == "all" && (sm->count() || app.count("--top") || app.count("--estimate")))
       sasskit::fail_usage("--keep all samples nothing: drop --sm, --top and --estimate");
     opt.accept_other_gpu = gpu.accept_other_gpu();
-    sasskit::ctasample::run(opt, gpu.config(), tool.common());
+    const sasskit::GpuConfig model = gpu.config();
+    sasskit::ctasample::run(opt, model, *gpu.model_in_use(), tool.common());
   });
 }

@@ -6,23 +6,23 @@
 
 #include "libcommon/cli.hpp"
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/model_in_use.hpp"
+#include "libcommon/tool_options.hpp"
 
 namespace sasskit::ctasample {
 
 struct RunOptions {
-  std::string input = "-";
-  std::string output = "-";
+  StreamIo io;
   std::string replay;               // CTA -> SM log; empty = model the schedule
-  std::string policy = "round-robin";
-  bool serial_kernels = false;
+  PlacementChoice placement;
   std::string keep = "sampled";     // or "all"
   std::optional<unsigned> sm;
   unsigned top = 1;
   std::string estimate = "check";   // or "limits"
-  std::string format = "stream";    // or "json"
   bool accept_other_gpu = false;
 };
 
-void run(const RunOptions& options, const GpuConfig& gpu, const CommonOptions& common);
+// `gpu` as GpuOptions built it, `model` its model_in_use().
+void run(const RunOptions& options, const GpuConfig& gpu, const ModelInUse& model, const CommonOptions& common);
 
 }  // namespace sasskit::ctasample

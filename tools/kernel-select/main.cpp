@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"stream", "csv", "json"}))
       ->capture_default_str();
   cli.add_option("-e,--epsilon", m.epsilon, "stem: relative error bound, in (0, 1)")->capture_default_str();
-  cli.add_option("-c,--confidence", m.confidence, "stem: confidence of the bound, in (0, 1)")
+  cli.add_option("--confidence", m.confidence, "stem: confidence of the bound, in (0, 1)")
       ->capture_default_str();
   cli.add_flag("--no-root", [&](int64_t) { m.root = false; }, "stem: one cluster per kernel name");
   cli.add_option("--rate", m.rate, "random: probability of picking each invocation")->capture_default_str();
@@ -36,9 +36,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--profile-config", o.profile.config,
                  "Accel-Sim get_stats.py CSV: the config (column) to read when it has several");
-  cli.add_option("-s,--seed", o.seed, "Seed of the random draws")->check(sasskit::count_in())->capture_default_str();
+  cli.add_option("--seed", o.seed, "Seed of the random draws")->check(sasskit::count_in())->capture_default_str();
   cli.add_flag("--evaluate", o.evaluate, "Report the true error and speedup instead of the plan");
   cli.add_option("--repeat", o.repeat, "With --evaluate: number of draws (seeds seed, seed+1, ...)")
       ->capture_default_str();
+  // -s and -c are --launch-skip and --launch-count wherever kernels are selected (trace-unpack, as ncu).
+  app.keep_old_spelling("-s", "--seed", "-s means --launch-skip in sasskit, as in ncu");
+  app.keep_old_spelling("-c", "--confidence", "-c means --launch-count in sasskit, as in ncu");
   return app.run([&] { sasskit::kselect::run(o, app.common()); });
 }

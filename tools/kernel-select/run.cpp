@@ -48,7 +48,7 @@ void write_evaluation(const RunOptions& o, const Profile& p, const Selector& sel
 // the stream the profile came from, if any.
 void write_plan(const RunOptions& o, const CommonOptions& common, const Plan& plan,
                 const std::vector<stream::Stage>& upstream) {
-  const stream::Stage self = stream::this_stage(program_name(), common.argv, common.no_provenance);
+  const stream::Stage self = stream::this_stage(program_name(), common.argv, common.no_provenance, common.effective_options);
   if (o.format != "stream") {
     Output out(o.output, OutputKind::Text);
     if (o.format == "json") write_plan_json(out.stream(), plan, report_provenance(upstream, self));
@@ -70,7 +70,7 @@ void run_stream_pipeline(const RunOptions& o, const CommonOptions& common, Input
   stream::Reader reader(in.stream(), in.name());
   Output out(o.output, OutputKind::Binary, common.force);
   stream::Writer writer(out.stream(), out.name(), reader.header(),
-                        stream::this_stage(program_name(), common.argv, common.no_provenance));
+                        stream::this_stage(program_name(), common.argv, common.no_provenance, common.effective_options));
   Profile p = read_stream_profile(
       reader, [&](const stream::Record& r) { if (r.type() != stream::RecordCodec<Plan>::type) writer.write(r); },
       [&](const stream::Header& member) { writer.next_member(member); });

@@ -8,6 +8,7 @@
 #include "libcommon/diag.hpp"
 #include "libcommon/gpu_options.hpp"
 #include "libcommon/io.hpp"
+#include "libcommon/tool_options.hpp"
 #include "output.hpp"
 #include "sm.hpp"
 
@@ -21,12 +22,10 @@ int main(int argc, char** argv) {
   CLI::App& app = tool.app();
   GpuOptions gpu_options(tool);
   pipesim::RunOptions opt;
-  std::string input = "-", output = "-", format = "stream", trace_stalls, policy = "round-robin";
-  app.add_option("input", input, "Input stream (- = stdin)")->capture_default_str();
-  app.add_option("-o,--output", output, "Output stream or JSON (- = stdout)")->capture_default_str();
-  app.add_option("--format", format, "Output: stream, or json (a summary per kernel)")
-      ->check(CLI::IsMember({"stream", "json"}))
-      ->capture_default_str();
+  StreamIo io;
+  PlacementChoice placement;
+  std::string trace_stalls;
+  add_stream_io_options(app, io, "Output stream or JSON");
   app.add_option("--trace-stalls", trace_stalls,
                  "Write what every scheduler did in every cycle to FILE (tab-separated; small kernels)");
   app.add_flag("--pkp", opt.sim.pkp.enabled, "Stop kernels once their IPC is stable and project the rest");
@@ -40,12 +39,7 @@ int main(int argc, char** argv) {
                  "PKP: stop a kernel only where the projection's estimated error is at most this fraction")
       ->check(sasskit::number_in(0.0, 1.0))
       ->capture_default_str();
-  app.add_option("--sched-policy", policy, "CTA placement without a sched record: round-robin, greedy, wave")
-      ->check(CLI::IsMember({"round-robin", "greedy", "wave"}))
-      ->capture_default_str();
-  app.add_flag("--serial-kernels", opt.serial_kernels,
-               "Run one kernel at a time on the GPU, whatever its stream, as Accel-Sim does by default "
-               "(without it kernels of different streams share SMs, as on the GPU)");
+  add_placement_options(app, placement);
   app.add_option("--l1-hit-rate", opt.memory.l1_hit, "L1 hit rate of memory PCs without a cache record")
       ->check(sasskit::number_in(0.0, 1.0))
       ->capture_default_str();
@@ -66,15 +60,17 @@ int main(int argc, char** argv) {
     opt.sim.gpu = gpu_options.config();
     pipesim::check_model_limits(opt.sim.gpu);
     opt.sim.trace_stalls = !trace_stalls.empty();
-    opt.policy = parse_policy(policy);
+    opt.policy = parse_policy(placement.policy);
+    opt.serial_kernels = placement.serial_kernels;
     opt.threads = tool.common().threads;
-    Input in(input);
+    Input in(io.input);
     stream::Reader reader(in.stream(), in.name());
-    reader.expect_gpu({opt.sim.gpu.name, gpu_options.accept_other_gpu()});
-    bool json = format == "json";
-    Output out(output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
+    reader.expect_gpu({opt.sim.gpu.name, gpu_options.accept_other_gpu(), gpu_options.model_in_use()->fingerprint});
+    bool json = io.format == "json";
+    Output out(io.output, json ? OutputKind::Text : OutputKind::Binary, tool.common().force);
     stream::Stage self =
-        stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance, opt.sim.gpu.name);
+        stream::this_stage("pipe-sim", tool.common().argv, tool.common().no_provenance,
+                           tool.common().effective_options, &*gpu_options.model_in_use());
     const std::unique_ptr<pipesim::Sink> sink =
         json ? pipesim::json_sink(out.stream(), opt.sim.gpu.name, report_provenance(reader.header().provenance, std::move(self)))
              : pipesim::stream_sink(out.stream(), out.name(), reader.header(), std::move(self), !stats_only);
@@ -84,7 +80,7 @@ int main(int argc, char** argv) {
     run.sink = sink.get();
     auto results = pipesim::simulate_stream(reader, opt, run);
     in.check_read_error();
-    pipesim::warn_if_hit_rate_keys_ignored(results, in.name());
+    pipesim::warn_if_hit_rate_keys_ignored(results, *gpu_options.model_in_use(), in.name());
     sink->finish();
     if (!trace_stalls.empty()) {
       Output trace(trace_stalls, OutputKind::Text, tool.common().force);

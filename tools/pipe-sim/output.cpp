@@ -198,7 +198,8 @@ void write_stall_trace(std::ostream& out, const std::vector<KernelResult>& resul
       }
 }
 
-void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, const std::string& input) {
+void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, const ModelInUse& model,
+                                   const std::string& input) {
   const auto without = std::count_if(results.begin(), results.end(),
                                      [](const KernelResult& r) { return r.stats.memory == "defaults"; });
   if (without == 0) return;
@@ -206,7 +207,7 @@ void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, con
                                 ? " has no cache records (rd-cache's), so its kernels use"
                                 : " has no cache record (rd-cache's) for " + std::to_string(without) + " of its " +
                                       std::to_string(results.size()) + " kernels, which use";
-  warn_hit_rate_keys_ignored(input + which +
+  warn_hit_rate_keys_ignored(model, input + which +
                              " --l1-hit-rate and --l2-hit-rate: put rd-cache, given the same keys, before pipe-sim");
 }
 

@@ -9,6 +9,7 @@
 
 #include "formats/sample_record.hpp"
 #include "formats/sink.hpp"
+#include "libcommon/model_in_use.hpp"
 #include "simulate.hpp"
 
 namespace sasskit::pipesim {
@@ -50,7 +51,8 @@ std::vector<KernelResult> simulate_stream(stream::Reader& reader, const RunOptio
 // pipe-sim) changes nothing where no cache record (rd-cache's) gives a kernel
 // its hit rates: warns once, naming the keys the command line changed, when
 // a kernel of `results`, read from `input`, had none.
-void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, const std::string& input);
+void warn_if_hit_rate_keys_ignored(const std::vector<KernelResult>& results, const ModelInUse& model,
+                                   const std::string& input);
 
 // {"gpu", "kernels": [...], "application": {...}, "provenance": [...]}
 // under sasskit(7)'s column names (pipe-sim(1), JSON SUMMARY): counts

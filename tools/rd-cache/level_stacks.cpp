@@ -22,10 +22,10 @@ SetsWays sets_ways(uint64_t size_bytes, unsigned assoc, unsigned line_bytes, con
 }
 
 namespace {
-LruTags model_tags(Level level, const CacheGeometry& model) {
+std::unique_ptr<CacheTags> model_tags(Level level, const CacheGeometry& model) {
   const SetsWays sw =
       sets_ways(model.size_bytes, model.assoc, model.line_bytes, level == Level::L1 ? "l1d-size" : "l2-size");
-  return LruTags(sw.sets, sw.ways);
+  return make_cache_tags(kDefaultReplacement, sw.sets, sw.ways);
 }
 }  // namespace
 

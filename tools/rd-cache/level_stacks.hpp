@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "libcommon/gpu_config.hpp"
-#include "lru_tags.hpp"
+#include "cache_tags.hpp"
 #include "requests.hpp"
 #include "reuse_distance.hpp"
 
@@ -53,7 +53,7 @@ class LevelStacks {
   // Inline: most runs sweep nothing, and this runs for every line looked up.
   TagOutcome access(const LineAccess& a, bool write, bool measured = true) {
     if (!stacks_.empty()) access_stacks(a, measured);
-    return model_.access(a.line, a.mask, write && write_back_);
+    return model_->access(a.line, a.mask, write && write_back_);
   }
 
   // The accesses measured from now on fill histogram set `set` (one per
@@ -76,7 +76,7 @@ class LevelStacks {
 
   LineShape shape_;
   bool write_back_ = false;
-  LruTags model_;
+  std::unique_ptr<CacheTags> model_;  // the modeled cache, under kDefaultReplacement
   std::vector<SweepPoint> points_;
   std::vector<size_t> stack_of_point_;
   std::vector<std::unique_ptr<StackEngine>> stacks_;

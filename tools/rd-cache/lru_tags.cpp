@@ -9,12 +9,12 @@ constexpr uint64_t kFibonacciHash = 0x9E3779B97F4A7C15ull;
 constexpr unsigned kInitialIndexBits = 8;
 }  // namespace
 
-LruTags::Index::Index()
+ListedLru::Index::Index()
     : keys_(size_t{1} << kInitialIndexBits, 0), values_(keys_.size(), kNone), shift_(64 - kInitialIndexBits) {}
 
-size_t LruTags::Index::home(uint64_t key) const { return (key * kFibonacciHash) >> shift_; }
+size_t ListedLru::Index::home(uint64_t key) const { return (key * kFibonacciHash) >> shift_; }
 
-uint32_t LruTags::Index::find(uint64_t line) const {
+uint32_t ListedLru::Index::find(uint64_t line) const {
   const size_t mask = keys_.size() - 1;
   for (size_t i = home(line + 1);; i = (i + 1) & mask) {
     if (keys_[i] == line + 1) return values_[i];
@@ -22,7 +22,7 @@ uint32_t LruTags::Index::find(uint64_t line) const {
   }
 }
 
-void LruTags::Index::insert(uint64_t line, uint32_t entry) {
+void ListedLru::Index::insert(uint64_t line, uint32_t entry) {
   if (4 * (count_ + 1) >= keys_.size()) grow();
   const size_t mask = keys_.size() - 1;
   size_t i = home(line + 1);
@@ -34,7 +34,7 @@ void LruTags::Index::insert(uint64_t line, uint32_t entry) {
 
 // Removes `line` (which must be present) and moves later keys of its probe
 // run back, so lookups never need tombstones.
-void LruTags::Index::erase(uint64_t line) {
+void ListedLru::Index::erase(uint64_t line) {
   const size_t mask = keys_.size() - 1;
   size_t hole = home(line + 1);
   while (keys_[hole] != line + 1) hole = (hole + 1) & mask;
@@ -51,7 +51,7 @@ void LruTags::Index::erase(uint64_t line) {
   --count_;
 }
 
-void LruTags::Index::grow() {
+void ListedLru::Index::grow() {
   std::vector<uint64_t> old_keys(keys_.size() * 2, 0);
   std::vector<uint32_t> old_values(old_keys.size(), kNone);
   old_keys.swap(keys_);
@@ -62,21 +62,22 @@ void LruTags::Index::grow() {
     if (old_keys[i] != 0) insert(old_keys[i] - 1, old_values[i]);
 }
 
-LruTags::LruTags(uint64_t sets, uint64_t ways) : set_of_(std::max<uint64_t>(1, sets)), ways_(std::max<uint64_t>(1, ways)) {
+std::unique_ptr<CacheTags> make_lru_tags(uint64_t sets, uint64_t ways) {
   sets = std::max<uint64_t>(1, sets);
-  if (ways_ <= kScannedWays)
-    scanned_.resize(sets * ways_);
-  else
-    sets_.resize(sets);
+  ways = std::max<uint64_t>(1, ways);
+  if (ways <= kScannedWays) return std::make_unique<ScannedLru>(sets, ways);
+  return std::make_unique<ListedLru>(sets, ways);
 }
+
+ScannedLru::ScannedLru(uint64_t sets, uint64_t ways) : set_of_(sets), ways_(ways), ways_of_sets_(sets * ways) {}
 
 // A set's lines are held newest first, the empty ways last; the line found
 // (or allocated) moves to the front. A missing line takes the last way's
 // place: the least recent line's, or an empty way's (nothing dirty), so the
 // search compares keys only.
-TagOutcome LruTags::access_scanned(uint64_t line, uint32_t mask, bool write) {
+TagOutcome ScannedLru::access(uint64_t line, uint32_t mask, bool write) {
   TagOutcome out;
-  Way* const set = scanned_.data() + set_of_(line) * ways_;
+  Way* const set = ways_of_sets_.data() + set_of_(line) * ways_;
   const uint64_t key = line + 1;
   uint64_t i = 0;
   while (i < ways_ && set[i].key != key) ++i;
@@ -95,7 +96,9 @@ TagOutcome LruTags::access_scanned(uint64_t line, uint32_t mask, bool write) {
   return out;
 }
 
-void LruTags::unlink(Set& set, uint32_t e) {
+ListedLru::ListedLru(uint64_t sets, uint64_t ways) : set_of_(sets), ways_(ways), sets_(sets) {}
+
+void ListedLru::unlink(Set& set, uint32_t e) {
   Entry& x = entries_[e];
   (x.newer == kNone ? set.newest : entries_[x.newer].older) = x.older;
   (x.older == kNone ? set.oldest : entries_[x.older].newer) = x.newer;
@@ -103,7 +106,7 @@ void LruTags::unlink(Set& set, uint32_t e) {
   --set.size;
 }
 
-void LruTags::push_newest(Set& set, uint32_t e) {
+void ListedLru::push_newest(Set& set, uint32_t e) {
   Entry& x = entries_[e];
   x.older = set.newest;
   x.newer = kNone;
@@ -112,7 +115,7 @@ void LruTags::push_newest(Set& set, uint32_t e) {
   ++set.size;
 }
 
-TagOutcome LruTags::access_listed(uint64_t line, uint32_t mask, bool write) {
+TagOutcome ListedLru::access(uint64_t line, uint32_t mask, bool write) {
   TagOutcome out;
   Set& set = sets_[set_of_(line)];
   uint32_t e = index_.find(line);

@@ -17,6 +17,7 @@
 #include "formats/records.hpp"
 #include "formats/sample_record.hpp"
 #include "formats/sched_record.hpp"
+#include "libcommon/byte_size.hpp"
 #include "libcommon/cta_unit_counts.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/nonstall.hpp"
@@ -367,18 +368,11 @@ class Filter : public stream::HeldKernelFilter {
   std::deque<Results> results_;  // modeled, waiting for their held records
 };
 
-uint64_t parse_size(std::string_view text) {
-  uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  const std::string_view unit(end, text.data() + text.size() - end);
-  uint64_t scale = 0;
-  if (unit.empty()) scale = 1;
-  if (unit == "K" || unit == "KiB") scale = uint64_t{1} << 10;
-  if (unit == "M" || unit == "MiB") scale = uint64_t{1} << 20;
-  if (unit == "G" || unit == "GiB") scale = uint64_t{1} << 30;
-  if (ec != std::errc() || end == text.data() || scale == 0 || value == 0)
-    fail_usage("--sweep: '" + std::string(text) + "' is not a size (e.g. 32K, 4MiB)");
-  return value * scale;
+uint64_t parse_sweep_size(std::string_view text) {
+  const ParsedByteSize size = parse_byte_size(text);
+  if (size.error || size.bytes == 0)
+    fail_usage("--sweep: '" + std::string(text) + "' is not " + kByteSizeForm + ", e.g. 32KiB or 4MiB");
+  return size.bytes;
 }
 
 std::vector<std::string_view> split(std::string_view list) {
@@ -420,7 +414,7 @@ std::vector<SweepPoint> parse_sweep(const std::string& sizes, const std::string&
       levels = {item[1] == '1' ? Level::L1 : Level::L2};
       item.remove_prefix(3);
     }
-    const uint64_t size = parse_size(item);
+    const uint64_t size = parse_sweep_size(item);
     for (Level level : levels) {
       const CacheGeometry& g = level == Level::L1 ? gpu.l1d : gpu.l2;
       std::vector<unsigned> ways = assocs;

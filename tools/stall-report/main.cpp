@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
       pc_out.commit();
     }
     const stream::Stage self =
-        stream::this_stage("stall-report", tool.common().argv, tool.common().no_provenance, "");
+        stream::this_stage("stall-report", tool.common().argv, tool.common().no_provenance,
+                           tool.common().effective_options);
     if (!provenance_file.empty()) {
       Output provenance_out(provenance_file, OutputKind::Text);
       write_provenance_json(provenance_out.stream(), runs, self);

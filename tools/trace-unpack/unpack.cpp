@@ -93,7 +93,7 @@ void run(const Options& options, const CommonOptions& common) {
   if (!options.plan.empty()) plan = load_plan(options.plan);
   KernelSelector kernels = kernels_to_keep(options, plan);
   Source source(options.input, kernels);
-  stream::Stage self = stream::this_stage("trace-unpack", common.argv, common.no_provenance);
+  stream::Stage self = stream::this_stage("trace-unpack", common.argv, common.no_provenance, common.effective_options);
   switch (options.target) {
     case Target::Stream: {
       Output out(options.output, OutputKind::Binary, common.force);
