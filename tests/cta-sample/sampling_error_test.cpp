@@ -163,3 +163,24 @@ TEST(SamplingError, CheckKeepsTheSmPredictedShortestToo) {
   EXPECT_FALSE(all.check_sm.has_value());
   EXPECT_FALSE(choose_sample(sched, counts, predicted, SampleOptions{}, 1).check_sm.has_value());
 }
+
+// SM 0 runs three CTAs where the two kept SMs run one each: their measured
+// spread says nothing of an SM with more rounds, so the check SM stays
+// kept but is not named as a check (the report takes the limits).
+TEST(SamplingError, NoCheckWhereTheKeptSmsDoNotSpanTheCtaCounts) {
+  KernelSchedule sched;
+  sched.sm = {0, 0, 0, 1, 2};
+  sched.start = {0, 1, 2, 0, 0};
+  const CtaUnitCounts counts(std::vector<UnitCounts>{sp(8), sp(8), sp(8), sp(40), sp(4)});
+  const std::vector<double> predicted{15, 23, 5};
+  SampleOptions check;
+  check.check = true;
+  const KernelSample s = choose_sample(sched, counts, predicted, check, 1);
+  EXPECT_EQ(s.sms, (std::vector<uint32_t>{1, 2}));
+  EXPECT_FALSE(s.check_sm.has_value());
+  EXPECT_EQ(s.ctas, (std::vector<uint32_t>{3, 4}));
+  // With SM 0's CTAs split one per SM, the kept SMs span every count.
+  sched.sm = {0, 3, 4, 1, 2};
+  const KernelSample spanned = choose_sample(sched, counts, {8, 23, 4, 8, 8}, check, 1);
+  EXPECT_EQ(spanned.check_sm, 2u);
+}

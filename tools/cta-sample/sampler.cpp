@@ -78,6 +78,20 @@ std::optional<uint32_t> check_sm(const std::vector<double>& predicted, const std
   return shortest;
 }
 
+// Whether every SM with CTAs holds as many CTAs as one of the kept SMs, or
+// a number between two of theirs. An SM's scheduler cycles per instruction
+// depend on how many CTAs it runs (its rounds, and the tail where few warps
+// are left), so the kept SMs' measured spread speaks for the SMs between
+// them, not for those holding more or fewer CTAs than any of them.
+bool kept_span_cta_counts(const KernelSchedule& schedule, const std::vector<uint32_t>& kept, size_t num_sms) {
+  std::vector<uint32_t> ctas(num_sms, 0);
+  for (uint32_t sm : schedule.sm) ++ctas[sm];
+  const auto [low, high] = std::minmax_element(kept.begin(), kept.end(),
+                                               [&](uint32_t a, uint32_t b) { return ctas[a] < ctas[b]; });
+  return std::all_of(ctas.begin(), ctas.end(),
+                     [&](uint32_t n) { return n == 0 || (n >= ctas[*low] && n <= ctas[*high]); });
+}
+
 }  // namespace
 
 KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
@@ -119,6 +133,10 @@ KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& 
     }
   }
   s.sampling_error = sampling_error_estimate(schedule, cta_counts, predicted, s.sm_insts, s.sms, slots);
+  // The check SM stays kept (it makes the sample larger), but its spread
+  // is no estimate for SMs whose CTA counts it and the SM predicted longest
+  // do not span: the report falls back to the limits, taken over both.
+  if (s.check_sm && !kept_span_cta_counts(schedule, s.sms, predicted.size())) s.check_sm.reset();
   return s;
 }
 

@@ -47,7 +47,8 @@ std::optional<double> sampling_error_estimate(const KernelSchedule& schedule, co
 // The sample of one kernel: the chosen SMs (longest first; ties to the lower
 // SM id; SMs without CTAs are never chosen unless forced), with the check
 // SM last (the shortest of the others with CTAs; ties to the lower id;
-// none when no other SM has CTAs), their CTAs, and
+// none when no other SM has CTAs; kept but not named as the check when some
+// SM holds more or fewer CTAs than every kept SM), their CTAs, and
 // the instruction counts of the kernel, of each SM and of the sample, and
 // the sampling error estimate for SMs holding `slots` CTAs at once.
 KernelSample choose_sample(const KernelSchedule& schedule, const CtaUnitCounts& cta_counts,
