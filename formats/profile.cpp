@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "formats/csv.hpp"
 #include "formats/profile_table.hpp"
@@ -66,9 +67,7 @@ std::optional<Layout> hand_made_layout(const std::vector<std::string>& h, const 
   return std::nullopt;
 }
 
-using Line = Rows::Line;
-
-[[noreturn]] void unknown_layout(const std::string& name, const Line& first) {
+[[noreturn]] void unknown_layout(const std::string& name, const Record& first) {
   std::vector<std::string> fields;
   split_csv_line(first.text, fields);
   std::string cols;
@@ -80,65 +79,14 @@ using Line = Rows::Line;
                  "'id,name,...' or one column per kernel name (see formats/PROFILES.md)");
 }
 
-// The input's bytes, read once. The layout is recognised from all of them (a
-// hand-made layout only where no profiler header appears anywhere, an
-// Accel-Sim log by a statistic line anywhere), and every line the readers
-// visit is a view into them: what a read holds beyond them is what it keeps.
-std::string read_all(std::istream& in) {
-  std::string text;
-  std::array<char, 1 << 16> chunk;
-  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) text.append(chunk.data(), size_t(in.gcount()));
-  return text;
-}
-
-// The next line of `text` from `at` (without its '\n'), moving `at` past it.
-std::string_view next_line(std::string_view text, size_t& at) {
-  const size_t end = std::min(text.find('\n', at), text.size());
-  const std::string_view line = text.substr(at, end - at);
-  at = end + 1;
-  return line;
-}
-
-std::vector<std::string_view> all_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  for (size_t at = 0; at < text.size();) lines.push_back(next_line(text, at));
-  return lines;
-}
-
-// The CSV records of `text` that are not blank or tool notes, each numbered
-// by its first line: a record whose quoted field holds a line break goes
-// on with the next lines, up to the one that closes the field (or the end
-// of the file, which leaves it unterminated).
-std::vector<Line> content_lines(std::string_view text) {
-  std::vector<Line> out;
-  uint64_t number = 0;
-  for (size_t at = 0; at < text.size();) {
-    size_t start = at;
-    std::string_view line = next_line(text, at);
-    const uint64_t first = ++number;
-    if (first == 1) {
-      const std::string_view stripped = strip_bom(line);
-      start += line.size() - stripped.size();
-      line = stripped;
-    }
-    if (blank(line) || tool_note(line)) continue;
-    for (bool open = csv_quote_open_after(line, false); open && at < text.size(); ++number) {
-      const std::string_view more = next_line(text, at);
-      open = csv_quote_open_after(more, true);
-      line = text.substr(start, size_t(more.data() + more.size() - (text.data() + start)));
-    }
-    out.push_back({first, line});
-  }
-  return out;
-}
-
-// The header at content[header] and every content line after it; rows of the
-// wide layout may be shorter than the header.
-void make_table(Table& t, const std::string& name, const std::vector<Line>& content, size_t header, bool ragged) {
+// The header `header` and the `count` records from line `after` on; rows
+// of the wide layout may be shorter than the header.
+void make_table(Table& t, const std::string& name, const Text& text, const Record& header, size_t after, size_t count,
+                bool ragged) {
   t.file = name;
-  t.header_line = content[header].number;
-  split_csv_line(content[header].text, t.header);
-  t.rows = Rows(t, std::span(content).subspan(header + 1), ragged);
+  t.header_line = header.number;
+  split_csv_line(header.text, t.header);
+  t.rows = Rows(t, &text, after, count, ragged);
 }
 
 void read_table(Layout layout, Table& t, Profile& p) {
@@ -165,12 +113,6 @@ void check_config_used(const Profile& p, const ReadOptions& options) {
   if (!options.config.empty() && p.layout != Layout::AccelsimStats)
     fail_usage("a config ('" + options.config + "') was chosen, but " + p.source + " is " + layout_name(p.layout) +
                ", not Accel-Sim's get_stats.py CSV");
-}
-
-bool looks_like_accelsim_log(std::string_view text) {
-  for (std::string_view stat : {"gpu_sim_cycle = ", "gpu_tot_sim_cycle = "})
-    if (text.starts_with(stat) || text.find("\n" + std::string(stat)) != std::string_view::npos) return true;
-  return false;
 }
 
 }  // namespace
@@ -203,29 +145,40 @@ void Values::set(std::string_view name, std::string_view text) {
   set(names_->id(name), text);
 }
 
+namespace {
+constexpr size_t kEntryHead = 2 * sizeof(uint32_t);  // name id, text length
+}  // namespace
+
 void Values::set(uint32_t id, std::string_view text) {
-  text_.append(text);
-  ends_.emplace_back(id, static_cast<uint32_t>(text_.size()));
+  if (text.size() > UINT32_MAX) fail("profile value over 4 GiB");
+  const uint32_t head[2] = {id, static_cast<uint32_t>(text.size())};
+  packed_.append(reinterpret_cast<const char*>(head), kEntryHead);
+  packed_.append(text);
+}
+
+template <class F>
+void Values::each(F&& body) const {
+  for (size_t at = 0; at < packed_.size();) {
+    uint32_t head[2];
+    std::memcpy(head, packed_.data() + at, kEntryHead);
+    body(head[0], std::string_view(packed_).substr(at + kEntryHead, head[1]));
+    at += kEntryHead + head[1];
+  }
 }
 
 std::optional<std::string_view> Values::get(std::string_view name) const {
   const auto id = names_ ? names_->find(name) : std::nullopt;
   if (!id) return std::nullopt;
-  for (size_t i = ends_.size(); i-- > 0;)
-    if (ends_[i].first == *id) {
-      const uint32_t begin = i == 0 ? 0 : ends_[i - 1].second;
-      return std::string_view(text_).substr(begin, ends_[i].second - begin);
-    }
-  return std::nullopt;
+  std::optional<std::string_view> found;
+  each([&](uint32_t i, std::string_view text) {
+    if (i == *id) found = text;  // a later value of the name wins
+  });
+  return found;
 }
 
 std::vector<std::pair<std::string_view, std::string_view>> Values::items() const {
   std::vector<std::pair<std::string_view, std::string_view>> out;
-  uint32_t begin = 0;
-  for (auto [id, end] : ends_) {
-    out.emplace_back(names_->name(id), std::string_view(text_).substr(begin, end - begin));
-    begin = end;
-  }
+  each([&](uint32_t id, std::string_view text) { out.emplace_back(names_->name(id), text); });
   return out;
 }
 
@@ -320,10 +273,10 @@ std::vector<std::string> Table::take_units_row(int probe) {
   return std::move(first.fields);
 }
 
-void Rows::split(size_t i, Row& row) const {
-  row.line = lines_[i].number;
+void Rows::split(const Record& record, Row& row) const {
+  row.line = record.number;
   const std::string& file = table_->file;
-  if (!split_csv_line(lines_[i].text, row.fields)) fail_input(file, row.line, "unterminated quoted field");
+  if (!split_csv_line(record.text, row.fields)) fail_input(file, row.line, "unterminated quoted field");
   const size_t want = table_->header.size();
   if (row.fields.size() != want && !(ragged_ && row.fields.size() < want))
     fail_input(file, row.line,
@@ -332,14 +285,34 @@ void Rows::split(size_t i, Row& row) const {
 }
 
 Row Rows::front() const {
+  Records records(text_, first_);
+  Record record;
+  if (!records.next(record)) fail("profile table holds fewer rows than counted");
   Row row;
-  split(first_, row);
+  split(record, row);
   return row;
 }
 
-const Row& Rows::iterator::operator*() {
-  rows_->split(i_, row_);
-  return row_;
+void Rows::pop_front() {
+  Records records(text_, first_);
+  Record record;
+  if (!records.next(record)) fail("profile table holds fewer rows than counted");
+  first_ = records.line();
+  --count_;
+}
+
+Rows::iterator::iterator(const Rows* rows, size_t left) : rows_(rows), left_(left), records_(rows->text_, rows->first_) {
+  if (left_ > 0) load();
+}
+
+Rows::iterator& Rows::iterator::operator++() {
+  if (--left_ > 0) load();
+  return *this;
+}
+
+void Rows::iterator::load() {
+  if (!records_.next(record_)) fail("profile table holds fewer rows than counted");
+  rows_->split(record_, row_);
 }
 
 void Table::keep_values(const Row& row, Kernel& kernel) {
@@ -353,54 +326,134 @@ void Table::keep_values(const Row& row, Kernel& kernel) {
 
 namespace {
 
-// The layouts after the Accel-Sim log: get_stats.py CSV, a profiler CSV
-// found under text, or a hand-made CSV.
-void read_csv_profile(const std::vector<Line>& content, const ReadOptions& options, Profile& p) {
-  const std::string& name = p.source;
-  if (auto first = accelsim_stats_start(content)) {
-    p.layout = Layout::AccelsimStats;
-    return read_accelsim_stats(content, *first, options.config, p);
-  }
+// What the layout is recognised by, from one pass over the records.
+struct Scan {
+  size_t records = 0;
+  uint64_t last = 0;         // number of the last record
+  Record first, second;      // the first two records
+  size_t after_first = 0;    // the line after the first record
+  std::optional<size_t> stats_start;  // line of the first get_stats.py separator
+  std::optional<size_t> header;       // index (among records) of the first profiler header
+  Record header_record;
+  size_t after_header = 0;
+  Layout header_layout = Layout::Plain;
+};
+
+Scan scan_records(const Text& text) {
+  Scan s;
+  Records records(&text);
+  Record r;
   std::vector<std::string> fields;
-  for (size_t i = 0; i < content.size(); ++i) {
-    if (!split_csv_line(content[i].text, fields)) continue;
+  for (; records.next(r); ++s.records) {
+    s.last = r.number;
+    if (s.records == 0) {
+      s.first = r;
+      s.after_first = records.line();
+    } else if (s.records == 1) {
+      s.second = r;
+    }
+    if (s.stats_start || !split_csv_line(r.text, fields)) continue;  // a separator decides the layout
+    if (is_stats_separator(fields)) s.stats_start = r.number - 1;
+    if (s.header) continue;
     if (auto layout = profiler_layout(fields)) {
-      p.layout = *layout;
-      Table t;
-      make_table(t, name, content, i, false);
-      return read_table(*layout, t, p);
+      s.header = s.records;
+      s.header_layout = *layout;
+      s.header_record = r;
+      s.after_header = records.line();
     }
   }
-  split_csv_line(content[0].text, fields);
-  std::vector<std::string> next;
-  if (content.size() > 1) split_csv_line(content[1].text, next);
-  auto layout = hand_made_layout(fields, content.size() > 1 ? &next : nullptr);
-  if (!layout) unknown_layout(name, content[0]);
+  return s;
+}
+
+// The layouts after the Accel-Sim log: get_stats.py CSV, a profiler CSV
+// found under text, or a hand-made CSV.
+void read_csv_profile(const Text& text, const ReadOptions& options, Profile& p) {
+  const std::string& name = p.source;
+  const Scan s = scan_records(text);
+  if (s.records == 0) fail_input(name, "empty profile: no CSV header found");
+  if (s.stats_start) {
+    p.layout = Layout::AccelsimStats;
+    return read_accelsim_stats(text, *s.stats_start, s.last, options.config, p);
+  }
+  if (s.header) {
+    p.layout = s.header_layout;
+    Table t;
+    make_table(t, name, text, s.header_record, s.after_header, s.records - *s.header - 1, false);
+    return read_table(p.layout, t, p);
+  }
+  std::vector<std::string> fields, next;
+  split_csv_line(s.first.text, fields);
+  if (s.records > 1) split_csv_line(s.second.text, next);
+  auto layout = hand_made_layout(fields, s.records > 1 ? &next : nullptr);
+  if (!layout) unknown_layout(name, s.first);
   p.layout = *layout;
   Table t;
-  make_table(t, name, content, 0, *layout == Layout::Wide);
+  make_table(t, name, text, s.first, s.after_first, s.records - 1, *layout == Layout::Wide);
   read_table(*layout, t, p);
 }
 
 }  // namespace
 
+Text::Text(std::istream& in) {
+  std::array<char, 1 << 16> chunk;
+  std::string partial;  // a line that goes on in the next chunk
+  for (bool first = true; in.read(chunk.data(), chunk.size()) || in.gcount() > 0; first = false) {
+    std::string_view data(chunk.data(), size_t(in.gcount()));
+    // An sqlite export is read by path (load_profile): its bytes are no text profile.
+    if (first && data.starts_with(std::string_view("SQLite format 3\0", 16))) {
+      sqlite_ = true;
+      return;
+    }
+    for (size_t end; (end = data.find('\n')) != std::string_view::npos; data.remove_prefix(end + 1)) {
+      if (partial.empty()) {
+        add(data.substr(0, end));
+      } else {
+        partial.append(data.substr(0, end));
+        add(partial);
+        partial.clear();
+      }
+    }
+    partial.append(data);
+  }
+  if (!partial.empty()) add(partial);
+  lines_.flush();
+}
+
+void Text::add(std::string_view line) {
+  for (std::string_view stat : {"gpu_sim_cycle = ", "gpu_tot_sim_cycle = "})
+    if (line.starts_with(stat)) accelsim_log_ = true;
+  lines_.append(line);
+}
+
+bool Records::next(Record& r) {
+  while (at_ < text_->lines()) {
+    const size_t first = at_++;
+    text_->line(first, r.text);
+    if (first == 0) r.text.erase(0, r.text.size() - strip_bom(r.text).size());
+    if (blank(r.text) || tool_note(r.text)) continue;
+    r.number = first + 1;
+    for (bool open = csv_quote_open_after(r.text, false); open && at_ < text_->lines();) {
+      text_->line(at_++, more_);
+      open = csv_quote_open_after(more_, true);
+      r.text.push_back('\n');
+      r.text.append(more_);
+    }
+    return true;
+  }
+  return false;
+}
+
 Profile read_profile(std::istream& in, const std::string& name, const ReadOptions& options) {
-  const std::string text = read_all(in);
-  // An sqlite export is read by path (load_profile): a stream of its bytes
-  // (stdin, a pipe) is no text profile.
-  if (std::string_view(text).starts_with(std::string_view("SQLite format 3\0", 16)))
-    fail_input(name, "an nsys sqlite export is read from a named file, not from stdin or a pipe");
+  const Text text(in);
+  if (text.sqlite()) fail_input(name, "an nsys sqlite export is read from a named file, not from stdin or a pipe");
   Profile p;
   p.source = name;
-  if (looks_like_accelsim_log(text)) {
+  if (text.accelsim_log()) {
     p.layout = Layout::AccelsimLog;
-    read_accelsim_log(all_lines(text), p);
-    check_config_used(p, options);
-    return p;
+    read_accelsim_log(text, p);
+  } else {
+    read_csv_profile(text, options, p);
   }
-  const std::vector<Line> content = content_lines(text);
-  if (content.empty()) fail_input(name, "empty profile: no CSV header found");
-  read_csv_profile(content, options, p);
   check_config_used(p, options);
   return p;
 }

@@ -46,9 +46,9 @@ class ColumnNames {
   std::map<std::string, uint32_t, std::less<>> ids_;
 };
 
-// A kernel's values by name, as written, packed into one string: an ncu raw
-// page has hundreds per launch, and a map per launch would take 30 times the
-// file's size.
+// A kernel's values by name, as written, packed into one string of
+// entries (name id, length, text): an ncu raw page has hundreds per launch,
+// and a map per launch would take 30 times the file's size.
 class Values {
  public:
   Values() = default;
@@ -60,14 +60,16 @@ class Values {
   void set(uint32_t id, std::string_view text);
   std::optional<std::string_view> get(std::string_view name) const;
   bool contains(std::string_view name) const { return get(name).has_value(); }
-  bool empty() const { return ends_.empty(); }
+  bool empty() const { return packed_.empty(); }
   // (name, text) in the order set.
   std::vector<std::pair<std::string_view, std::string_view>> items() const;
 
  private:
+  // Calls body(name id, text) for each entry in the order set.
+  template <class F>
+  void each(F&& body) const;
   std::shared_ptr<ColumnNames> names_;
-  std::string text_;
-  std::vector<std::pair<uint32_t, uint32_t>> ends_;  // (name id, end of its text in text_)
+  std::string packed_;
 };
 
 // One kernel launch, or for the summary layouts one kernel name over all

@@ -50,7 +50,7 @@ std::string_view option_value(std::string_view line, std::string_view option) {
 
 }  // namespace
 
-void read_accelsim_log(const std::vector<std::string_view>& lines, Profile& p) {
+void read_accelsim_log(const Text& text, Profile& p) {
   p.cycles_from = "gpu_sim_cycle";
   Kernel current = p.new_kernel();
   bool in_kernel = false;  // "key = value" lines before the first kernel are the configuration
@@ -64,8 +64,10 @@ void read_accelsim_log(const std::vector<std::string_view>& lines, Profile& p) {
     p.kernels.push_back(std::move(current));
     current = p.new_kernel();
   };
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = lines[i];
+  std::string text_line;
+  for (size_t i = 0; i < text.lines(); ++i) {
+    text.line(i, text_line);
+    std::string_view line = text_line;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     if (!in_kernel)
       if (auto l2 = option_value(line, "-gpgpu_cache:dl2"); !l2.empty()) l2_config = l2;

@@ -22,10 +22,6 @@ bool rest_empty(const std::vector<std::string>& f) {
   return std::all_of(f.begin() + 1, f.end(), [](const std::string& s) { return s.empty(); });
 }
 
-bool is_separator(const std::vector<std::string>& f) {
-  return !f.empty() && f[0] == std::string(kSeparatorDashes, '-') && rest_empty(f);
-}
-
 // "\s+L2_cache_stats_breakdown\[GLOBAL_ACC_R\]\[HIT\]\s*=\s*(.*)" ->
 // "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]": the literal text before the
 // first whitespace class, '=' or group, without its escapes.
@@ -53,34 +49,39 @@ struct Cell {
 
 class StatsReader {
  public:
-  StatsReader(const std::vector<Rows::Line>& lines, size_t first, const std::string& config, Profile& p)
-      : lines_(lines), i_(first), config_(config), p_(p) {}
+  StatsReader(const Text& text, size_t first, uint64_t last, const std::string& config, Profile& p)
+      : records_(&text, first), last_(last), config_(config), p_(p) {}
 
   void read() {
-    while (i_ < lines_.size()) read_block();
+    while (more()) read_block();
     if (p_.kernels.empty()) fail_input(p_.source, "get_stats.py CSV without kernel rows");
     finish_kernels();
   }
 
  private:
-  const std::vector<Rows::Line>& lines_;
-  size_t i_;
+  Records records_;
+  Record record_;           // the record taken last, or the one put back
+  bool put_back_ = false;   // whether record_ is to be taken again
+  uint64_t last_;           // the number of the text's last record
   std::string config_;
   Profile& p_;
   std::map<std::string, size_t, std::less<>> kernel_of_;  // APP--KERNEL -> index in p_.kernels
   std::vector<std::string> configs_;                     // of the first statistic block
 
+  // Whether a record is left, which the next take gets.
+  bool more() { return put_back_ || (put_back_ = records_.next(record_)); }
   std::vector<std::string> next_line(std::string_view what) {
-    if (i_ >= lines_.size()) fail_input(p_.source, lines_.back().number, "get_stats.py CSV ends before its " + std::string(what));
+    if (!more()) fail_input(p_.source, last_, "get_stats.py CSV ends before its " + std::string(what));
+    put_back_ = false;
     std::vector<std::string> f;
-    if (!split_csv_line(lines_[i_].text, f)) fail_input(p_.source, lines_[i_].number, "unterminated quoted field");
-    ++i_;
+    if (!split_csv_line(record_.text, f)) fail_input(p_.source, record_.number, "unterminated quoted field");
     return f;
   }
-  uint64_t line() const { return lines_[i_ - 1].number; }
+  uint64_t line() const { return record_.number; }
 
   void read_block() {
-    ++i_;  // the separator: blocks start at one
+    more();
+    put_back_ = false;  // the separator: blocks start at one
     auto name_line = next_line("statistic name");
     if (name_line[0].empty() || !rest_empty(name_line))
       fail_input(p_.source, line(), "expected a statistic name alone on its line");
@@ -90,10 +91,10 @@ class StatsReader {
     const uint64_t header_line = line();
     std::vector<std::vector<std::string>> rows;
     std::vector<uint64_t> row_lines;
-    while (i_ < lines_.size()) {
+    while (more()) {
       auto f = next_line("rows");
-      if (is_separator(f)) {
-        --i_;
+      if (is_stats_separator(f)) {
+        put_back_ = true;
         break;
       }
       if (f.size() != header.size())
@@ -204,15 +205,12 @@ class StatsReader {
 
 }  // namespace
 
-std::optional<size_t> accelsim_stats_start(const std::vector<Rows::Line>& lines) {
-  std::vector<std::string> f;
-  for (size_t i = 0; i < lines.size(); ++i)
-    if (split_csv_line(lines[i].text, f) && is_separator(f)) return i;
-  return std::nullopt;
+bool is_stats_separator(const std::vector<std::string>& f) {
+  return !f.empty() && f[0] == std::string(kSeparatorDashes, '-') && rest_empty(f);
 }
 
-void read_accelsim_stats(const std::vector<Rows::Line>& lines, size_t first, const std::string& config, Profile& p) {
-  StatsReader(lines, first, config, p).read();
+void read_accelsim_stats(const Text& text, size_t first, uint64_t last, const std::string& config, Profile& p) {
+  StatsReader(text, first, last, config, p).read();
 }
 
 }  // namespace sasskit::profile

@@ -120,6 +120,38 @@ TEST(Profile, BadExportsNameTheLine) {
             "p.csv:3: 2 fields, expected 3 as in the header on line 1");
 }
 
+// The readers go through the file's lines twice, from a spill file once
+// they pass what the process keeps in memory (4 MiB): rows, a quoted field
+// holding a line break and the line numbers of messages stay the same there.
+TEST(Profile, LongerThanTheSpillsMemoryShare) {
+  std::string text = "id,name,cycles,share\n";
+  const int rows = 200000;  // about 6 MB
+  for (int i = 1; i <= rows; ++i) text += std::to_string(i) + ",kernel_" + std::to_string(i % 7) + "," + std::to_string(i) + ",0.5\n";
+  Profile p = read(text);
+  ASSERT_EQ(p.layout, Layout::Plain);
+  ASSERT_EQ(p.kernels.size(), size_t(rows));
+  EXPECT_EQ(p.kernels.back().cycles, rows);
+  EXPECT_EQ(p.kernels.back().line, uint64_t(rows) + 1);
+  // A later profiler header wins over the hand-made first line: the rows
+  // after it, with a record across two lines near the end.
+  const std::string ncu = "\"ID\",\"Kernel Name\",\"gpc__cycles_elapsed.max\"\n\"\",\"\",\"cycle\"\n"
+                          "\"0\",\"a\nb\",\"7\"\n\"1\",\"c\",\"9\"\n";
+  Profile q = read(text + ncu);
+  ASSERT_EQ(q.layout, Layout::NcuRaw);
+  ASSERT_EQ(q.kernels.size(), 2u);
+  EXPECT_EQ(q.kernels[0].name, "a\nb");
+  EXPECT_EQ(q.kernels[1].line, uint64_t(rows) + 6);
+  EXPECT_EQ(q.kernels[1].cycles, 9);
+  EXPECT_EQ(error_of(text + "\"ID\",\"Kernel Name\",\"gpc__cycles_elapsed.max\"\n\"\",\"\",\"cycle\"\n\"0\",\"a\n"),
+            "p.csv:" + std::to_string(rows + 4) + ": unterminated quoted field");
+  // An Accel-Sim log whose statistics come after megabytes of text.
+  Profile log = read(text + "kernel_name = k\nkernel_launch_uid = 3\ngpu_sim_cycle = 5\n");
+  ASSERT_EQ(log.layout, Layout::AccelsimLog);
+  ASSERT_EQ(log.kernels.size(), 1u);
+  EXPECT_EQ(log.kernels[0].line, uint64_t(rows) + 2);
+  EXPECT_EQ(log.kernels[0].cycles, 5);
+}
+
 TEST(Profile, NumbersAsProfilersWriteThem) {
   EXPECT_EQ(parse_number("1,234.5"), 1234.5);
   EXPECT_EQ(parse_number("96.4%"), 96.4);
