@@ -86,10 +86,10 @@ std::optional<uint32_t> check_sm(const std::vector<double>& predicted, const std
 bool kept_span_cta_counts(const KernelSchedule& schedule, const std::vector<uint32_t>& kept, size_t num_sms) {
   std::vector<uint32_t> ctas(num_sms, 0);
   for (uint32_t sm : schedule.sm) ++ctas[sm];
-  const auto [low, high] = std::minmax_element(kept.begin(), kept.end(),
-                                               [&](uint32_t a, uint32_t b) { return ctas[a] < ctas[b]; });
-  return std::all_of(ctas.begin(), ctas.end(),
-                     [&](uint32_t n) { return n == 0 || (n >= ctas[*low] && n <= ctas[*high]); });
+  const auto extremes = std::minmax_element(kept.begin(), kept.end(),
+                                            [&](uint32_t a, uint32_t b) { return ctas[a] < ctas[b]; });
+  const uint32_t fewest = ctas[*extremes.first], most = ctas[*extremes.second];
+  return std::all_of(ctas.begin(), ctas.end(), [&](uint32_t n) { return n == 0 || (n >= fewest && n <= most); });
 }
 
 }  // namespace
