@@ -157,9 +157,7 @@ class Filter : public stream::HeldKernelFilter {
     }
     if (pending_size_ == pending_.size()) pending_.emplace_back();
     PendingCta& p = pending_[pending_size_++];
-    // A record of its own, not a copy: a copy would share the reader's parsed
-    // object, which may point into the reader's buffer, refilled next.
-    p.record = stream::Record(cta.record().bytes(), cta.record().where());
+    p.record = cta.record();
     p.cta = cta.cta();
     p.index = cta.index();
     pending_kernel_ = &k;
@@ -345,7 +343,7 @@ class Filter : public stream::HeldKernelFilter {
   CtaAccesses accesses_;                // read_now's, reused
   // A CTA record waiting in the batch, and what reading it gave.
   struct PendingCta {
-    stream::Record record;  // its bytes
+    stream::Record record;  // a copy, its buffers reused
     Dim3 cta;
     uint64_t index = 0;
     std::exception_ptr error;   // reading it failed
