@@ -161,8 +161,13 @@ void write_marks_note(std::ostream& out, const Comparison& c) {
 
 // "kernel 3 name", marked "(2: kernel 1 stands in; not simulated in 3)"
 // where runs did not simulate it.
+// "kernel 3 name", or the application's name.
+std::string scope_name(const CompareScope& s) {
+  return s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name;
+}
+
 std::string scope_title(const CompareScope& s) {
-  std::string title = s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name, marks;
+  std::string title = scope_name(s), marks;
   for (size_t i = 0; i < s.in_runs.size(); ++i) {
     const RunKernel& r = s.in_runs[i];
     if (r.kind == RunKernel::Simulated) continue;
@@ -206,7 +211,7 @@ void write_speedup_table(std::ostream& out, const Comparison& c) {
   for (size_t i = 1; i < c.runs.size(); ++i) head.push_back(std::to_string(i + 1));
   TextTable t(head);
   for (const CompareScope& s : c.scopes) {
-    std::vector<std::string> row{s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name};
+    std::vector<std::string> row{scope_name(s)};
     for (size_t i = 1; i < c.runs.size(); ++i) row.push_back(marked(s, i, speedup_text(s.speedup(i))));
     t.add(std::move(row));
   }
