@@ -19,40 +19,41 @@ std::vector<T> column(const MapView& m, std::string_view key, size_t expected, s
 }  // namespace
 
 void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) {
-  pk.pack_map(30 + (c.gpu.empty() ? 0 : 1) + (c.l2_bound_write_sectors ? 1 : 0) + (c.ctas ? 1 : 0));
-  pack_type(pk, type);
-  pack_field(pk, "kernel", c.kernel_id);
-  if (!c.gpu.empty()) pack_field(pk, "gpu", c.gpu);
-  pack_field(pk, "l1_hit_rate", c.l1_hit_rate);
-  pack_field(pk, "l2_hit_rate", c.l2_hit_rate);
-  pack_field(pk, "gmem_requests", c.gmem_requests);
-  if (c.ctas) pack_field(pk, "ctas", *c.ctas);
-  pack_field(pk, "kernel_amat", c.kernel_amat);
-  pack_field(pk, "l1_sectors", c.l1_sectors);
-  pack_field(pk, "l1_hits", c.l1_hits);
-  pack_field(pk, "l2_sectors", c.l2_sectors);
-  pack_field(pk, "l2_hits", c.l2_hits);
-  pack_field(pk, "l2_bound_sectors", c.l2_bound_sectors);
-  if (c.l2_bound_write_sectors) pack_field(pk, "l2_bound_write_sectors", *c.l2_bound_write_sectors);
-  pack_field(pk, "dram_sectors", c.dram_sectors);
-  pack_field(pk, "dram_read_sectors", c.dram_read_sectors);
-  pack_field(pk, "dram_write_sectors", c.dram_write_sectors);
-  pack_field(pk, "noc_queue", c.noc_queue);
-  pack_field(pk, "dram_queue", c.dram_queue);
-  pack_field(pk, "pc", c.pc);
-  pack_field(pk, "amat", c.amat);
-  pack_field(pk, "pc_l1_hit_rate", c.pc_l1_hit_rate);
-  pack_field(pk, "pc_l2_hit_rate", c.pc_l2_hit_rate);
-  pack_field(pk, "pc_requests", c.pc_requests);
-  pack_field(pk, "pc_sectors", c.pc_sectors);
-  pack_field(pk, "pc_l2_sectors", c.pc_l2_sectors);
-  pack_field(pk, "pc_writeback_sectors", c.pc_writeback_sectors);
-  pack_field(pk, "sm", c.sm);
-  pack_field(pk, "sm_l1_hit_rate", c.sm_l1_hit_rate);
-  pack_field(pk, "sm_l2_hit_rate", c.sm_l2_hit_rate);
-  pack_field(pk, "space", c.space);
-  pack_field(pk, "space_requests", c.space_requests);
-  pack_field(pk, "space_sectors", c.space_sectors);
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("kernel", c.kernel_id);
+    if (!c.gpu.empty()) map("gpu", c.gpu);
+    map("l1_hit_rate", c.l1_hit_rate);
+    map("l2_hit_rate", c.l2_hit_rate);
+    map("gmem_requests", c.gmem_requests);
+    if (c.ctas) map("ctas", *c.ctas);
+    map("kernel_amat", c.kernel_amat);
+    map("l1_sectors", c.l1_sectors);
+    map("l1_hits", c.l1_hits);
+    map("l2_sectors", c.l2_sectors);
+    map("l2_hits", c.l2_hits);
+    map("l2_bound_sectors", c.l2_bound_sectors);
+    if (c.l2_bound_write_sectors) map("l2_bound_write_sectors", *c.l2_bound_write_sectors);
+    map("dram_sectors", c.dram_sectors);
+    map("dram_read_sectors", c.dram_read_sectors);
+    map("dram_write_sectors", c.dram_write_sectors);
+    map("noc_queue", c.noc_queue);
+    map("dram_queue", c.dram_queue);
+    map("pc", c.pc);
+    map("amat", c.amat);
+    map("pc_l1_hit_rate", c.pc_l1_hit_rate);
+    map("pc_l2_hit_rate", c.pc_l2_hit_rate);
+    map("pc_requests", c.pc_requests);
+    map("pc_sectors", c.pc_sectors);
+    map("pc_l2_sectors", c.pc_l2_sectors);
+    map("pc_writeback_sectors", c.pc_writeback_sectors);
+    map("sm", c.sm);
+    map("sm_l1_hit_rate", c.sm_l1_hit_rate);
+    map("sm_l2_hit_rate", c.sm_l2_hit_rate);
+    map("space", c.space);
+    map("space_requests", c.space_requests);
+    map("space_sectors", c.space_sectors);
+  });
 }
 
 namespace {

@@ -214,11 +214,13 @@ Plan load_plan(const std::string& path) {
 namespace sasskit::stream {
 namespace {
 
+// A column of one value per row, `field(row)` each.
 template <class T, class F>
-void column(Packer& pk, std::string_view name, const std::vector<T>& rows, F field) {
-  pack_key(pk, name);
-  pk.pack_array(static_cast<uint32_t>(rows.size()));
-  for (const auto& r : rows) pk.pack(field(r));
+auto column_of(const std::vector<T>& rows, F field) {
+  return [&rows, field](Packer& pk) {
+    pk.pack_array(static_cast<uint32_t>(rows.size()));
+    for (const auto& r : rows) pk.pack(field(r));
+  };
 }
 
 template <class T>
@@ -233,25 +235,25 @@ std::vector<T> column(const MapView& m, std::string_view name, size_t expected) 
 }  // namespace
 
 void RecordCodec<Plan>::pack(Packer& pk, const Plan& p) {
-  pk.pack_map(p.error_bound ? 17 : 16);
-  pack_key(pk, "t");
-  pack_key(pk, type);
-  pack_key(pk, "method"); pk.pack(p.method);
-  pack_key(pk, "params"); pk.pack(p.params);
-  pack_key(pk, "unit"); pk.pack(p.unit);
-  pack_key(pk, "invocations"); pk.pack(p.invocations);
-  pack_key(pk, "total"); pk.pack(p.total);
-  if (p.error_bound) { pack_key(pk, "error_bound"); pk.pack(*p.error_bound); }
-  column(pk, "cluster_label", p.clusters, [](const PlanCluster& c) { return c.label; });
-  column(pk, "cluster_size", p.clusters, [](const PlanCluster& c) { return c.size; });
-  column(pk, "cluster_samples", p.clusters, [](const PlanCluster& c) { return c.samples; });
-  column(pk, "cluster_mean", p.clusters, [](const PlanCluster& c) { return c.mean; });
-  column(pk, "cluster_sd", p.clusters, [](const PlanCluster& c) { return c.sd; });
-  column(pk, "id", p.entries, [](const PlanEntry& e) { return e.id; });
-  column(pk, "name", p.entries, [](const PlanEntry& e) { return e.name; });
-  column(pk, "cluster", p.entries, [](const PlanEntry& e) { return e.cluster; });
-  column(pk, "picks", p.entries, [](const PlanEntry& e) { return e.picks; });
-  column(pk, "weight", p.entries, [](const PlanEntry& e) { return e.weight; });
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("method", p.method);
+    map("params", p.params);
+    map("unit", p.unit);
+    map("invocations", p.invocations);
+    map("total", p.total);
+    if (p.error_bound) map("error_bound", *p.error_bound);
+    map.with("cluster_label", column_of(p.clusters, [](const PlanCluster& c) { return c.label; }));
+    map.with("cluster_size", column_of(p.clusters, [](const PlanCluster& c) { return c.size; }));
+    map.with("cluster_samples", column_of(p.clusters, [](const PlanCluster& c) { return c.samples; }));
+    map.with("cluster_mean", column_of(p.clusters, [](const PlanCluster& c) { return c.mean; }));
+    map.with("cluster_sd", column_of(p.clusters, [](const PlanCluster& c) { return c.sd; }));
+    map.with("id", column_of(p.entries, [](const PlanEntry& e) { return e.id; }));
+    map.with("name", column_of(p.entries, [](const PlanEntry& e) { return e.name; }));
+    map.with("cluster", column_of(p.entries, [](const PlanEntry& e) { return e.cluster; }));
+    map.with("picks", column_of(p.entries, [](const PlanEntry& e) { return e.picks; }));
+    map.with("weight", column_of(p.entries, [](const PlanEntry& e) { return e.weight; }));
+  });
 }
 
 Plan RecordCodec<Plan>::unpack(const Record& r) {

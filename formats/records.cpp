@@ -16,6 +16,11 @@ void pack_dim(Packer& pk, const Dim3& d) {
   pk.pack(d.z);
 }
 
+// A Dim3 as a pack_map_of entry's value.
+auto dim_of(const Dim3& d) {
+  return [&d](Packer& pk) { pack_dim(pk, d); };
+}
+
 Dim3 unpack_dim(const MapView& m, std::string_view field) {
   auto v = m.get<std::vector<uint32_t>>(field);
   if (v.size() != 3) fail_input(m.where(), "field '" + std::string(field) + "' needs 3 values");
@@ -25,12 +30,11 @@ Dim3 unpack_dim(const MapView& m, std::string_view field) {
 }  // namespace
 
 void RecordCodec<Memcpy>::pack(Packer& pk, const Memcpy& m) {
-  pk.pack_map(3);
-  pack_type(pk, type);
-  pack_key(pk, "address");
-  pk.pack(m.address);
-  pack_key(pk, "bytes");
-  pk.pack(m.bytes);
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("address", m.address);
+    map("bytes", m.bytes);
+  });
 }
 
 Memcpy RecordCodec<Memcpy>::unpack(const Record& r) {
@@ -39,23 +43,24 @@ Memcpy RecordCodec<Memcpy>::unpack(const Record& r) {
 }
 
 void RecordCodec<KernelInfo>::pack(Packer& pk, const KernelInfo& k) {
-  pk.pack_map(15 + (k.comments.empty() ? 0 : 1));
-  pack_type(pk, type);
-  pack_key(pk, "id"); pk.pack(k.id);
-  pack_key(pk, "name"); pk.pack(k.name);
-  pack_key(pk, "grid"); pack_dim(pk, k.grid);
-  pack_key(pk, "block"); pack_dim(pk, k.block);
-  pack_key(pk, "shmem"); pk.pack(k.shmem);
-  pack_key(pk, "nregs"); pk.pack(k.nregs);
-  pack_key(pk, "binary_version"); pk.pack(k.binary_version);
-  pack_key(pk, "stream_id"); pk.pack(k.stream_id);
-  pack_key(pk, "shmem_base"); pk.pack(k.shmem_base);
-  pack_key(pk, "local_base"); pk.pack(k.local_base);
-  pack_key(pk, "nvbit_version"); pk.pack(k.nvbit_version);
-  pack_key(pk, "tracer_version"); pk.pack(k.tracer_version);
-  pack_key(pk, "lineinfo"); pk.pack(k.lineinfo);
-  pack_key(pk, "trace_file"); pk.pack(k.trace_file);
-  if (!k.comments.empty()) { pack_key(pk, "comments"); pk.pack(k.comments); }
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("id", k.id);
+    map("name", k.name);
+    map.with("grid", dim_of(k.grid));
+    map.with("block", dim_of(k.block));
+    map("shmem", k.shmem);
+    map("nregs", k.nregs);
+    map("binary_version", k.binary_version);
+    map("stream_id", k.stream_id);
+    map("shmem_base", k.shmem_base);
+    map("local_base", k.local_base);
+    map("nvbit_version", k.nvbit_version);
+    map("tracer_version", k.tracer_version);
+    map("lineinfo", k.lineinfo);
+    map("trace_file", k.trace_file);
+    if (!k.comments.empty()) map("comments", k.comments);
+  });
 }
 
 KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
@@ -81,25 +86,27 @@ KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
 
 namespace {
 
-// An optional per-entry column: absent when no entry has the value, else
-// one entry each, nil where that entry has none.
-template <class T, class Get>
-void pack_optional_column(Packer& pk, std::string_view key, const std::vector<StaticInst>& insts, Get get) {
-  if (std::none_of(insts.begin(), insts.end(), [&](const StaticInst& i) { return get(i).has_value(); })) return;
-  pack_key(pk, key);
-  pk.pack_array(static_cast<uint32_t>(insts.size()));
-  for (const auto& i : insts) {
-    const std::optional<T>& v = get(i);
-    if (v) pk.pack(*v);
-    else pk.pack_nil();
-  }
+// A per-entry column, one value each, as a pack_map_of entry's value.
+template <class Get>
+auto column_of(const std::vector<StaticInst>& insts, Get get) {
+  return [&insts, get](Packer& pk) {
+    pk.pack_array(static_cast<uint32_t>(insts.size()));
+    for (const auto& i : insts) pk.pack(get(i));
+  };
 }
 
-template <class Get>
-void pack_column(Packer& pk, std::string_view key, const std::vector<StaticInst>& insts, Get get) {
-  pack_key(pk, key);
-  pk.pack_array(static_cast<uint32_t>(insts.size()));
-  for (const auto& i : insts) pk.pack(get(i));
+// An optional per-entry column: one entry each, nil where that entry has
+// none (written only when some entry has the value).
+template <class T, class Get>
+auto optional_column_of(const std::vector<StaticInst>& insts, Get get) {
+  return [&insts, get](Packer& pk) {
+    pk.pack_array(static_cast<uint32_t>(insts.size()));
+    for (const auto& i : insts) {
+      const std::optional<T>& v = get(i);
+      if (v) pk.pack(*v);
+      else pk.pack_nil();
+    }
+  };
 }
 
 }  // namespace
@@ -108,17 +115,22 @@ void RecordCodec<InstTable>::pack(Packer& pk, const InstTable& t) {
   const auto& in = t.insts;
   const bool lines = std::any_of(in.begin(), in.end(), [](const StaticInst& i) { return i.line.has_value(); });
   const bool imms = std::any_of(in.begin(), in.end(), [](const StaticInst& i) { return i.imm.has_value(); });
-  pk.pack_map(8 + (lines ? 1 : 0) + (imms ? 1 : 0));
-  pack_type(pk, type);
-  pack_key(pk, "kernel"); pk.pack(t.kernel_id);
-  pack_key(pk, "first"); pk.pack(t.first);
-  pack_column(pk, "pc", in, [](const StaticInst& i) { return i.pc; });
-  pack_column(pk, "op", in, [](const StaticInst& i) -> const std::string& { return i.opcode; });
-  pack_column(pk, "dst", in, [](const StaticInst& i) -> const std::vector<uint16_t>& { return i.dst; });
-  pack_column(pk, "src", in, [](const StaticInst& i) -> const std::vector<uint16_t>& { return i.src; });
-  pack_column(pk, "width", in, [](const StaticInst& i) { return i.mem_width; });
-  pack_optional_column<uint32_t>(pk, "line", in, [](const StaticInst& i) -> const std::optional<uint32_t>& { return i.line; });
-  pack_optional_column<std::string>(pk, "imm", in, [](const StaticInst& i) -> const std::optional<std::string>& { return i.imm; });
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("kernel", t.kernel_id);
+    map("first", t.first);
+    map.with("pc", column_of(in, [](const StaticInst& i) { return i.pc; }));
+    map.with("op", column_of(in, [](const StaticInst& i) -> const std::string& { return i.opcode; }));
+    map.with("dst", column_of(in, [](const StaticInst& i) -> const std::vector<uint16_t>& { return i.dst; }));
+    map.with("src", column_of(in, [](const StaticInst& i) -> const std::vector<uint16_t>& { return i.src; }));
+    map.with("width", column_of(in, [](const StaticInst& i) { return i.mem_width; }));
+    if (lines)
+      map.with("line", optional_column_of<uint32_t>(
+                           in, [](const StaticInst& i) -> const std::optional<uint32_t>& { return i.line; }));
+    if (imms)
+      map.with("imm", optional_column_of<std::string>(
+                          in, [](const StaticInst& i) -> const std::optional<std::string>& { return i.imm; }));
+  });
 }
 
 namespace {
@@ -178,23 +190,32 @@ InstTable RecordCodec<InstTable>::unpack(const Record& r) {
   return InstTable{m.get<uint32_t>("kernel"), m.get<uint32_t>("first"), std::move(insts)};
 }
 
+namespace {
+void pack_warp(Packer& pk, const WarpTrace& w) {
+  pack_map_of(pk, [&](auto& map) {
+    map("id", w.warp_id);
+    map("inst", w.inst);
+    map("mask", w.mask);
+    map.with("mode", [&](Packer& out) {
+      out.pack_array(static_cast<uint32_t>(w.addr_mode.size()));
+      for (uint8_t mode : w.addr_mode) out.pack(static_cast<unsigned>(mode));
+    });
+    map("addr", w.addrs);
+    if (!w.addr_extra.empty()) map("extra", w.addr_extra);
+  });
+}
+}  // namespace
+
 void RecordCodec<CtaTrace>::pack(Packer& pk, const CtaTrace& c) {
-  pk.pack_map(4);
-  pack_type(pk, type);
-  pack_key(pk, "kernel"); pk.pack(c.kernel_id);
-  pack_key(pk, "cta"); pack_dim(pk, c.cta);
-  pack_key(pk, "warps");
-  pk.pack_array(static_cast<uint32_t>(c.warps.size()));
-  for (const auto& w : c.warps) {
-    pk.pack_map(5 + (w.addr_extra.empty() ? 0 : 1));
-    pack_key(pk, "id"); pk.pack(w.warp_id);
-    pack_key(pk, "inst"); pk.pack(w.inst);
-    pack_key(pk, "mask"); pk.pack(w.mask);
-    pack_key(pk, "mode"); pk.pack_array(static_cast<uint32_t>(w.addr_mode.size()));
-    for (uint8_t mode : w.addr_mode) pk.pack(static_cast<unsigned>(mode));
-    pack_key(pk, "addr"); pk.pack(w.addrs);
-    if (!w.addr_extra.empty()) { pack_key(pk, "extra"); pk.pack(w.addr_extra); }
-  }
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("kernel", c.kernel_id);
+    map.with("cta", dim_of(c.cta));
+    map.with("warps", [&](Packer& out) {
+      out.pack_array(static_cast<uint32_t>(c.warps.size()));
+      for (const auto& w : c.warps) pack_warp(out, w);
+    });
+  });
 }
 
 namespace {
@@ -286,13 +307,15 @@ void Writer::write(const CtaTrace& cta) {
   if (table_ && table_->kernel_id == cta.kernel_id && agrees_with(cta, table_->insts)) {
     if (!payload_) payload_ = std::make_shared<PayloadEncoder>();
     const std::string_view data = payload_->encode(cta.warps, table_->insts);
-    pk.pack_map(4);
-    pack_type(pk, "cta");
-    pack_key(pk, "kernel"); pk.pack(cta.kernel_id);
-    pack_key(pk, "cta"); pack_dim(pk, cta.cta);
-    pack_key(pk, "data");
-    pk.pack_bin(static_cast<uint32_t>(data.size()));
-    pk.pack_bin_body(data.data(), static_cast<uint32_t>(data.size()));
+    pack_map_of(pk, [&](auto& map) {
+      map.type(RecordCodec<CtaTrace>::type);
+      map("kernel", cta.kernel_id);
+      map.with("cta", dim_of(cta.cta));
+      map.with("data", [&](Packer& out) {
+        out.pack_bin(static_cast<uint32_t>(data.size()));
+        out.pack_bin_body(data.data(), static_cast<uint32_t>(data.size()));
+      });
+    });
   } else {
     RecordCodec<CtaTrace>::pack(pk, cta);
   }

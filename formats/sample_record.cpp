@@ -64,21 +64,21 @@ std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& 
 namespace sasskit::stream {
 
 void RecordCodec<KernelSample>::pack(Packer& pk, const KernelSample& s) {
-  pk.pack_map(9 + (s.gpu.empty() ? 0 : 1) + (s.sm_insts.empty() ? 0 : 1) + (s.sampling_error ? 1 : 0) +
-              (s.check_sm ? 1 : 0));
-  pack_type(pk, type);
-  pack_field(pk, "kernel", s.kernel_id);
-  if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
-  pack_field(pk, "selection", s.selection);
-  pack_field(pk, "sms", s.sms);
-  pack_field(pk, "ctas", s.ctas);
-  pack_field(pk, "predicted_cycles", s.predicted_cycles);
-  pack_field(pk, "kernel_insts", s.kernel_insts);
-  pack_field(pk, "sample_insts", s.sample_insts);
-  pack_field(pk, "kernel_ctas", s.kernel_ctas);
-  if (!s.sm_insts.empty()) pack_field(pk, "sm_insts", s.sm_insts);
-  if (s.sampling_error) pack_field(pk, "sampling_error", *s.sampling_error);
-  if (s.check_sm) pack_field(pk, "check_sm", *s.check_sm);
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("kernel", s.kernel_id);
+    if (!s.gpu.empty()) map("gpu", s.gpu);
+    map("selection", s.selection);
+    map("sms", s.sms);
+    map("ctas", s.ctas);
+    map("predicted_cycles", s.predicted_cycles);
+    map("kernel_insts", s.kernel_insts);
+    map("sample_insts", s.sample_insts);
+    map("kernel_ctas", s.kernel_ctas);
+    if (!s.sm_insts.empty()) map("sm_insts", s.sm_insts);
+    if (s.sampling_error) map("sampling_error", *s.sampling_error);
+    if (s.check_sm) map("check_sm", *s.check_sm);
+  });
 }
 
 KernelSample RecordCodec<KernelSample>::unpack(const Record& r) {

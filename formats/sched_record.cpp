@@ -6,14 +6,15 @@
 namespace sasskit::stream {
 
 void RecordCodec<KernelSchedule>::pack(Packer& pk, const KernelSchedule& s) {
-  pk.pack_map(6 + (s.gpu.empty() ? 0 : 1));
-  pack_type(pk, type);
-  pack_field(pk, "kernel", s.kernel_id);
-  if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
-  pack_field(pk, "policy", s.policy);
-  pack_field(pk, "launch", s.launch);
-  pack_field(pk, "sm", s.sm);
-  pack_field(pk, "start", s.start);
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("kernel", s.kernel_id);
+    if (!s.gpu.empty()) map("gpu", s.gpu);
+    map("policy", s.policy);
+    map("launch", s.launch);
+    map("sm", s.sm);
+    map("start", s.start);
+  });
 }
 
 KernelSchedule RecordCodec<KernelSchedule>::unpack(const Record& r) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "formats/msgpack_map.hpp"
 #include "formats/msgpack_pack.hpp"
@@ -22,6 +23,59 @@ const char* stall_event_name(StallEvent e) {
   return names[static_cast<size_t>(e)];
 }
 
+namespace {
+
+enum class Merge : uint8_t { Sum, Max };
+
+// One scalar counter of SimCounters: its key in the stats record, how the
+// counts of two SMs merge, and whether records before 2.2 lack it (read as 0).
+struct CounterField {
+  std::string_view key;
+  uint64_t SimCounters::*member;
+  Merge merge = Merge::Sum;
+  bool optional = false;
+};
+
+// The scalars in the record's order: the SM's time and work, written before
+// the per-type columns, and its memory traffic and conflicts, after them.
+// A new counter is a member and a line here (and a row in STREAM.md).
+constexpr CounterField kWorkFields[] = {
+    {"active_cycles", &SimCounters::active_cycles, Merge::Max},
+    {"sm_cycles", &SimCounters::sm_cycles},
+    {"sched_cycles", &SimCounters::sched_cycles},
+    {"insts", &SimCounters::insts},
+    {"thread_insts", &SimCounters::thread_insts},
+    {"ctas", &SimCounters::ctas},
+    {"warp_cycles", &SimCounters::warp_cycles},
+    {"max_warps", &SimCounters::max_warps, Merge::Max},
+};
+constexpr CounterField kTrafficFields[] = {
+    {"mem_insts", &SimCounters::mem_insts},
+    {"mem_requests", &SimCounters::mem_requests},
+    {"l1d_misses", &SimCounters::l1d_misses},
+    {"l2_sectors", &SimCounters::l2_sectors, Merge::Sum, true},
+    {"l2_write_sectors", &SimCounters::l2_write_sectors, Merge::Sum, true},
+    {"dram_read_sectors", &SimCounters::dram_read_sectors, Merge::Sum, true},
+    {"dram_write_sectors", &SimCounters::dram_write_sectors, Merge::Sum, true},
+    {"smem_conflict_cycles", &SimCounters::smem_conflict_cycles},
+    {"reg_bank_conflicts", &SimCounters::reg_bank_conflicts},
+    {"unknown_opcodes", &SimCounters::unknown_opcodes},
+};
+
+void merge_fields(SimCounters& into, const SimCounters& from, std::span<const CounterField> fields) {
+  for (const CounterField& f : fields) {
+    uint64_t& v = into.*f.member;
+    v = f.merge == Merge::Max ? std::max(v, from.*f.member) : v + from.*f.member;
+  }
+}
+
+template <size_t N>
+void add_column(std::array<uint64_t, N>& into, const std::array<uint64_t, N>& from) {
+  for (size_t i = 0; i < N; ++i) into[i] += from[i];
+}
+
+}  // namespace
+
 uint64_t SimCounters::stall_cycles() const {
   uint64_t n = 0;
   for (uint64_t v : stall_type) n += v;
@@ -29,16 +83,10 @@ uint64_t SimCounters::stall_cycles() const {
 }
 
 void SimCounters::add(const SimCounters& o) {
-  active_cycles = std::max(active_cycles, o.active_cycles);
-  max_warps = std::max(max_warps, o.max_warps);
-  sm_cycles += o.sm_cycles;
-  sched_cycles += o.sched_cycles;
-  insts += o.insts;
-  thread_insts += o.thread_insts;
-  ctas += o.ctas;
-  warp_cycles += o.warp_cycles;
-  for (size_t i = 0; i < kStallTypes; ++i) stall_type[i] += o.stall_type[i];
-  for (size_t i = 0; i < kStallEvents; ++i) stall_event[i] += o.stall_event[i];
+  merge_fields(*this, o, kWorkFields);
+  merge_fields(*this, o, kTrafficFields);
+  add_column(stall_type, o.stall_type);
+  add_column(stall_event, o.stall_event);
   for (size_t i = 0; i < kUnitClasses; ++i) {
     units[i].busy_cycles += o.units[i].busy_cycles;
     units[i].insts += o.units[i].insts;
@@ -47,16 +95,6 @@ void SimCounters::add(const SimCounters& o) {
   l0i.misses += o.l0i.misses;
   l1i.accesses += o.l1i.accesses;
   l1i.misses += o.l1i.misses;
-  mem_insts += o.mem_insts;
-  mem_requests += o.mem_requests;
-  l1d_misses += o.l1d_misses;
-  l2_sectors += o.l2_sectors;
-  l2_write_sectors += o.l2_write_sectors;
-  dram_read_sectors += o.dram_read_sectors;
-  dram_write_sectors += o.dram_write_sectors;
-  smem_conflict_cycles += o.smem_conflict_cycles;
-  reg_bank_conflicts += o.reg_bank_conflicts;
-  unknown_opcodes += o.unknown_opcodes;
 }
 
 }  // namespace sasskit
@@ -65,40 +103,34 @@ namespace sasskit::stream {
 namespace {
 
 template <class T, size_t N, class F>
-void pack_column(Packer& pk, const std::array<T, N>& a, F field) {
-  pk.pack_array(static_cast<uint32_t>(N));
-  for (const auto& v : a) pk.pack(field(v));
+auto column_of(const std::array<T, N>& a, F field) {
+  return [&a, field](Packer& pk) {
+    pk.pack_array(static_cast<uint32_t>(N));
+    for (const auto& v : a) pk.pack(field(v));
+  };
 }
 
-void pack_counters(Packer& pk, const SimCounters& c, uint32_t extra_fields) {
-  pk.pack_map(27 + extra_fields);
-  pack_key(pk, "active_cycles"); pk.pack(c.active_cycles);
-  pack_key(pk, "sm_cycles"); pk.pack(c.sm_cycles);
-  pack_key(pk, "sched_cycles"); pk.pack(c.sched_cycles);
-  pack_key(pk, "insts"); pk.pack(c.insts);
-  pack_key(pk, "thread_insts"); pk.pack(c.thread_insts);
-  pack_key(pk, "ctas"); pk.pack(c.ctas);
-  pack_key(pk, "warp_cycles"); pk.pack(c.warp_cycles);
-  pack_key(pk, "max_warps"); pk.pack(c.max_warps);
-  pack_key(pk, "ipc"); pk.pack(c.ipc());
-  pack_key(pk, "occupancy"); pk.pack(c.achieved_occupancy());
-  pack_key(pk, "stall_type"); pack_column(pk, c.stall_type, [](uint64_t v) { return v; });
-  pack_key(pk, "stall_event"); pack_column(pk, c.stall_event, [](uint64_t v) { return v; });
-  pack_key(pk, "unit_busy"); pack_column(pk, c.units, [](const UnitCounters& u) { return u.busy_cycles; });
-  pack_key(pk, "unit_insts"); pack_column(pk, c.units, [](const UnitCounters& u) { return u.insts; });
-  pack_key(pk, "l0i"); pk.pack_array(2); pk.pack(c.l0i.accesses); pk.pack(c.l0i.misses);
-  pack_key(pk, "l1i"); pk.pack_array(2); pk.pack(c.l1i.accesses); pk.pack(c.l1i.misses);
-  pack_key(pk, "mem_insts"); pk.pack(c.mem_insts);
-  pack_key(pk, "mem_requests"); pk.pack(c.mem_requests);
-  pack_key(pk, "l1d_misses"); pk.pack(c.l1d_misses);
-  pack_key(pk, "l2_sectors"); pk.pack(c.l2_sectors);
-  pack_key(pk, "l2_write_sectors"); pk.pack(c.l2_write_sectors);
-  pack_key(pk, "dram_read_sectors"); pk.pack(c.dram_read_sectors);
-  pack_key(pk, "dram_write_sectors"); pk.pack(c.dram_write_sectors);
-  pack_key(pk, "smem_conflict_cycles"); pk.pack(c.smem_conflict_cycles);
-  pack_key(pk, "reg_bank_conflicts"); pk.pack(c.reg_bank_conflicts);
-  pack_key(pk, "unknown_opcodes"); pk.pack(c.unknown_opcodes);
-  pack_key(pk, "stall_cycles"); pk.pack(c.stall_cycles());
+template <class Map>
+void scalar_entries(Map& map, const SimCounters& c, std::span<const CounterField> fields) {
+  for (const CounterField& f : fields) map(f.key, c.*f.member);
+}
+
+// The entries of a counters map (the derived ipc, occupancy and
+// stall_cycles included), for pack_map_of.
+template <class Map>
+void counter_entries(Map& map, const SimCounters& c) {
+  const auto same = [](uint64_t v) { return v; };
+  scalar_entries(map, c, kWorkFields);
+  map("ipc", c.ipc());
+  map("occupancy", c.achieved_occupancy());
+  map.with("stall_type", column_of(c.stall_type, same));
+  map.with("stall_event", column_of(c.stall_event, same));
+  map.with("unit_busy", column_of(c.units, [](const UnitCounters& u) { return u.busy_cycles; }));
+  map.with("unit_insts", column_of(c.units, [](const UnitCounters& u) { return u.insts; }));
+  map.with("l0i", column_of(std::array{c.l0i.accesses, c.l0i.misses}, same));
+  map.with("l1i", column_of(std::array{c.l1i.accesses, c.l1i.misses}, same));
+  scalar_entries(map, c, kTrafficFields);
+  map("stall_cycles", c.stall_cycles());
 }
 
 template <size_t N>
@@ -111,16 +143,14 @@ std::array<uint64_t, N> fixed_column(const MapView& m, std::string_view field) {
   return a;
 }
 
+void read_scalars(const MapView& m, SimCounters& c, std::span<const CounterField> fields) {
+  for (const CounterField& f : fields)
+    c.*f.member = f.optional ? m.get_or<uint64_t>(f.key, 0) : m.get<uint64_t>(f.key);
+}
+
 SimCounters unpack_counters(const MapView& m) {
   SimCounters c;
-  c.active_cycles = m.get<uint64_t>("active_cycles");
-  c.sm_cycles = m.get<uint64_t>("sm_cycles");
-  c.sched_cycles = m.get<uint64_t>("sched_cycles");
-  c.insts = m.get<uint64_t>("insts");
-  c.thread_insts = m.get<uint64_t>("thread_insts");
-  c.ctas = m.get<uint64_t>("ctas");
-  c.warp_cycles = m.get<uint64_t>("warp_cycles");
-  c.max_warps = m.get<uint64_t>("max_warps");
+  read_scalars(m, c, kWorkFields);
   c.stall_type = fixed_column<kStallTypes>(m, "stall_type");
   c.stall_event = fixed_column<kStallEvents>(m, "stall_event");
   auto busy = fixed_column<kUnitClasses>(m, "unit_busy");
@@ -130,28 +160,21 @@ SimCounters unpack_counters(const MapView& m) {
   auto l1i = fixed_column<2>(m, "l1i");
   c.l0i = {l0i[0], l0i[1]};
   c.l1i = {l1i[0], l1i[1]};
-  c.mem_insts = m.get<uint64_t>("mem_insts");
-  c.mem_requests = m.get<uint64_t>("mem_requests");
-  c.l1d_misses = m.get<uint64_t>("l1d_misses");
-  c.l2_sectors = m.get_or<uint64_t>("l2_sectors", 0);
-  c.l2_write_sectors = m.get_or<uint64_t>("l2_write_sectors", 0);
+  read_scalars(m, c, kTrafficFields);
   if (c.l2_write_sectors > c.l2_sectors)
     fail_input(m.where(), "field 'l2_write_sectors' is more than 'l2_sectors'");
-  c.dram_read_sectors = m.get_or<uint64_t>("dram_read_sectors", 0);
-  c.dram_write_sectors = m.get_or<uint64_t>("dram_write_sectors", 0);
-  c.smem_conflict_cycles = m.get<uint64_t>("smem_conflict_cycles");
-  c.reg_bank_conflicts = m.get<uint64_t>("reg_bank_conflicts");
-  c.unknown_opcodes = m.get<uint64_t>("unknown_opcodes");
   return c;
 }
 
 void pack_pcs(Packer& pk, const PcStats& p) {
-  pk.pack_map(3);
-  pack_key(pk, "pc"); pk.pack(p.pc);
-  pack_key(pk, "insts"); pk.pack(p.insts);
-  pack_key(pk, "stall_type");
-  pk.pack_array(static_cast<uint32_t>(kStallTypes));
-  for (const auto& col : p.stall_type) pk.pack(col);
+  pack_map_of(pk, [&](auto& map) {
+    map("pc", p.pc);
+    map("insts", p.insts);
+    map.with("stall_type", [&](Packer& out) {
+      out.pack_array(static_cast<uint32_t>(kStallTypes));
+      for (const auto& col : p.stall_type) out.pack(col);
+    });
+  });
 }
 
 PcStats unpack_pcs(const MapView& m) {
@@ -169,14 +192,15 @@ PcStats unpack_pcs(const MapView& m) {
 }
 
 void pack_projection(Packer& pk, const Projection& p) {
-  pk.pack_map(p.error_frac ? 7 : 6);
-  pack_key(pk, "applied"); pk.pack(p.applied);
-  pack_key(pk, "simulated_cycles"); pk.pack(p.simulated_cycles);
-  pack_key(pk, "projected_cycles"); pk.pack(p.projected_cycles);
-  pack_key(pk, "simulated_insts"); pk.pack(p.simulated_insts);
-  pack_key(pk, "projected_insts"); pk.pack(p.projected_insts);
-  pack_key(pk, "unfinished_ctas"); pk.pack(p.unfinished_ctas);
-  if (p.error_frac) { pack_key(pk, "error_frac"); pk.pack(*p.error_frac); }
+  pack_map_of(pk, [&](auto& map) {
+    map("applied", p.applied);
+    map("simulated_cycles", p.simulated_cycles);
+    map("projected_cycles", p.projected_cycles);
+    map("simulated_insts", p.simulated_insts);
+    map("projected_insts", p.projected_insts);
+    map("unfinished_ctas", p.unfinished_ctas);
+    if (p.error_frac) map("error_frac", *p.error_frac);
+  });
 }
 
 Projection unpack_projection(const MapView& m) {
@@ -192,25 +216,28 @@ Projection unpack_projection(const MapView& m) {
 }  // namespace
 
 void RecordCodec<KernelStats>::pack(Packer& pk, const KernelStats& s) {
-  pk.pack_map(13);
-  pack_key(pk, "t"); pack_key(pk, type);
-  pack_key(pk, "kernel"); pk.pack(s.kernel_id);
-  pack_key(pk, "name"); pk.pack(s.name);
-  pack_key(pk, "gpu"); pk.pack(s.gpu);
-  pack_key(pk, "schedule"); pk.pack(s.schedule);
-  pack_key(pk, "memory"); pk.pack(s.memory);
-  pack_key(pk, "stream"); pk.pack(s.stream_id);
-  pack_key(pk, "start"); pk.pack(s.start_cycle);
-  pack_key(pk, "cycles"); pk.pack(s.cycles);
-  pack_key(pk, "total"); pack_counters(pk, s.total, 0);
-  pack_key(pk, "sms");
-  pk.pack_array(static_cast<uint32_t>(s.per_sm.size()));
-  for (const auto& sm : s.per_sm) {
-    pack_counters(pk, sm.c, 1);
-    pack_key(pk, "sm"); pk.pack(sm.sm);
-  }
-  pack_key(pk, "pcs"); pack_pcs(pk, s.per_pc);
-  pack_key(pk, "projection"); pack_projection(pk, s.projection);
+  pack_map_of(pk, [&](auto& map) {
+    map.type(type);
+    map("kernel", s.kernel_id);
+    map("name", s.name);
+    map("gpu", s.gpu);
+    map("schedule", s.schedule);
+    map("memory", s.memory);
+    map("stream", s.stream_id);
+    map("start", s.start_cycle);
+    map("cycles", s.cycles);
+    map.with("total", [&](Packer& out) { pack_map_of(out, [&](auto& m) { counter_entries(m, s.total); }); });
+    map.with("sms", [&](Packer& out) {
+      out.pack_array(static_cast<uint32_t>(s.per_sm.size()));
+      for (const auto& sm : s.per_sm)
+        pack_map_of(out, [&](auto& m) {
+          counter_entries(m, sm.c);
+          m("sm", sm.sm);
+        });
+    });
+    map.with("pcs", [&](Packer& out) { pack_pcs(out, s.per_pc); });
+    map.with("projection", [&](Packer& out) { pack_projection(out, s.projection); });
+  });
 }
 
 KernelStats RecordCodec<KernelStats>::unpack(const Record& r) {

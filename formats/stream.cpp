@@ -263,23 +263,26 @@ Writer::Writer(std::ostream& out, std::string name, const Header& upstream, Stag
 
 void Writer::write_header(const Header& upstream) {
   Packer pk(buf_);
-  pk.pack_map(4);
-  pack_field(pk, "magic", std::string(kMagic));
-  pack_field(pk, "major", kMajor);
-  pack_field(pk, "minor", kMinor);
-  pack_key(pk, "provenance");
-  pk.pack_array(static_cast<uint32_t>(upstream.provenance.size() + 1));
   auto pack_stage = [&](const Stage& s) {
-    pk.pack_map(3 + !s.gpu.empty() + !s.gpu_fingerprint.empty() + s.options.has_value());
-    pack_field(pk, "tool", s.tool);
-    pack_field(pk, "version", s.version);
-    pack_field(pk, "argv", s.argv);
-    if (!s.gpu.empty()) pack_field(pk, "gpu", s.gpu);
-    if (!s.gpu_fingerprint.empty()) pack_field(pk, "gpu_fingerprint", s.gpu_fingerprint);
-    if (s.options) pack_field(pk, "options", *s.options);
+    pack_map_of(pk, [&](auto& map) {
+      map("tool", s.tool);
+      map("version", s.version);
+      map("argv", s.argv);
+      if (!s.gpu.empty()) map("gpu", s.gpu);
+      if (!s.gpu_fingerprint.empty()) map("gpu_fingerprint", s.gpu_fingerprint);
+      if (s.options) map("options", *s.options);
+    });
   };
-  for (const auto& s : upstream.provenance) pack_stage(s);
-  pack_stage(self_);
+  pack_map_of(pk, [&](auto& map) {
+    map("magic", std::string(kMagic));
+    map("major", kMajor);
+    map("minor", kMinor);
+    map.with("provenance", [&](Packer& out) {
+      out.pack_array(static_cast<uint32_t>(upstream.provenance.size() + 1));
+      for (const auto& s : upstream.provenance) pack_stage(s);
+      pack_stage(self_);
+    });
+  });
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
 }
@@ -306,9 +309,10 @@ void Writer::write(const Record& record) {
 void Writer::finish() {
   if (finished_) return;
   Packer pk(buf_);
-  pk.pack_map(2);
-  pack_type(pk, "end");
-  pack_field(pk, "counts", counts_);
+  pack_map_of(pk, [&](auto& map) {
+    map.type("end");
+    map("counts", counts_);
+  });
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
   finished_ = true;
