@@ -140,9 +140,9 @@ class InSection {
 
 // Runs the tasks, and with SASSKIT_TIMING notes the section's wall time and
 // each task's CPU time (a call from within a task is part of its caller's
-// section).
+// section; a call with no task is none).
 void run_tasks(size_t n, size_t helpers, const std::function<void(size_t)>& task) {
-  if (!section_timing_on() || InSection::flag()) {
+  if (!section_timing_on() || n == 0 || InSection::flag()) {
     run_tasks_untimed(n, helpers, task);
     return;
   }

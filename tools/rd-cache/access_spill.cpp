@@ -20,15 +20,15 @@ constexpr size_t kMostVarintBytes = archive::ByteSink::kMaxVarintBytes;
 // instruction: the gap to its position from the one before's, its table
 // entry, its lines; per line: the difference from the warp's line before
 // (0 before the first) and the sector mask.
-size_t AccessSpill::append(const CtaAccesses& cta) {
-  bytes_.resize(kMostVarintBytes);
-  VarintOut out{bytes_.data()};
+void AccessSpill::encode(const CtaAccesses& cta, std::string& bytes) {
+  bytes.resize(kMostVarintBytes);
+  VarintOut out{bytes.data()};
   out.varint(cta.warps.size());
-  bytes_.resize(out.at - bytes_.data());
+  bytes.resize(out.at - bytes.data());
   for (const WarpAccesses& w : cta.warps) {
-    const size_t used = bytes_.size();
-    bytes_.resize(used + kMostVarintBytes * (2 + 3 * w.mem_insts() + 2 * w.lines.size()));
-    out.at = bytes_.data() + used;
+    const size_t used = bytes.size();
+    bytes.resize(used + kMostVarintBytes * (2 + 3 * w.mem_insts() + 2 * w.lines.size()));
+    out.at = bytes.data() + used;
     out.varint(w.dyn_insts);
     out.varint(w.mem_insts());
     uint32_t next_pos = 0;
@@ -44,9 +44,8 @@ size_t AccessSpill::append(const CtaAccesses& cta) {
         out.varint(w.lines[l].mask);
       }
     }
-    bytes_.resize(out.at - bytes_.data());
+    bytes.resize(out.at - bytes.data());
   }
-  return file_.append(bytes_);
 }
 
 void AccessSpill::load(size_t index, uint32_t linear, CtaAccesses& out) const {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "formats/archive_bytes.hpp"
 #include "kernel_accesses.hpp"
@@ -17,7 +18,14 @@ namespace sasskit::rdcache {
 class AccessSpill {
  public:
   // Appends a CTA's accesses (all but `linear`); returns its index.
-  size_t append(const CtaAccesses& cta);
+  size_t append(const CtaAccesses& cta) {
+    encode(cta, bytes_);
+    return append_encoded(bytes_);
+  }
+  // A CTA's accesses as append() stores them, into `bytes` (any thread).
+  static void encode(const CtaAccesses& cta, std::string& bytes);
+  // Appends a CTA encoded by encode(); returns its index.
+  size_t append_encoded(std::string_view bytes) { return file_.append(bytes); }
   // Makes every appended CTA readable by load(); call before loading.
   void flush() { file_.flush(); }
   // Forgets every CTA, to be reused for another kernel.

@@ -14,12 +14,19 @@ uint64_t KernelCounts::gmem_requests() const {
 }
 
 // Sectors one SM sends to L2, in its issue order.
-struct L2Request {
+struct CacheModel::L2Request {
   uint32_t kernel = 0;  // of the run
   uint32_t inst = 0;
   bool lookup = true;  // L2 allocates them
   Op op = Op::Load;
-  uint32_t begin = 0, end = 0;  // into SmPass::l2_lines
+  uint32_t begin = 0, end = 0;  // into SmPass::l2_lines (kept for the sweep's stacks only)
+};
+
+// An L2 line of a request, in its slice of the L2's tags.
+struct SliceLine {
+  uint64_t line = 0;  // as the slice names it (SlicedTags::Place)
+  uint32_t mask = 0;
+  uint32_t request = 0;  // into SmPass::l2
 };
 
 // One kernel's CTAs on one SM, issued group after group: its CTAs in order
@@ -71,11 +78,17 @@ struct CacheModel::Lane {
 // One SM's L1 pass over its lanes, resumed for each chunk of its requests
 // to L2.
 struct CacheModel::SmPass {
-  SmPass(const GpuConfig& gpu, const std::vector<SweepPoint>& sweep) : l1(Level::L1, gpu.l1d, sweep) {}
+  SmPass(const GpuConfig& gpu, const std::vector<SweepPoint>& sweep, unsigned l2_slices)
+      : to_l2(l2_slices), l1(Level::L1, gpu.l1d, sweep) {}
   std::vector<Lane> lanes;           // per kernel of the run
-  std::vector<L2Request> l2;         // this chunk's
-  std::vector<LineAccess> l2_lines;  // L1 lines, with the sectors bound for L2
+  std::vector<L2Request> l2;         // this chunk's, those L2 does not look up included
+  std::vector<std::vector<SliceLine>> to_l2;  // their L2 lines to look up, per slice of L2's tags
+  std::vector<LineAccess> l2_lines;  // the same in order, where L2 has sweep stacks
   LevelStacks l1;
+  // A request's scratch: its L1 lines with the sectors bound for L2, and
+  // those as L2 lines.
+  std::vector<LineAccess> from_l1, in_l2;
+  std::vector<uint64_t> sectors;
   bool done() const {
     return std::all_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.done(); });
   }
@@ -158,10 +171,30 @@ std::vector<std::vector<uint32_t>> ctas_by_sm(const KernelRun& run, unsigned num
 
 }  // namespace
 
+namespace {
+
+// The L2 lines and sectors of L1 lines bound for L2: the same lines where
+// both levels have the same shape, else their sectors coalesced again
+// (`sectors` and `out` are scratch).
+std::span<const LineAccess> in_l2_lines(std::span<const LineAccess> from_l1, const LineShape& l1,
+                                        const LineShape& l2, std::vector<uint64_t>& sectors,
+                                        std::vector<LineAccess>& out) {
+  if (l1.line_bytes == l2.line_bytes && l1.sector_bytes == l2.sector_bytes) return from_l1;
+  sectors.clear();
+  for (const LineAccess& l : from_l1)
+    for (unsigned s = 0; s < kMaxSectorsPerLine; ++s)
+      if (l.mask & (1u << s)) sectors.push_back((l.line * l1.sectors_per_line() + s) * l1.sector_bytes);
+  coalesce(sectors, l1.sector_bytes, l2, out);
+  return out;
+}
+
+}  // namespace
+
 // Runs the SM's memory instructions through its L1 until this chunk holds
 // kL2Chunk requests to L2 or the SM's CTAs are done.
 void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) const {
   pass.l2.clear();
+  for (std::vector<SliceLine>& lines : pass.to_l2) lines.clear();
   pass.l2_lines.clear();
   LevelStacks& l1 = pass.l1;
   while (pass.l2.size() < kL2Chunk && !pass.done()) {
@@ -197,10 +230,9 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
       t.sectors += sectors;
       ic.traffic.requests += 1;
       ic.traffic.sectors += sectors;
-      L2Request req{static_cast<uint32_t>(k), inst, route.l2_lookup, route.op,
-                    static_cast<uint32_t>(pass.l2_lines.size()), 0};
       l1.measure_into(k);
-      uint64_t hit_sectors = 0;  // counted once per request: the lookups may alias the counts
+      pass.from_l1.clear();
+      uint64_t hit_sectors = 0, bound = 0;  // counted once per request: the lookups may alias the counts
       for (const LineAccess& l : lines) {
         uint32_t hits = 0;
         if (route.l1_lookup) {
@@ -208,14 +240,16 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
           hit_sectors += sectors_in(hits);
         }
         const uint32_t to_l2 = route.l2_all ? l.mask : (route.l1_lookup ? l.mask & ~hits : 0);
-        if (to_l2) pass.l2_lines.push_back(LineAccess{l.line, to_l2});
+        if (to_l2) {
+          pass.from_l1.push_back(LineAccess{l.line, to_l2});
+          bound += sectors_in(to_l2);
+        }
       }
       if (route.l1_lookup) {
         lane.counts.l1.add(sectors, hit_sectors);
         ic.l1.add(sectors, hit_sectors);
       }
-      req.end = static_cast<uint32_t>(pass.l2_lines.size());
-      if (req.end > req.begin) pass.l2.push_back(req);
+      if (bound) send_to_l2(L2Request{static_cast<uint32_t>(k), inst, route.l2_lookup, route.op}, bound, pass, lane.counts);
     }
   }
   if (pass.done()) {
@@ -227,80 +261,126 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
   }
 }
 
-namespace {
 
-// The L2 lines and sectors of L1 lines bound for L2: the same lines where
-// both levels have the same shape, else their sectors coalesced again
-// (`sectors` and `out` are scratch).
-std::span<const LineAccess> in_l2_lines(std::span<const LineAccess> from_l1, const LineShape& l1,
-                                        const LineShape& l2, std::vector<uint64_t>& sectors,
-                                        std::vector<LineAccess>& out) {
-  if (l1.line_bytes == l2.line_bytes && l1.sector_bytes == l2.sector_bytes) return from_l1;
-  sectors.clear();
-  for (const LineAccess& l : from_l1)
-    for (unsigned s = 0; s < kMaxSectorsPerLine; ++s)
-      if (l.mask & (1u << s)) sectors.push_back((l.line * l1.sectors_per_line() + s) * l1.sector_bytes);
-  coalesce(sectors, l1.sector_bytes, l2, out);
-  return out;
+// Hands a request's L1 lines bound for L2 (pass.from_l1, `bound` sectors)
+// on to L2: counts the sectors it sends, and for a request L2 does not look
+// up those that go on to DRAM; the L2 lines to look up go to their slices of
+// L2's tags.
+void CacheModel::send_to_l2(L2Request req, uint64_t bound, SmPass& pass, KernelCounts& counts) const {
+  counts.l2_bound_sectors += bound;
+  if (req.op == Op::Store) counts.l2_bound_write_sectors += bound;
+  const std::span<const LineAccess> lines =
+      in_l2_lines(pass.from_l1, pass.l1.shape(), l2_.shape(), pass.sectors, pass.in_l2);
+  if (!req.lookup) {
+    uint64_t n = 0;
+    for (const LineAccess& l : lines) n += sectors_in(l.mask);
+    (req.op != Op::Load ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
+  } else {
+    const uint32_t request = static_cast<uint32_t>(pass.l2.size());
+    req.begin = static_cast<uint32_t>(pass.l2_lines.size());
+    for (const LineAccess& l : lines) {
+      const SlicedTags::Place at = l2_.tags().place(l.line);
+      pass.to_l2[at.slice].push_back(SliceLine{at.line, l.mask, request});
+    }
+    if (l2_.sweeps()) pass.l2_lines.insert(pass.l2_lines.end(), lines.begin(), lines.end());
+    req.end = static_cast<uint32_t>(pass.l2_lines.size());
+  }
+  pass.l2.push_back(req);
 }
 
-}  // namespace
-
-void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult>& results) {
-  // The SMs' request streams merged round-robin: request i of SM 0, 1, ...,
-  // then request i + 1; the same proxy for time as within an SM.
-  const LineShape l1 = line_shape(gpu_.l1d, level_name(Level::L1));
-  std::vector<uint64_t> sectors;
-  std::vector<LineAccess> lines;
+// The SMs' request streams are merged round-robin: request i of SM 0, 1,
+// ..., then request i + 1; the same proxy for time as within an SM. A slice
+// of L2's tags sees its own lines in that order, so each set sees its
+// lines in the order one pass over every line would give it.
+void CacheModel::run_l2_slice(const std::vector<SmPass>& sms, unsigned slice, std::vector<KernelCounts>& counts) {
+  std::vector<size_t> next(sms.size(), 0);  // per SM, into its lines of the slice
   size_t longest = 0;
   for (const SmPass& p : sms) longest = std::max(longest, p.l2.size());
-  for (size_t i = 0; i < longest; ++i) {
+  for (uint32_t i = 0; i < longest; ++i) {
     for (size_t sm = 0; sm < sms.size(); ++sm) {
-      if (i >= sms[sm].l2.size()) continue;
+      const std::vector<SliceLine>& lines = sms[sm].to_l2[slice];
+      size_t& at = next[sm];
+      if (at == lines.size() || lines[at].request != i) continue;
       const L2Request& req = sms[sm].l2[i];
-      KernelCounts& counts = results[req.kernel].counts;
-      l2_.measure_into(req.kernel);
-      const std::span<const LineAccess> from_l1(sms[sm].l2_lines.data() + req.begin, req.end - req.begin);
-      // The SMs' chunks together outgrow the CPU's caches, and this SM's
-      // next request comes up only after every other SM's.
-      __builtin_prefetch(sms[sm].l2_lines.data() + req.end);
-      __builtin_prefetch(&req + 2);
-      uint64_t bound = 0;
-      for (const LineAccess& l : from_l1) bound += sectors_in(l.mask);
-      counts.l2_bound_sectors += bound;
-      if (req.op == Op::Store) counts.l2_bound_write_sectors += bound;
+      KernelCounts& c = counts[req.kernel];
       // Loads and atomics read what misses; stores and atomics write, into
-      // the line (dirty until evicted) or, past a write-through or
-      // non-allocating L2, on to DRAM.
+      // the line (dirty until evicted) or, past a write-through L2, on to
+      // DRAM.
       const bool reads = req.op != Op::Store, writes = req.op != Op::Load;
       // Summed over the request's lines, then counted once.
       uint64_t n = 0, h = 0, written_back = 0;
-      for (const LineAccess& l : in_l2_lines(from_l1, l1, l2_.shape(), sectors, lines)) {
+      for (; at < lines.size() && lines[at].request == i; ++at) {
+        const SliceLine& l = lines[at];
         n += sectors_in(l.mask);
-        if (!req.lookup) continue;
-        const TagOutcome out = l2_.access(l, writes);
+        const TagOutcome out = l2_.access_tags(SlicedTags::Place{l.line, slice}, l.mask, writes);
         h += sectors_in(out.hits);
         written_back += out.written_back;
       }
-      if (!req.lookup) {
-        (writes ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
-        continue;
-      }
-      InstCounts& ic = counts.inst[req.inst];
-      counts.l2.add(n, h);
-      counts.sm_l2[sm].add(n, h);
+      // The SMs' lines together outgrow the CPU's caches, and this SM's
+      // next ones come up only after every other SM's.
+      __builtin_prefetch(lines.data() + at);
+      InstCounts& ic = c.inst[req.inst];
+      c.l2.add(n, h);
+      c.sm_l2[sm].add(n, h);
       ic.l2.add(n, h);
       ic.written_back += written_back;
-      counts.dram_write_sectors += written_back;
-      if (reads) counts.dram_read_sectors += n - h;
-      if (writes && gpu_.l2.write_policy == WritePolicy::WriteThrough) counts.dram_write_sectors += n;
+      c.dram_write_sectors += written_back;
+      if (reads) c.dram_read_sectors += n - h;
+      if (writes && gpu_.l2.write_policy == WritePolicy::WriteThrough) c.dram_write_sectors += n;
     }
   }
 }
 
+// The sweep's L2 stacks over every line looked up, in the merged order.
+void CacheModel::run_l2_stacks(const std::vector<SmPass>& sms) {
+  size_t longest = 0;
+  for (const SmPass& p : sms) longest = std::max(longest, p.l2.size());
+  for (size_t i = 0; i < longest; ++i) {
+    for (const SmPass& p : sms) {
+      if (i >= p.l2.size()) continue;
+      const L2Request& req = p.l2[i];
+      l2_.measure_into(req.kernel);
+      for (uint32_t l = req.begin; l < req.end; ++l) l2_.access_stacks(p.l2_lines[l], true);
+    }
+  }
+}
+
+// The L2 pass over a chunk of the SMs' requests: a task per slice of L2's
+// tags, and one for the sweep's stacks (first: the longest).
+void CacheModel::run_l2(const std::vector<SmPass>& sms, std::vector<std::vector<KernelCounts>>& slice_counts) {
+  const size_t stacks = l2_.sweeps() ? 1 : 0;
+  parallel_for(stacks + slice_counts.size(), threads_, [&](size_t task) {
+    if (task < stacks)
+      run_l2_stacks(sms);
+    else
+      run_l2_slice(sms, static_cast<unsigned>(task - stacks), slice_counts[task - stacks]);
+  });
+}
+
 namespace {
 
-// A kernel's L1 counts over the SMs' lanes, and its issue cycles.
+// A kernel's counts of one SM's lane or one slice of L2, sized for it.
+KernelCounts sized_counts(const KernelAccesses& kernel, unsigned num_sms) {
+  KernelCounts counts;
+  counts.inst.resize(kernel.table.size());
+  counts.sm_l2.resize(num_sms);
+  return counts;
+}
+
+// A kernel's L2 counts from one slice of L2's tags, added to the kernel's.
+void add_l2(const KernelCounts& slice, KernelCounts& counts) {
+  counts.l2.merge(slice.l2);
+  for (size_t sm = 0; sm < counts.sm_l2.size(); ++sm) counts.sm_l2[sm].merge(slice.sm_l2[sm]);
+  for (size_t i = 0; i < counts.inst.size(); ++i) {
+    counts.inst[i].l2.merge(slice.inst[i].l2);
+    counts.inst[i].written_back += slice.inst[i].written_back;
+  }
+  counts.dram_read_sectors += slice.dram_read_sectors;
+  counts.dram_write_sectors += slice.dram_write_sectors;
+}
+
+// A kernel's L1 counts over the SMs' lanes, what they sent to L2 (and past
+// it, where L2 does not look a request up), and its issue cycles.
 void gather_l1(const KernelAccesses& kernel, const std::vector<KernelCounts*>& lanes,
                const std::vector<uint64_t>& warp_insts, unsigned subcores_per_sm, KernelCounts& counts) {
   counts.traffic = kernel.uncached;
@@ -312,6 +392,10 @@ void gather_l1(const KernelAccesses& kernel, const std::vector<KernelCounts*>& l
     }
     counts.l1.merge(p.l1);
     counts.sm_l1.push_back(p.l1);
+    counts.l2_bound_sectors += p.l2_bound_sectors;
+    counts.l2_bound_write_sectors += p.l2_bound_write_sectors;
+    counts.dram_read_sectors += p.dram_read_sectors;
+    counts.dram_write_sectors += p.dram_write_sectors;
     for (size_t i = 0; i < counts.inst.size(); ++i) {
       counts.inst[i].traffic.requests += p.inst[i].traffic.requests;
       counts.inst[i].traffic.sectors += p.inst[i].traffic.sectors;
@@ -327,7 +411,7 @@ void gather_l1(const KernelAccesses& kernel, const std::vector<KernelCounts*>& l
 std::vector<KernelResult> CacheModel::run(std::span<const KernelRun> kernels) {
   std::vector<SmPass> sms;
   sms.reserve(gpu_.num_sms);
-  for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms.emplace_back(gpu_, sweep_);
+  for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms.emplace_back(gpu_, sweep_, l2_.tags().slices());
   std::vector<KernelResult> results(kernels.size());
   for (const KernelRun& k : kernels) {
     if (k.ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
@@ -336,16 +420,19 @@ std::vector<KernelResult> CacheModel::run(std::span<const KernelRun> kernels) {
     for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms[sm].lanes.emplace_back(k, std::move(on_sm[sm]));
   }
   l2_.clear_histograms();
+  std::vector<std::vector<KernelCounts>> slice_counts(l2_.tags().slices());  // per slice, per kernel
   for (size_t k = 0; k < kernels.size(); ++k) {
-    results[k].counts.inst.resize(kernels[k].kernel.table.size());
-    results[k].counts.sm_l2.resize(gpu_.num_sms);
+    results[k].counts = sized_counts(kernels[k].kernel, gpu_.num_sms);
+    for (std::vector<KernelCounts>& slice : slice_counts) slice.push_back(results[k].counts);
     l2_.measure_into(k);
   }
   for (bool more = true; more;) {
     parallel_for(sms.size(), threads_, [&](size_t sm) { advance_sm(kernels, sms[sm]); });
-    run_l2(sms, results);
+    run_l2(sms, slice_counts);
     more = std::any_of(sms.begin(), sms.end(), [](const SmPass& p) { return !p.done(); });
   }
+  for (const std::vector<KernelCounts>& slice : slice_counts)
+    for (size_t k = 0; k < kernels.size(); ++k) add_l2(slice[k], results[k].counts);
 
   for (size_t k = 0; k < kernels.size(); ++k) {
     std::vector<KernelCounts*> lanes;

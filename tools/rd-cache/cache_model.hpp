@@ -71,7 +71,8 @@ uint64_t placed_end(const KernelSchedule& schedule, std::span<const uint64_t> ct
 
 class CacheModel {
  public:
-  // `threads` SMs' L1 passes run in parallel; results do not depend on it.
+  // `threads` SMs' L1 passes run in parallel, and as many slices of L2's
+  // sets (rounded down to a power of two); results do not depend on it.
   CacheModel(const GpuConfig& gpu, std::unique_ptr<AccessOrder> order,
              std::vector<SweepPoint> sweep, unsigned threads);
 
@@ -108,10 +109,14 @@ class CacheModel {
   static constexpr size_t kL2Chunk = 4096;
 
  private:
+  struct L2Request;
   struct Lane;
   struct SmPass;
   void advance_sm(std::span<const KernelRun> kernels, SmPass& pass) const;
-  void run_l2(const std::vector<SmPass>& sms, std::vector<KernelResult>& results);
+  void send_to_l2(L2Request req, uint64_t bound, SmPass& pass, KernelCounts& counts) const;
+  void run_l2(const std::vector<SmPass>& sms, std::vector<std::vector<KernelCounts>>& slice_counts);
+  void run_l2_slice(const std::vector<SmPass>& sms, unsigned slice, std::vector<KernelCounts>& counts);
+  void run_l2_stacks(const std::vector<SmPass>& sms);
 
   GpuConfig gpu_;
   std::unique_ptr<AccessOrder> order_;

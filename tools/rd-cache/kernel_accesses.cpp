@@ -124,8 +124,24 @@ CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint
   return c;
 }
 
+void CtaTally::add_to(KernelAccesses& kernel) const {
+  for (size_t c = 0; c < kCategories; ++c) {
+    kernel.uncached[c].requests += uncached[c].requests;
+    kernel.uncached[c].sectors += uncached[c].sectors;
+  }
+  kernel.lane_addresses += lane_addresses;
+}
+
 bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::string& where,
                    std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses) {
+  CtaTally tally;
+  if (!read_payload(kernel, payload, where, unit_of, units, accesses, tally)) return false;
+  tally.add_to(kernel);
+  return true;
+}
+
+bool read_payload(const KernelAccesses& kernel, std::string_view payload, const std::string& where,
+                  std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses, CtaTally& tally) {
   stream::PayloadReader in(payload, where);
   std::array<Traffic, kCategories> uncached{};
   uint64_t lane_addresses = 0;
@@ -169,11 +185,8 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
     }
   }
   accesses.warps.resize(warps);
-  for (size_t c = 0; c < kCategories; ++c) {
-    kernel.uncached[c].requests += uncached[c].requests;
-    kernel.uncached[c].sectors += uncached[c].sectors;
-  }
-  kernel.lane_addresses += lane_addresses;
+  tally.uncached = uncached;
+  tally.lane_addresses = lane_addresses;
   units = counted;
   return true;
 }

@@ -71,6 +71,18 @@ CtaAccesses cta_accesses(const KernelAccesses& kernel, const CtaTrace& cta, uint
 bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::string& where,
                    std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses);
 
+// What count_payload adds to the kernel for one CTA.
+struct CtaTally {
+  std::array<Traffic, kCategories> uncached{};
+  uint64_t lane_addresses = 0;
+  void add_to(KernelAccesses& kernel) const;
+};
+
+// count_payload without touching the kernel: its counts into `tally`, for
+// the caller to add (several CTAs can be read at once, from several threads).
+bool read_payload(const KernelAccesses& kernel, std::string_view payload, const std::string& where,
+                  std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses, CtaTally& tally);
+
 // The kernel layer's checks, count_cta, then holds the CTA's accesses in
 // kernel.ctas (tests and small inputs).
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where);

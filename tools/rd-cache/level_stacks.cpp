@@ -22,17 +22,18 @@ SetsWays sets_ways(uint64_t size_bytes, unsigned assoc, unsigned line_bytes, con
 }
 
 namespace {
-std::unique_ptr<CacheTags> model_tags(Level level, const CacheGeometry& model) {
+SlicedTags model_tags(Level level, const CacheGeometry& model, unsigned slices) {
   const SetsWays sw =
       sets_ways(model.size_bytes, model.assoc, model.line_bytes, level == Level::L1 ? "l1d-size" : "l2-size");
-  return make_cache_tags(kDefaultReplacement, sw.sets, sw.ways);
+  return SlicedTags(kDefaultReplacement, sw.sets, sw.ways, slices);
 }
 }  // namespace
 
-LevelStacks::LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep)
+LevelStacks::LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep,
+                         unsigned slices)
     : shape_(line_shape(model, level_name(level))),
       write_back_(model.write_policy == WritePolicy::WriteBack),
-      model_(model_tags(level, model)) {
+      tags_(model_tags(level, model, slices)) {
   // One stack per distinct set count, deep enough for its largest point.
   std::vector<SetsWays> stacks;
   for (const SweepPoint& p : sweep) {

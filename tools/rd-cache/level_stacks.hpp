@@ -12,6 +12,7 @@
 #include "cache_tags.hpp"
 #include "requests.hpp"
 #include "reuse_distance.hpp"
+#include "sliced_tags.hpp"
 
 namespace sasskit::rdcache {
 
@@ -43,7 +44,9 @@ SetsWays sets_ways(uint64_t size_bytes, unsigned assoc, unsigned line_bytes, con
 
 class LevelStacks {
  public:
-  LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep);
+  // The modeled cache's tags in `slices` slices (SlicedTags): what a lookup
+  // finds does not depend on their number.
+  LevelStacks(Level level, const CacheGeometry& model, const std::vector<SweepPoint>& sweep, unsigned slices = 1);
 
   // Looks up one line in the modeled cache: the hit sectors of `a.mask`,
   // and the dirty sectors written back by the eviction it causes (a
@@ -53,8 +56,18 @@ class LevelStacks {
   // Inline: most runs sweep nothing, and this runs for every line looked up.
   TagOutcome access(const LineAccess& a, bool write, bool measured = true) {
     if (!stacks_.empty()) access_stacks(a, measured);
-    return model_->access(a.line, a.mask, write && write_back_);
+    return access_tags(tags_.place(a.line), a.mask, write);
   }
+
+  // The two halves of access(), for a pass that looks lines up a thread per
+  // slice of the tags and another for the sweep's stacks (which see every
+  // line, in order). Threads may look up lines of different slices at once.
+  const SlicedTags& tags() const { return tags_; }
+  TagOutcome access_tags(const SlicedTags::Place& at, uint32_t mask, bool write) {
+    return tags_.access(at, mask, write && write_back_);
+  }
+  bool sweeps() const { return !stacks_.empty(); }
+  void access_stacks(const LineAccess& a, bool measured);
 
   // The accesses measured from now on fill histogram set `set` (one per
   // kernel when kernels share the cache; set 0 until told otherwise).
@@ -71,12 +84,11 @@ class LevelStacks {
   const LineShape& shape() const { return shape_; }
 
  private:
-  void access_stacks(const LineAccess& a, bool measured);
   void add_histogram_sets(size_t sets);
 
   LineShape shape_;
   bool write_back_ = false;
-  std::unique_ptr<CacheTags> model_;  // the modeled cache, under kDefaultReplacement
+  SlicedTags tags_;  // the modeled cache, under kDefaultReplacement
   std::vector<SweepPoint> points_;
   std::vector<size_t> stack_of_point_;
   std::vector<std::unique_ptr<StackEngine>> stacks_;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 #include "access_spill.hpp"
 #include "formats/cache_record.hpp"
@@ -20,6 +22,7 @@
 #include "libcommon/diag.hpp"
 #include "libcommon/nonstall.hpp"
 #include "libcommon/opcodes.hpp"
+#include "libcommon/parallel.hpp"
 #include "libcommon/placement.hpp"
 
 namespace sasskit::rdcache {
@@ -33,8 +36,12 @@ class SpilledCtas : public CtaSource {
   explicit SpilledCtas(std::unique_ptr<AccessSpill> spill) : accesses_(std::move(spill)) {}
   void add(uint32_t linear, const UnitCounts& units, const CtaAccesses& accesses) {
     accesses_->append(accesses);
-    linear_.push_back(linear);
-    units_of_.push_back(units_.intern(units));
+    note(linear, units);
+  }
+  // The same with the accesses encoded (AccessSpill::encode).
+  void add_encoded(uint32_t linear, const UnitCounts& units, std::string_view accesses) {
+    accesses_->append_encoded(accesses);
+    note(linear, units);
   }
   // Every CTA added: from here on they load.
   void complete() { accesses_->flush(); }
@@ -68,6 +75,10 @@ class SpilledCtas : public CtaSource {
     return out;
   }
   bool empty() const { return linear_.empty(); }
+  void note(uint32_t linear, const UnitCounts& units) {
+    linear_.push_back(linear);
+    units_of_.push_back(units_.intern(units));
+  }
   size_t size() const override { return linear_.size(); }
   uint32_t linear(size_t cta) const override { return linear_[cta]; }
   void load(size_t cta, CtaAccesses& out) const override { accesses_->load(cta, linear_[cta], out); }
@@ -129,14 +140,31 @@ class Filter : public stream::HeldKernelFilter {
   }
 
   void insts_read(const stream::Kernel&, const InstTable& slice) override {
+    read_pending();
     add_insts(open_->accesses, slice.insts);
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
   }
 
-  // The record is read once, here, for the counts and the accesses: from
-  // its compact payload, or decoded where it is in full form or
-  // count_payload does not take it.
+  // The record is read once, for the counts and the accesses: from its
+  // compact payload, or decoded where it is in full form or count_payload
+  // does not take it. With more than one thread, CTAs wait in a batch that
+  // the threads read together; what each gave is added in stream order, so
+  // the spill, the counts and any error are those of one thread.
   void cta_read(const stream::Kernel&, const stream::CtaRecord& cta) override {
+    if (options_.threads <= 1) {
+      read_now(cta);
+      return;
+    }
+    if (pending_size_ == pending_.size()) pending_.emplace_back();
+    PendingCta& p = pending_[pending_size_++];
+    // A record of its own, not a copy: a copy would share the reader's
+    // parsed object.
+    p.record = stream::Record(cta.record().bytes(), cta.record().where());
+    p.index = cta.index();
+    if (pending_size_ == kBatchCtas) read_pending();
+  }
+
+  void read_now(const stream::CtaRecord& cta) {
     const stream::Record& r = cta.record();
     UnitCounts units{};
     const auto payload = stream::cta_payload(r);
@@ -144,14 +172,55 @@ class Filter : public stream::HeldKernelFilter {
       open_->ctas.add(static_cast<uint32_t>(cta.index()), units, accesses_);
       return;
     }
-    const CtaTrace trace = cta.decode();
-    count_cta(open_->accesses, trace, r.where());
-    units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
-    open_->ctas.add(static_cast<uint32_t>(cta.index()), units, cta_accesses(open_->accesses, trace, 0));
+    read_decoded(r, cta.index());
   }
 
+  // CtaRecord::decode against the kernel's table as this filter holds it
+  // (the kernel layer's Kernel is gone when a batch is read after the
+  // reader failed), count_cta and the CTA's accesses.
+  void read_decoded(const stream::Record& r, uint64_t index) {
+    const CtaTrace trace = stream::RecordCodec<CtaTrace>::unpack(r);
+    stream::validate_cta(trace, open_->accesses.table, r.where());
+    count_cta(open_->accesses, trace, r.where());
+    const UnitCounts units = count_units(trace.warps, [&](uint32_t i) { return units_[i]; });
+    open_->ctas.add(static_cast<uint32_t>(index), units, cta_accesses(open_->accesses, trace, 0));
+  }
+
+ public:
+  // Reads the CTAs waiting in the batch: before any other event, and before
+  // a failure of the reader is reported (an error of a CTA before it comes
+  // first, as with one thread).
+  void read_pending() {
+    const size_t n = std::exchange(pending_size_, 0);
+    if (n == 0) return;
+    parallel_for(n, options_.threads, [&](size_t i) {
+      PendingCta& p = pending_[i];
+      p.error = nullptr;
+      try {
+        const auto payload = stream::cta_payload(p.record);
+        p.from_payload = payload && read_payload(open_->accesses, *payload, p.record.where(), units_, p.units,
+                                                 p.accesses, p.tally);
+        if (p.from_payload) AccessSpill::encode(p.accesses, p.spilled);
+      } catch (...) {
+        p.error = std::current_exception();
+      }
+    });
+    for (size_t i = 0; i < n; ++i) {
+      const PendingCta& p = pending_[i];
+      if (p.error) std::rethrow_exception(p.error);
+      if (!p.from_payload) {
+        read_decoded(p.record, p.index);
+        continue;
+      }
+      p.tally.add_to(open_->accesses);
+      open_->ctas.add_encoded(static_cast<uint32_t>(p.index), p.units, p.spilled);
+    }
+  }
+
+ private:
   // An upstream cache record is dropped: this run's replaces it.
   bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {
+    read_pending();
     const std::string& type = r.type();
     if (type == stream::RecordCodec<KernelCacheModel>::type) return false;
     if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
@@ -175,12 +244,14 @@ class Filter : public stream::HeldKernelFilter {
 
   // A copy comes between the kernels before it and those after.
   void memcpy_read(const stream::Record& r) override {
+    read_pending();
     model_held(false);
     const Memcpy m = stream::decode<Memcpy>(r);
     if (options_.memcpy_to_l2) model_->copy_to_l2(m.address, m.bytes);
   }
 
   void kernel_ends(const stream::Kernel&) override {
+    read_pending();
     std::unique_ptr<ReadKernel> k = std::move(open_);
     const std::optional<KernelSchedule> recorded = std::move(schedule_);
     schedule_.reset();
@@ -225,7 +296,10 @@ class Filter : public stream::HeldKernelFilter {
 
   // The kernels sharing SMs are held until no later kernel can join them.
   bool releases_at_end(const stream::Kernel&) override { return sharing_.empty(); }
-  void member_ends(size_t) override { model_held(false); }
+  void member_ends(size_t) override {
+    read_pending();
+    model_held(false);
+  }
 
   // Models the kernels held as sharing SMs and writes out their records,
   // but for the kernel ending now with `keep_last`.
@@ -270,7 +344,23 @@ class Filter : public stream::HeldKernelFilter {
   const OpcodeTable* opcodes_ = nullptr;
   std::vector<UnitClass> units_;        // per table entry
   std::unique_ptr<ReadKernel> open_;
-  CtaAccesses accesses_;                // cta_read's, reused
+  CtaAccesses accesses_;                // read_now's, reused
+  // A CTA record waiting in the batch, and what reading it gave.
+  struct PendingCta {
+    stream::Record record;  // its bytes
+    uint64_t index = 0;
+    std::exception_ptr error;   // reading it failed
+    bool from_payload = false;  // read; else it is decoded, in order
+    UnitCounts units{};
+    CtaAccesses accesses;
+    CtaTally tally;
+    std::string spilled;  // the accesses, encoded for the spill
+  };
+  // CTAs read together: enough to share among threads, few enough that
+  // the batch stays small (a few MiB) whatever the kernel.
+  static constexpr size_t kBatchCtas = 256;
+  std::vector<PendingCta> pending_;  // its first pending_size_ wait
+  size_t pending_size_ = 0;
   std::vector<std::unique_ptr<AccessSpill>> spare_;  // spill files of kernels modeled, to reuse
   std::optional<KernelSchedule> schedule_;  // the open kernel's sched record
   bool warned_sampled_ = false;
@@ -299,7 +389,12 @@ std::vector<std::string_view> split(std::string_view list) {
 
 void run_filter(stream::Reader& in, Sink& sink, const GpuConfig& gpu, const Options& options) {
   Filter filter(sink, gpu, options);
-  stream::read_kernels(in, filter);
+  try {
+    stream::read_kernels(in, filter);
+  } catch (...) {
+    filter.read_pending();  // throws instead where a CTA read before the failure is wrong
+    throw;
+  }
   sink.finish();
 }
 
