@@ -39,7 +39,7 @@ struct Synthetic {
   double rate = 1;
   double l2_per_inst = 0;    // bytes each instruction moves to and from L2
   double dram_per_inst = 0;  // to and from DRAM
-  ChipBandwidth chip;
+  ChipMemory chip;
 
   uint64_t total(size_t sm) const {
     uint64_t t = 0;
@@ -169,6 +169,25 @@ TEST(PkpBandwidthBound, OnlyWithinTheTolerance) {
   ASSERT_TRUE(per_sm);
   EXPECT_EQ(per_sm->first, 400u);
   EXPECT_NE(per_sm->second.remaining_cycles, 9500u);
+}
+
+TEST(PkpBandwidthBound, AtTheDramsRateTheWarmUpLastsUntilTheL2IsFull) {
+  // The DRAM moves 32 bytes a cycle: an L2 of 16,000 bytes is full at
+  // cycle 500, so the warm-up ends with the third wave (600), and the rate
+  // is taken over the two waves after it.
+  Synthetic k = dram_kernel(1);
+  k.chip.l2_capacity = 32 * 500;
+  auto stop = k.run(short_window());
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->first, 1000u);
+  EXPECT_EQ(stop->second.remaining_cycles, 9000u + 100u);
+  // An L2 the kernel never fills: no stop by the waves' rule, only by the
+  // drain rule once every CTA has launched.
+  k.chip.l2_capacity = 32.0 * double(k.end()) * 2;
+  const auto drained = k.run(short_window());
+  if (drained) {
+    EXPECT_GE(drained->first, 9000u);
+  }
 }
 
 TEST(PkpBandwidthBound, L2AtTheChipsRateBindsAsDramDoes) {
