@@ -59,7 +59,8 @@ Pkp kernel_pkp(const KernelPlan& p) {
 // What PKP reads of a segment's SM at a step.
 SmProgress progress_of(const SmSim& sim) {
   const MovedBytes moved = sim.moved();
-  return {sim.simulated_insts(), sim.finished_ctas(), moved.l2, moved.dram, sim.insts_left_per_warp()};
+  return {sim.simulated_insts(), sim.finished_ctas(), moved.l2, moved.dram, sim.insts_left_per_warp(),
+          moved.l2_reads, moved.l2_read_misses};
 }
 
 // One segment: a kernel's CTAs on one SM, simulated in its own clock from

@@ -43,6 +43,8 @@ std::optional<PkpStop> Pkp::wave_step(uint64_t cycle, const std::vector<SmProgre
     mark.sm_insts.push_back(sm.insts);
     mark.l2 += sm.l2_bytes;
     mark.dram += sm.dram_bytes;
+    mark.l2_reads += sm.l2_reads;
+    mark.l2_read_misses += sm.l2_read_misses;
   }
   waves_.push_back(std::move(mark));
   // The first wave only gives a rate to compare the second's with.
@@ -95,6 +97,11 @@ bool Pkp::at_chip_rate(double ChipMemory::*rate, double Mark::*moved) const {
 }
 
 std::optional<size_t> Pkp::l2_filled_mark() const {
+  // A kernel whose L2 reads all miss (a stream, within the tolerance, over
+  // the last wave) gains nothing as the L2 fills.
+  const Mark &before = waves_[waves_.size() - 2], &last = waves_.back();
+  const double reads = last.l2_reads - before.l2_reads, misses = last.l2_read_misses - before.l2_read_misses;
+  if (reads - misses <= opt_.max_error * reads) return 1;
   for (size_t i = 1; i < waves_.size(); ++i)
     if (waves_[i].dram >= chip_.l2_capacity) return i;
   return std::nullopt;
@@ -168,13 +175,16 @@ std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms
   // end at most one CTA's time later, as the bandwidth the emptied SMs
   // leave only speeds them up: the longest CTA still to finish, at its
   // part of the chip's rate (shared by every resident CTA). The rate is
-  // taken only once two waves have run after the warm-up, and may be off by
-  // as much as the last wave's differs from it.
+  // taken since the first wave's end, only once two waves have run after
+  // the warm-up (the mark `warm`), and may be off by as much as the last
+  // wave's differs from it, or the rate since the warm-up where that lasted
+  // longer (the waves' rate still moving).
   const size_t n = waves_.size();
   if (n < warm_mark + 3) return std::nullopt;
-  const Mark &warm = waves_[warm_mark], &before = waves_[n - 2], &last = waves_[n - 1];
-  const double rate = double(last.insts - warm.insts) / double(last.cycle - warm.cycle);
-  const double last_rate = double(last.insts - before.insts) / double(last.cycle - before.cycle);
+  const Mark &first = waves_[1], &warm = waves_[warm_mark], &before = waves_[n - 2], &last = waves_[n - 1];
+  const auto rate_since = [&](const Mark& from) { return double(last.insts - from.insts) / double(last.cycle - from.cycle); };
+  const double rate = rate_since(first);
+  const double rate_gap = std::max(std::fabs(rate_since(before) - rate), std::fabs(rate_since(warm) - rate));
   if (!(rate > 0)) return std::nullopt;
   uint64_t left = 0, longest = 0;
   for (size_t j = 0; j < cta_insts_.size(); ++j) {
@@ -187,7 +197,7 @@ std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms
   }
   const double cta_time = double(longest) * double(cta_insts_.size() * slots_) / rate;
   const double remaining = double(left) / rate + cta_time / 2;
-  return Tail{remaining, cta_time / 2, std::fabs(last_rate - rate)};
+  return Tail{remaining, cta_time / 2, rate_gap};
 }
 
 std::optional<PkpStop> project_drain(const WorkLeft& a, const WorkLeft& b, const WorkLeft& c, uint64_t window) {
