@@ -39,7 +39,7 @@ struct Synthetic {
   double rate = 1;
   double l2_per_inst = 0;    // bytes each instruction moves to and from L2
   double dram_per_inst = 0;  // to and from DRAM
-  ChipBandwidth chip;
+  ChipMemory chip;
 
   uint64_t total(size_t sm) const {
     uint64_t t = 0;
@@ -53,7 +53,9 @@ struct Synthetic {
       uint64_t finished = 0, sum = 0;
       for (uint64_t i : cta_insts[j])
         if ((sum += i) <= done) ++finished;
-      out.push_back({done, finished, l2_per_inst * double(done), dram_per_inst * double(done)});
+      // L2 reads and their misses in proportion to the bytes (a sector a byte).
+      out.push_back({done, finished, l2_per_inst * double(done), dram_per_inst * double(done), {},
+                     l2_per_inst * double(done), dram_per_inst * double(done)});
     }
     return out;
   }
@@ -169,6 +171,34 @@ TEST(PkpBandwidthBound, OnlyWithinTheTolerance) {
   ASSERT_TRUE(per_sm);
   EXPECT_EQ(per_sm->first, 400u);
   EXPECT_NE(per_sm->second.remaining_cycles, 9500u);
+}
+
+TEST(PkpBandwidthBound, AtTheDramsRateTheWarmUpLastsUntilTheL2IsFull) {
+  // The DRAM moves 32 bytes a cycle, half the L2's (the other half hits):
+  // an L2 of 16,000 bytes is full at cycle 500, so the warm-up ends with
+  // the third wave (600), and the rate is taken over the two waves after it.
+  Synthetic k = dram_kernel(1);
+  k.l2_per_inst = 16;
+  k.chip.l2_capacity = 32 * 500;
+  auto stop = k.run(short_window());
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->first, 1000u);
+  EXPECT_EQ(stop->second.remaining_cycles, 9000u + 100u);
+  // A stream (every L2 byte goes on to DRAM) gains nothing as the L2
+  // fills: it stops after the second wave after the first, as without one.
+  Synthetic stream = dram_kernel(1);
+  stream.l2_per_inst = 8;
+  stream.chip.l2_capacity = k.chip.l2_capacity;
+  auto streamed = stream.run(short_window());
+  ASSERT_TRUE(streamed);
+  EXPECT_EQ(streamed->first, 600u);
+  // An L2 the kernel never fills: no stop by the waves' rule, only by the
+  // drain rule once every CTA has launched.
+  k.chip.l2_capacity = 32.0 * double(k.end()) * 2;
+  const auto drained = k.run(short_window());
+  if (drained) {
+    EXPECT_GE(drained->first, 9000u);
+  }
 }
 
 TEST(PkpBandwidthBound, L2AtTheChipsRateBindsAsDramDoes) {

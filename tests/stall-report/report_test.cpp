@@ -271,6 +271,19 @@ TEST(TextReport, AKernelNameNeverForgesARowOrMovesTheCursor) {
   EXPECT_EQ(text.find("\nall     (total)  9  9"), std::string::npos) << text;
 }
 
+TEST(TextReport, EachSampledKernelsEstimateIsNamedWhereThereAreSeveral) {
+  Report r = report({.plan = true, .sample = true});
+  std::ostringstream one;
+  write_text(one, r);
+  EXPECT_EQ(one.str().find("Per kernel:"), std::string::npos) << one.str();  // the application's is the kernel's
+  EXPECT_NE(one.str().find("The cycles column is the kept SMs' own, not scaled"), std::string::npos) << one.str();
+  r.kernels[0].m.sampling_error = -0.02;
+  r.kernels[0].m.sampling_method = SamplingMethod::Check;
+  std::ostringstream two;
+  write_text(two, r);
+  EXPECT_NE(two.str().find("Per kernel: 1 \u00b12.0% (check), 2 \u00b110.0% (limits).\n"), std::string::npos) << two.str();
+}
+
 TEST(Diag, PrintableEscapesControlCharactersOnly) {
   EXPECT_EQ(printable("plain text, 100% (ok)"), "plain text, 100% (ok)");
   EXPECT_EQ(printable(std::string("a\nb\tc\x1b[31md\x07\x7f\0", 14)), "a\\nb\\tc\\x1b[31md\\x07\\x7f\\x00");

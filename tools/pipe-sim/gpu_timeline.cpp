@@ -53,13 +53,15 @@ std::vector<std::vector<uint64_t>> cta_insts(const KernelPlan& p) {
 Pkp kernel_pkp(const KernelPlan& p) {
   if (!p.sim.pkp.enabled) return Pkp(p.sim.pkp, {}, 1);
   return Pkp(p.sim.pkp, cta_insts(p), p.sim.ctas_per_sm,
-             ChipBandwidth{p.sim.gpu.l2_bytes_per_cycle(), p.sim.gpu.dram_bytes_per_cycle()});
+             ChipMemory{p.sim.gpu.l2_bytes_per_cycle(), p.sim.gpu.dram_bytes_per_cycle(),
+                        double(p.sim.gpu.l2.size_bytes)});
 }
 
 // What PKP reads of a segment's SM at a step.
 SmProgress progress_of(const SmSim& sim) {
   const MovedBytes moved = sim.moved();
-  return {sim.simulated_insts(), sim.finished_ctas(), moved.l2, moved.dram, sim.insts_left_per_warp()};
+  return {sim.simulated_insts(), sim.finished_ctas(), moved.l2, moved.dram, sim.insts_left_per_warp(),
+          moved.l2_reads, moved.l2_read_misses};
 }
 
 // One segment: a kernel's CTAs on one SM, simulated in its own clock from

@@ -180,7 +180,8 @@ void MemoryPipeline::share_bandwidth(const BandwidthShare& share) {
 // As send_miss and book_dram book them.
 MovedBytes MemoryPipeline::moved() const {
   const SimCounters& c = counters_;
-  return {noc_bytes(c.l2_sectors), dram_bytes(c.dram_read_sectors + c.dram_write_sectors), c.l1d_misses};
+  return {noc_bytes(c.l2_sectors), dram_bytes(c.dram_read_sectors + c.dram_write_sectors), c.l1d_misses,
+          double(c.l2_sectors - c.l2_write_sectors), double(c.dram_read_sectors)};
 }
 
 bool MemoryPipeline::accept(unsigned subcore, const Op& op) {

@@ -39,11 +39,13 @@ struct BandwidthShare {
 };
 
 // Bytes an SM has moved over the interconnect and to or from DRAM, as its
-// shares count them.
+// shares count them; and the sectors it read from L2, and of those from DRAM.
 struct MovedBytes {
   double l2 = 0;
   double dram = 0;
   uint64_t l2_requests = 0;  // the requests that carried the L2 bytes
+  double l2_reads = 0;
+  double l2_read_misses = 0;
 };
 
 // The cycles at which the MSHRs in use are released. A request's MSHR is

@@ -9,7 +9,7 @@
 
 namespace sasskit::pipesim {
 
-Pkp::Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots, ChipBandwidth chip)
+Pkp::Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots, ChipMemory chip)
     : opt_(opt),
       cta_insts_(std::move(cta_insts)),
       slots_(std::max(1u, slots)),
@@ -43,6 +43,8 @@ std::optional<PkpStop> Pkp::wave_step(uint64_t cycle, const std::vector<SmProgre
     mark.sm_insts.push_back(sm.insts);
     mark.l2 += sm.l2_bytes;
     mark.dram += sm.dram_bytes;
+    mark.l2_reads += sm.l2_reads;
+    mark.l2_read_misses += sm.l2_read_misses;
   }
   waves_.push_back(std::move(mark));
   // The first wave only gives a rate to compare the second's with.
@@ -84,16 +86,25 @@ bool Pkp::ipc_quasi_stable(uint64_t cycle, uint64_t insts) {
   return std::sqrt(var / double(samples_.size())) < opt_.s;
 }
 
-bool Pkp::bandwidth_bound() const {
+bool Pkp::at_chip_rate(double ChipMemory::*rate, double Mark::*moved) const {
   const size_t n = waves_.size();
   const Mark &warm = waves_[1], &before = waves_[n - 2], &last = waves_[n - 1];
   // At the chip's rate within the user's tolerance, over the last wave and
   // since the warm-up.
-  auto at_rate = [&](double rate, double Mark::*moved) {
-    auto use = [&](const Mark& from) { return (last.*moved - from.*moved) / double(last.cycle - from.cycle) / rate; };
-    return rate > 0 && use(before) >= 1 - opt_.max_error && use(warm) >= 1 - opt_.max_error;
-  };
-  return at_rate(chip_.dram, &Mark::dram) || at_rate(chip_.l2, &Mark::l2);
+  const double chip = chip_.*rate;
+  auto use = [&](const Mark& from) { return (last.*moved - from.*moved) / double(last.cycle - from.cycle) / chip; };
+  return chip > 0 && use(before) >= 1 - opt_.max_error && use(warm) >= 1 - opt_.max_error;
+}
+
+std::optional<size_t> Pkp::l2_filled_mark() const {
+  // A kernel whose L2 reads all miss (a stream, within the tolerance, over
+  // the last wave) gains nothing as the L2 fills.
+  const Mark &before = waves_[waves_.size() - 2], &last = waves_.back();
+  const double reads = last.l2_reads - before.l2_reads, misses = last.l2_read_misses - before.l2_read_misses;
+  if (reads - misses <= opt_.max_error * reads) return 1;
+  for (size_t i = 1; i < waves_.size(); ++i)
+    if (waves_[i].dram >= chip_.l2_capacity) return i;
+  return std::nullopt;
 }
 
 namespace {
@@ -118,7 +129,13 @@ std::optional<PkpStop> Pkp::project(uint64_t cycle, const std::vector<SmProgress
   const double rate = double(last.insts - before.insts) / double(last.cycle - before.cycle);
   const double rate_before = double(before.insts - earlier.insts) / double(before.cycle - earlier.cycle);
   if (!(rate > 0) || !(rate_before > 0)) return std::nullopt;
-  const std::optional<Tail> tail = bandwidth_bound() ? throughput_tail(sms) : per_sm_tail(cycle, sms);
+  std::optional<Tail> tail;
+  if (at_chip_rate(&ChipMemory::dram, &Mark::dram)) {
+    // A DRAM-bound kernel's rate is that of the filled L2's misses.
+    if (const std::optional<size_t> warm = l2_filled_mark()) tail = throughput_tail(sms, *warm);
+  } else {
+    tail = at_chip_rate(&ChipMemory::l2, &Mark::l2) ? throughput_tail(sms, 1) : per_sm_tail(cycle, sms);
+  }
   if (!tail) return std::nullopt;
   const double remaining = tail->remaining;
   // The change of rate since the wave before, or the last wave's rate's
@@ -152,19 +169,22 @@ std::optional<Pkp::Tail> Pkp::per_sm_tail(uint64_t cycle, const std::vector<SmPr
   return Tail{(steady + drained) / 2, (drained - steady) / 2 + (steady - std::min(steady, earliest)) / 2};
 }
 
-std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms) const {
+std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms, size_t warm_mark) const {
   // The chip's rate since the warm-up holds while the DRAM or L2 stays
   // busy; the CTAs still running when the work would be done at that rate
   // end at most one CTA's time later, as the bandwidth the emptied SMs
   // leave only speeds them up: the longest CTA still to finish, at its
   // part of the chip's rate (shared by every resident CTA). The rate is
-  // taken only once two waves have run after the warm-up, and may be off by
-  // as much as the last wave's differs from it.
+  // taken since the first wave's end, only once two waves have run after
+  // the warm-up (the mark `warm`), and may be off by as much as the last
+  // wave's differs from it, or the rate since the warm-up where that lasted
+  // longer (the waves' rate still moving).
   const size_t n = waves_.size();
-  if (n < 4) return std::nullopt;
-  const Mark &warm = waves_[1], &before = waves_[n - 2], &last = waves_[n - 1];
-  const double rate = double(last.insts - warm.insts) / double(last.cycle - warm.cycle);
-  const double last_rate = double(last.insts - before.insts) / double(last.cycle - before.cycle);
+  if (n < warm_mark + 3) return std::nullopt;
+  const Mark &first = waves_[1], &warm = waves_[warm_mark], &before = waves_[n - 2], &last = waves_[n - 1];
+  const auto rate_since = [&](const Mark& from) { return double(last.insts - from.insts) / double(last.cycle - from.cycle); };
+  const double rate = rate_since(first);
+  const double rate_gap = std::max(std::fabs(rate_since(before) - rate), std::fabs(rate_since(warm) - rate));
   if (!(rate > 0)) return std::nullopt;
   uint64_t left = 0, longest = 0;
   for (size_t j = 0; j < cta_insts_.size(); ++j) {
@@ -177,7 +197,7 @@ std::optional<Pkp::Tail> Pkp::throughput_tail(const std::vector<SmProgress>& sms
   }
   const double cta_time = double(longest) * double(cta_insts_.size() * slots_) / rate;
   const double remaining = double(left) / rate + cta_time / 2;
-  return Tail{remaining, cta_time / 2, std::fabs(last_rate - rate)};
+  return Tail{remaining, cta_time / 2, rate_gap};
 }
 
 std::optional<PkpStop> project_drain(const WorkLeft& a, const WorkLeft& b, const WorkLeft& c, uint64_t window) {

@@ -15,6 +15,11 @@
 //   the tolerance) is projected at the GPU-wide rate since the warm-up,
 //   which holds as SMs that end hand their bandwidth to the others, plus
 //   half its longest CTA still to finish, from two waves after the first;
+//   at the DRAM's rate, with L2 hits, the warm-up lasts at least until
+//   the DRAM has moved the L2's capacity: until the L2 is full its misses
+//   fall as it fills, and the kernel speeds up with them, so it stops two
+//   waves after that at the earliest, and the rate's change since then
+//   is in the estimate;
 // - it stops only when the estimated error of that projection (the two
 //   limits' half-gap, plus the change of rate since the wave before over
 //   the remaining cycles) is at most the user's tolerance
@@ -51,6 +56,8 @@ struct SmProgress {
   // Once all its CTAs have launched: per warp slot, the instructions its
   // warp has still to issue (0: none there); empty before.
   std::vector<uint64_t> left_per_warp;
+  double l2_reads = 0;        // sectors read from L2 so far
+  double l2_read_misses = 0;  // of those, read from DRAM
 };
 
 // The work a kernel has left at a step once every CTA has launched: per SM,
@@ -61,10 +68,12 @@ struct WorkLeft {
 };
 
 // The chip's sustained L2 and DRAM bandwidth, bytes per SM cycle (0:
-// unknown), shared by the kernel's SMs.
-struct ChipBandwidth {
+// unknown), shared by the kernel's SMs, and the L2's capacity in bytes (0:
+// unknown, taken as filled from the start).
+struct ChipMemory {
   double l2 = 0;
   double dram = 0;
+  double l2_capacity = 0;
 };
 
 // Where PKP stops a kernel: the cycles it still needs, and the estimated
@@ -84,7 +93,7 @@ class Pkp {
   // `cta_insts`: per simulated SM, the trace's warp instructions of its
   // CTAs in launch order; `slots`: the CTAs an SM holds at once.
   Pkp(const PkpOptions& opt, std::vector<std::vector<uint64_t>> cta_insts, unsigned slots,
-      ChipBandwidth chip = {});
+      ChipMemory chip = {});
   // Cycles between samples.
   uint64_t interval() const { return interval_; }
   // Feeds the kernel's progress up to `cycle` (per SM, as `cta_insts`);
@@ -99,6 +108,7 @@ class Pkp {
     uint64_t insts = 0;
     std::vector<uint64_t> sm_insts;
     double l2 = 0, dram = 0;  // bytes moved, all SMs
+    double l2_reads = 0, l2_read_misses = 0;  // sectors, all SMs
   };
   std::optional<PkpStop> wave_step(uint64_t cycle, const std::vector<SmProgress>& sms);
   bool ipc_quasi_stable(uint64_t cycle, uint64_t insts);
@@ -110,16 +120,22 @@ class Pkp {
     double half_gap = 0;
     double rate_gap = 0;
   };
-  // Whether the kernel moves DRAM or L2 bytes at the chip's rate.
-  bool bandwidth_bound() const;
+  // Whether the kernel moves the bytes `moved` counts at the chip's `rate`.
+  bool at_chip_rate(double ChipMemory::*rate, double Mark::*moved) const;
+  // The first wave mark by which the DRAM has moved the L2's capacity,
+  // the first wave's end at the earliest (the first where the L2 serves
+  // no hits); none yet.
+  std::optional<size_t> l2_filled_mark() const;
   std::optional<Tail> per_sm_tail(uint64_t cycle, const std::vector<SmProgress>& sms) const;
-  std::optional<Tail> throughput_tail(const std::vector<SmProgress>& sms) const;
+  // At the chip's rate since the first wave's end, once two waves have run
+  // since the mark `warm`.
+  std::optional<Tail> throughput_tail(const std::vector<SmProgress>& sms, size_t warm) const;
   std::optional<PkpStop> drain_step(uint64_t cycle, const std::vector<SmProgress>& sms);
 
   PkpOptions opt_;
   std::vector<std::vector<uint64_t>> cta_insts_;
   unsigned slots_;
-  ChipBandwidth chip_;
+  ChipMemory chip_;
   uint64_t wave_ = 0;        // CTAs that fill the simulated SMs once
   uint64_t total_ctas_ = 0;
   uint64_t interval_;

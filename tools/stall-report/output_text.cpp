@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "columns.hpp"
 #include "libcommon/diag.hpp"
@@ -94,6 +95,24 @@ void sampling_note(std::ostream& out, double error, SamplingMethod method) {
   out << "; " << signed_percent(error) << " at the far end of the range).\n";
 }
 
+// Each sampled kernel's own estimate and method where there are several (the
+// application's combines them), and what the estimates do not cover: the
+// cycles column, which is the kept SMs' own, not scaled.
+void sampling_per_kernel(std::ostream& out, const Report& rep) {
+  std::vector<const KernelReport*> sampled;
+  for (const KernelReport& k : rep.kernels)
+    if (k.m.sampling_error) sampled.push_back(&k);
+  if (sampled.size() > 1) {
+    out << "Per kernel:";
+    for (size_t i = 0; i < sampled.size(); ++i)
+      out << (i ? ", " : " ") << sampled[i]->id << " \u00b1" << percent(std::abs(*sampled[i]->m.sampling_error)) << " ("
+          << sampling_method_name(sampled[i]->m.sampling_method) << ")";
+    out << ".\n";
+  }
+  if (!sampled.empty())
+    out << "The cycles column is the kept SMs' own, not scaled, and has no estimate of its own.\n";
+}
+
 }  // namespace
 
 void write_text(std::ostream& out, const Report& rep) {
@@ -101,6 +120,7 @@ void write_text(std::ostream& out, const Report& rep) {
       << printable(rep.source) << '\n';
   if (rep.projected) out << "Totals are projected: " << projection_note(rep) << ".\n";
   if (rep.totals.sampling_error) sampling_note(out, *rep.totals.sampling_error, rep.totals.sampling_method);
+  sampling_per_kernel(out, rep);
   if (rep.totals.projection_error)
     out << "PKP: the projected cycles are off by an estimated \u00b1" << percent(*rep.totals.projection_error)
         << " (an estimate, not a bound).\n";
