@@ -125,14 +125,7 @@ Op WarpTable::issue(uint32_t w) {
   uint32_t mask = warp.trace->mask[pos];
   Op op{w, pos, warp.trace->inst[pos], mask, warp.addr_cursor, 0, false};
   if (d.mem_width > 0) warp.addr_cursor += active_lanes(mask);
-  // An async instruction's results wait for its wait instruction, not for
-  // the next reader of its registers.
-  for (unsigned i = 0; i < d.ndst && !d.op.is_async; ++i) {
-    warp.pending[d.dst[i]] = true;
-    warp.pending_mem[d.dst[i]] = d.is_mem();
-  }
-  if (d.op.is_async && !d.is_mem()) ++warp.async_mmas;
-  if (prog_.copy_sync) track_copies(warp, d, op);
+  if (!prog_.async) [[likely]] mark_pending(warp, d);
   warp.ibuf.pop_front();
   refresh_fetchable(w);
   warp.next_issue = pos + 1;
@@ -147,7 +140,7 @@ Op WarpTable::issue(uint32_t w) {
     warp.barrier_pc = d.pc_index;
     arrive_at_barrier(warp);
   }
-  if (prog_.copy_sync) refresh_copy_waiters(warp.cta);  // a warp that may start a group moved on
+  if (prog_.async) [[unlikely]] issue_async(warp, d, op);
   refresh_head(w);
   return op;
 }
@@ -155,15 +148,10 @@ Op WarpTable::issue(uint32_t w) {
 void WarpTable::complete(const Op& op) {
   Warp& warp = warps_[op.warp];
   const DecodedInst& d = prog_.insts[op.inst];
-  for (unsigned i = 0; i < d.ndst && !d.op.is_async; ++i) {
-    warp.pending[d.dst[i]] = false;
-    warp.pending_mem[d.dst[i]] = false;
-  }
-  if (d.op.is_async && !d.is_mem()) --warp.async_mmas;
-  if (d.op.is_async && d.is_mem() && prog_.copy_sync) {
-    CopyGroup& g = ctas_[warp.cta].copy_groups[op.copy_group];
-    ++g.done;
-    if (g.complete()) refresh_copy_waiters(warp.cta);
+  if (prog_.async) [[unlikely]] {
+    complete_async(warp, d, op);
+  } else {
+    clear_pending(warp, d);
   }
   if (warp.branch_wait && warp.branch_pos == op.pos) {
     warp.branch_wait = false;
@@ -173,6 +161,50 @@ void WarpTable::complete(const Op& op) {
   --warp.outstanding;
   clock_.progressed();
   retire(op.warp);
+}
+
+void WarpTable::mark_pending(Warp& w, const DecodedInst& d) {
+  for (unsigned i = 0; i < d.ndst; ++i) {
+    w.pending[d.dst[i]] = true;
+    w.pending_mem[d.dst[i]] = d.is_mem();
+  }
+}
+
+void WarpTable::clear_pending(Warp& w, const DecodedInst& d) {
+  for (unsigned i = 0; i < d.ndst; ++i) {
+    w.pending[d.dst[i]] = false;
+    w.pending_mem[d.dst[i]] = false;
+  }
+}
+
+// An async instruction's results wait for its wait instruction, not for the
+// next reader of its registers. Runs once the issue's barrier bookkeeping is
+// done: a copy wait's head depends on whether another warp may still start
+// its group, and every such head is refreshed here.
+void WarpTable::issue_async(Warp& w, const DecodedInst& d, Op& op) {
+  if (!d.op.is_async) mark_pending(w, d);
+  if (d.op.is_async && !d.is_mem()) ++w.async_mmas;
+  if (!prog_.copy_sync) return;
+  track_copies(w, d, op);
+  refresh_copy_waiters(w.cta);  // a warp that may start a group moved on
+}
+
+void WarpTable::complete_async(Warp& w, const DecodedInst& d, const Op& op) {
+  if (!d.op.is_async) clear_pending(w, d);
+  if (d.op.is_async && !d.is_mem()) --w.async_mmas;
+  if (d.op.is_async && d.is_mem() && prog_.copy_sync) {
+    CopyGroup& g = ctas_[w.cta].copy_groups[op.copy_group];
+    ++g.done;
+    if (g.complete()) refresh_copy_waiters(w.cta);
+  }
+}
+
+// Whether the head, an MMA wait or a copy wait, waits for asynchronous work
+// (a blocked copy wait counts as waiting on a load).
+bool WarpTable::async_wait_blocks(const Warp& w, const DecodedInst& d, Head& h) const {
+  if (d.op.is_mma_wait && w.async_mmas > 0) return true;
+  if (d.op.is_copy_wait && !copy_phase_ready(w)) return h.on_load = true;
+  return false;
 }
 
 // A group takes the copies that follow its opener in the warp's trace, so
@@ -274,8 +306,7 @@ Head WarpTable::compute_head(uint32_t w) const {
     };
     for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
     for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
-    dependent |= d.op.is_mma_wait && warp.async_mmas > 0;
-    if (d.op.is_copy_wait && !copy_phase_ready(warp)) dependent = h.on_load = true;
+    if (prog_.async) [[unlikely]] dependent |= async_wait_blocks(warp, d, h);
     h.kind = dependent ? Head::Kind::Blocked : Head::Kind::Ready;
     h.mem = d.is_mem();
     h.unit = static_cast<uint8_t>(d.op.unit);
