@@ -328,7 +328,7 @@ inline bool MemoryPipeline::miss_must_wait(SubCorePort& port, const DecodedInst&
 // (what it reads, what it writes through, the write-backs it causes).
 // Returns when its data is back: a read waits for the DRAM transfers booked
 // before it.
-uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) {
+inline uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) {
   uint64_t done = clock_.now + req.latency;
   SimCounters& c = counters_;
   if (req.to_dram) {

@@ -140,7 +140,7 @@ Op WarpTable::issue(uint32_t w) {
     warp.barrier_pc = d.pc_index;
     arrive_at_barrier(warp);
   }
-  if (prog_.async) [[unlikely]] issue_async(warp, d, op);
+  if (prog_.async) [[unlikely]] op.copy_group = issue_async(warp, d, pos);
   refresh_head(w);
   return op;
 }
@@ -180,13 +180,15 @@ void WarpTable::clear_pending(Warp& w, const DecodedInst& d) {
 // An async instruction's results wait for its wait instruction, not for the
 // next reader of its registers. Runs once the issue's barrier bookkeeping is
 // done: a copy wait's head depends on whether another warp may still start
-// its group, and every such head is refreshed here.
-void WarpTable::issue_async(Warp& w, const DecodedInst& d, Op& op) {
+// its group, and every such head is refreshed here. Returns the copy group
+// of a bulk copy (0 for another instruction).
+uint32_t WarpTable::issue_async(Warp& w, const DecodedInst& d, uint32_t pos) {
   if (!d.op.is_async) mark_pending(w, d);
   if (d.op.is_async && !d.is_mem()) ++w.async_mmas;
-  if (!prog_.copy_sync) return;
-  track_copies(w, d, op);
+  if (!prog_.copy_sync) return 0;
+  const uint32_t group = track_copies(w, d, pos);
   refresh_copy_waiters(w.cta);  // a warp that may start a group moved on
+  return group;
 }
 
 void WarpTable::complete_async(Warp& w, const DecodedInst& d, const Op& op) {
@@ -200,17 +202,19 @@ void WarpTable::complete_async(Warp& w, const DecodedInst& d, const Op& op) {
 }
 
 // Whether the head, an MMA wait or a copy wait, waits for asynchronous work
-// (a blocked copy wait counts as waiting on a load).
-bool WarpTable::async_wait_blocks(const Warp& w, const DecodedInst& d, Head& h) const {
-  if (d.op.is_mma_wait && w.async_mmas > 0) return true;
-  if (d.op.is_copy_wait && !copy_phase_ready(w)) return h.on_load = true;
-  return false;
+// (a blocked copy wait counts as waiting on a load). Returned, not written
+// into the Head, so that the head's computation keeps it in registers.
+WarpTable::AsyncWait WarpTable::async_wait(const Warp& w, const DecodedInst& d) const {
+  if (d.op.is_mma_wait && w.async_mmas > 0) return AsyncWait::Blocked;
+  if (d.op.is_copy_wait && !copy_phase_ready(w)) return AsyncWait::OnLoad;
+  return AsyncWait::None;
 }
 
 // A group takes the copies that follow its opener in the warp's trace, so
 // it closes as its last one issues: the warp's next instruction may be the
-// wait for it.
-void WarpTable::track_copies(Warp& w, const DecodedInst& d, Op& op) {
+// wait for it. Returns the copy group of a bulk copy (0 for another
+// instruction).
+uint32_t WarpTable::track_copies(Warp& w, const DecodedInst& d, uint32_t pos) {
   CtaSlot& cta = ctas_[w.cta];
   auto is_copy = [](const DecodedInst& i) { return i.op.is_async && i.is_mem(); };
   const bool copy = is_copy(d);
@@ -219,16 +223,15 @@ void WarpTable::track_copies(Warp& w, const DecodedInst& d, Op& op) {
     w.open_group = static_cast<uint32_t>(cta.copy_groups.size());
     cta.copy_groups.emplace_back();
   }
-  if (w.open_group == kNone) return;
-  if (copy) {
-    op.copy_group = w.open_group;
-    ++cta.copy_groups[w.open_group].issued;
-  }
-  const uint32_t next = op.pos + 1;
+  if (w.open_group == kNone) return 0;
+  const uint32_t group = copy ? w.open_group : 0;
+  if (copy) ++cta.copy_groups[w.open_group].issued;
+  const uint32_t next = pos + 1;
   if (next == w.trace->inst.size() || !is_copy(inst_at(w, next))) {
     cta.copy_groups[w.open_group].closed = true;
     w.open_group = kNone;
   }
+  return group;
 }
 
 // The group the warp's next copy wait waits for: the first one not yet
@@ -306,7 +309,11 @@ Head WarpTable::compute_head(uint32_t w) const {
     };
     for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
     for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
-    if (prog_.async) [[unlikely]] dependent |= async_wait_blocks(warp, d, h);
+    if (prog_.async) [[unlikely]] {
+      const AsyncWait wait = async_wait(warp, d);
+      dependent |= wait != AsyncWait::None;
+      h.on_load |= wait == AsyncWait::OnLoad;
+    }
     h.kind = dependent ? Head::Kind::Blocked : Head::Kind::Ready;
     h.mem = d.is_mem();
     h.unit = static_cast<uint8_t>(d.op.unit);
