@@ -21,8 +21,10 @@
 # Hopper (sm 90): lat-tma, a chase through bulk copies as Luo et al.'s
 # tma_lat_random runs it, per step UBLKCP of the next 16-byte pointer into
 # shared memory, SYNCS.ARRIVE.TRANS64 (expect_tx and arrive), SYNCS.PHASECHK
-# (the wait) and the LDS that reads the pointer back; tp-hgmma, HGMMA.64x256x16
-# from 32 warps (eight warpgroups).
+# (the wait) and the LDS that reads the pointer back; lat-tma-dram, Luo et al.'s
+# tma_bw loop, per step a 1 KiB UBLKCP from memory no step reuses (so from DRAM),
+# its SYNCS.ARRIVE.TRANS64 and SYNCS.PHASECHK: one copy in flight at a time;
+# tp-hgmma, HGMMA.64x256x16 from 32 warps (eight warpgroups).
 BEGIN {
   # Addresses are offsets below 4 GiB (mawk's %x is 32-bit) printed after the
   # high bits of the windows the tracer shows: global 0x00007f00..., shared 0x00007e00...
@@ -30,10 +32,10 @@ BEGIN {
   ctas = 1; warps = 32; lanes = 32; smem = 0; nregs = 32
   if (sm == "") sm = 70
   if (kind == "launch") { ctas = n; warps = int(((threads ? threads : 256) + 31) / 32); n = 1; nregs = 16 }
-  if (kind ~ /^lat-/) { warps = 1; lanes = kind ~ /^lat-(smem|l1|l2|dram|atomic|tma)$/ ? 1 : 32 }
-  per = kind == "lat-tma" ? 4 : 1   # trace instructions per step
+  if (kind ~ /^lat-/) { warps = 1; lanes = kind ~ /^lat-(smem|l1|l2|dram|atomic|tma|tma-dram)$/ ? 1 : 32 }
+  per = kind == "lat-tma" ? 4 : kind == "lat-tma-dram" ? 3 : 1   # trace instructions per step
   if (kind ~ /^bw-(l2|dram)/) ctas = 80
-  if (kind == "bw-smem" || kind == "lat-smem" || kind == "lat-tma") smem = 49152
+  if (kind == "bw-smem" || kind == "lat-smem" || kind ~ /^lat-tma/) smem = 49152
   # Footprints, in 128-byte lines: L1 holds 32 KiB at the largest carve-out,
   # L2 4.5 MiB (TITAN V) to 6 MiB (Quadro GV100).
   if (kind == "lat-l1") footprint = 64             # 8 KiB
@@ -94,6 +96,11 @@ function inst(c, w, i,    acc, k) {
     mem(4 * i + 1, "SYNCS.ARRIVE.TRANS64.A1T0", 5, "1 R3", 8, shared(16))
     mem(4 * i + 2, "SYNCS.PHASECHK.TRANS64.TRYWAIT", 6, "1 R3", 8, shared(16))
     mem(4 * i + 3, "LDS.64", 2, "2 R3 R6", 8, shared(0))  # R6: the wait's predicate, read by its branch
+  }
+  else if (kind == "lat-tma-dram") {
+    mem(3 * i, "UBLKCP.S.G", 4, "1 R2", 1024, global(i * 1024))
+    mem(3 * i + 1, "SYNCS.ARRIVE.TRANS64.A1T0", 5, "1 R3", 8, shared(16))
+    mem(3 * i + 2, "SYNCS.PHASECHK.TRANS64.TRYWAIT", 6, "1 R3", 8, shared(16))
   }
   else if (kind == "tp-hgmma") alu(i, "HGMMA.64x256x16.F32", acc, "1 R" acc)
   else if (kind == "launch") printf "%s %s 0 EXIT 0 0 \n", pc(i), mask()

@@ -128,6 +128,12 @@ compare lat-dram 500 1000 clk 1 632.6 lat-dram
 # on an mbarrier (NewFeatures/TMA/Latency/tma_lat_random/h800_tma.txt), footprints of 0.35
 # to 19 MB (L2), 368.4 to 369.1 cycles a step (369.0).
 compare lat-tma  200  400 clk 1 369.0 lat-tma
+# A second case the model was not set from: the same study's tma_bw loop
+# (NewFeatures/TMA/Throughput/tma_bw/log), one thread per CTA and one CTA per SM (114)
+# copying 1 KB at a time with cp.async.bulk from a 4 GiB array (DRAM) and waiting on the
+# mbarrier before the next copy: 222.8 GiB/s, i.e. 1,024 B / (222.8 x 2^30 B/s / 114 /
+# 1755 MHz) = 857 cycles a copy (2 KB: 904, 4 KB: 1,005, 8 KB: 1,242).
+compare lat-tma-dram 200 400 clk 1 857 lat-tma-dram
 # Documented peaks, not measurements (no published H100 throughput log was found): NVIDIA
 # H100 whitepaper, 128 FP32 lanes per SM (256 flop/clk) and 989.4 dense FP16 tensor TFLOPS
 # on 132 SMs (2048 FMA/clk per SM at 1830 MHz, where the figure comes out whole). They check that the model's unit rates,

@@ -177,3 +177,19 @@ TEST(AsyncCopy, AWarpAtABarrierStartsNoPhase) {
   b.run(bar).run(k.exit);
   EXPECT_LE(cycles(k.t.insts, {a.w, b.w}), 200u);
 }
+
+// Only a kernel with an asynchronous instruction or a wait for one takes the
+// warp table's and the memory pipeline's asynchronous paths
+// (KernelProgram::async); the others keep the synchronous hot paths.
+TEST(AsyncKernel, MarkedByAnyAsyncFlagOnly) {
+  auto marked = [](std::vector<std::string> opcodes) {
+    TableBuilder t;
+    for (const std::string& op : opcodes) t.add(op, {}, {});
+    return build_program(1, t.insts, 0x100000, classify_sm90, nullptr, {}).async;
+  };
+  EXPECT_FALSE(marked({"FFMA", "LDG.E", "BAR.SYNC", "EXIT"}));
+  EXPECT_TRUE(marked({"FFMA", "HGMMA.64x256x16.F32", "EXIT"}));
+  EXPECT_TRUE(marked({"WARPGROUP.DEPBAR.LE", "EXIT"}));
+  EXPECT_TRUE(marked({"SYNCS.ARRIVE.TRANS64", "EXIT"}));
+  EXPECT_TRUE(marked({"SYNCS.PHASECHK.TRANS64", "EXIT"}));
+}

@@ -77,6 +77,7 @@ KernelProgram build_program(uint32_t kernel_id, const std::vector<StaticInst>& t
     d.op.unit = stream::pipeline_unit(s, d.op);
     if (d.op.is_async && d.op.unit == UnitClass::Tensor) d.mma_n = static_cast<uint16_t>(warpgroup_mma_n(s.opcode));
     p.copy_sync |= (d.op.is_async && d.is_mem()) || d.op.is_copy_group || d.op.is_copy_wait;
+    p.async |= d.op.is_async || d.op.is_mma_wait || p.copy_sync;
     d.ndst = copy_registers(s.dst, d.dst);
     d.nsrc = copy_registers(s.src, d.src);
     auto r = rates.find(s.pc);

@@ -185,8 +185,7 @@ MovedBytes MemoryPipeline::moved() const {
 }
 
 bool MemoryPipeline::accept(unsigned subcore, const Op& op) {
-  const DecodedInst& d = prog_.insts[op.inst];
-  if (d.op.is_async) {
+  if (prog_.async && prog_.insts[op.inst].op.is_async) [[unlikely]] {
     bulk_queue_.push_back(op);
     return true;
   }
@@ -315,7 +314,7 @@ bool MemoryPipeline::take_l1_data_port(uint32_t bytes) {
 // or for the SM's DRAM queue, which takes a request that moves DRAM data
 // (a read, a write passed on, a write-back it causes) while its backlog is
 // under the DRAM latency (so a change of the SM's share soon takes effect).
-bool MemoryPipeline::miss_must_wait(SubCorePort& port, const DecodedInst& d, const MemRequest& req) {
+inline bool MemoryPipeline::miss_must_wait(SubCorePort& port, const DecodedInst& d, const MemRequest& req) {
   bool needs_mshr = !d.op.is_store;
   bool noc_busy = noc_busy_until_ >= as_double(clock_.now + 1);
   bool dram_busy = dram_bytes_per_cycle_ > 0 && req.uses_dram && dram_free_ > as_double(clock_.now) + dram_backlog_;
@@ -331,7 +330,7 @@ bool MemoryPipeline::miss_must_wait(SubCorePort& port, const DecodedInst& d, con
 // (what it reads, what it writes through, the write-backs it causes).
 // Returns when its data is back: a read waits at its L2 slice, and for the
 // DRAM transfers booked before it.
-uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) {
+inline uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) {
   uint64_t done = clock_.now + req.latency + l2_queue_cycles_;
   SimCounters& c = counters_;
   if (req.to_dram) {
@@ -362,7 +361,8 @@ bool MemoryPipeline::cycle() {
   SubCorePort* ports = ports_.data();
   for (uint32_t i = 0, s = rr_; i < n; ++i, s = s + 1 < n ? s + 1 : 0) emptied |= step(s, latches[s], ports[s]);
   rr_ = rr_ + 1 < n ? rr_ + 1 : 0;
-  return step_bulk() || emptied;
+  if (prog_.async) [[unlikely]] emptied |= step_bulk();
+  return emptied;
 }
 
 bool MemoryPipeline::step_bulk() {
@@ -376,7 +376,7 @@ bool MemoryPipeline::step_bulk() {
 }
 
 // The sub-core's latch sends its next request; returns whether that was its last.
-bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort& port) {
+inline bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort& port) {
   if (exec_.long_misses(subcore) > 0) port.events.add(StallEvent::MemoryAccess, true);
   if (!latch.busy) return false;
   if (&latch != &bulk_) ++counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit

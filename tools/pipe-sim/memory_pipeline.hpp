@@ -128,9 +128,13 @@ class MemoryPipeline : private Stage {
   };
 
   // `latch` and `port` are the sub-core's, looked up once a cycle.
-  bool step(unsigned subcore, MemLatch& latch, SubCorePort& port);
-  // The bulk copy engine's next request (the tensor memory accelerator).
-  bool step_bulk();
+  // Inlined into cycle()'s loop over the latches, its hot caller, though
+  // step_bulk() calls it too (GCC then left it, miss_must_wait and send_miss
+  // calls).
+  [[gnu::always_inline]] bool step(unsigned subcore, MemLatch& latch, SubCorePort& port);
+  // The bulk copy engine's next request (the tensor memory accelerator);
+  // only a kernel with asynchronous instructions calls it.
+  [[gnu::noinline, gnu::cold]] bool step_bulk();
   double book_dram(uint64_t sectors);
   // The bytes `sectors` take on the interconnect (L1 sectors) and on DRAM
   // (L2 sectors), as the bandwidth shares count them.
@@ -138,8 +142,8 @@ class MemoryPipeline : private Stage {
   double dram_bytes(uint64_t sectors) const { return double(sectors) * std::max(4u, gpu_.l2.sector_bytes); }
   uint64_t book_writebacks(const DecodedInst& d, uint32_t sectors);
   bool causes_writebacks(const DecodedInst& d) const;
-  bool miss_must_wait(SubCorePort& port, const DecodedInst& d, const MemRequest& req);
-  uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
+  [[gnu::always_inline]] bool miss_must_wait(SubCorePort& port, const DecodedInst& d, const MemRequest& req);
+  [[gnu::always_inline]] uint64_t send_miss(const DecodedInst& d, const MemRequest& req);
   bool take_l1_data_port(uint32_t bytes);
   void coalesce(const Op& op, MemLatch& latch);
   MemRequest outcome(const DecodedInst& d, uint32_t sectors);

@@ -43,6 +43,11 @@ struct KernelProgram {
   uint32_t kernel_id = 0;
   std::vector<DecodedInst> insts;  // one per entry of the kernel's instruction table
   std::vector<uint64_t> pcs;       // distinct PCs, ascending
+  // The kernel has asynchronous instructions or waits for them (sm_90's
+  // opcode flags): only then do the warp table and the memory pipeline take
+  // their asynchronous paths, so that another kernel's hot paths test this
+  // one bit and nothing per instruction.
+  bool async = false;
   // The kernel has bulk copies, copy groups or copy waits: the warp table
   // keeps its CTAs' copy groups (Hopper's mbarrier phases).
   bool copy_sync = false;

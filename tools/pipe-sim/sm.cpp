@@ -82,7 +82,7 @@ void SmSim::step() {
 }
 
 // The stages after the memory pipeline, and the cycle's accounting.
-void SmSim::finish_cycle() {
+inline void SmSim::finish_cycle() {
   const unsigned n = static_cast<unsigned>(ports_.size());
   const Clock::Requests latches = clock_.take();
   if (!collectors_.idle()) {

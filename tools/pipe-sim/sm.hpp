@@ -88,7 +88,9 @@ class SmSim {
 
  private:
   void step();
-  void finish_cycle();
+  // Inlined into both callers: GCC's size limits left it a call once the
+  // warp table's asynchronous paths were added.
+  [[gnu::always_inline]] void finish_cycle();
   // Flattened: its loop runs a cycle of the memory pipeline and of the
   // accounting each time round, inlined here (LTO left them calls).
   [[gnu::flatten]] void run_latch_streak(uint64_t limit);

@@ -125,14 +125,7 @@ Op WarpTable::issue(uint32_t w) {
   uint32_t mask = warp.trace->mask[pos];
   Op op{w, pos, warp.trace->inst[pos], mask, warp.addr_cursor, 0, false};
   if (d.mem_width > 0) warp.addr_cursor += active_lanes(mask);
-  // An async instruction's results wait for its wait instruction, not for
-  // the next reader of its registers.
-  for (unsigned i = 0; i < d.ndst && !d.op.is_async; ++i) {
-    warp.pending[d.dst[i]] = true;
-    warp.pending_mem[d.dst[i]] = d.is_mem();
-  }
-  if (d.op.is_async && !d.is_mem()) ++warp.async_mmas;
-  if (prog_.copy_sync) track_copies(warp, d, op);
+  if (!prog_.async) [[likely]] mark_pending(warp, d);
   warp.ibuf.pop_front();
   refresh_fetchable(w);
   warp.next_issue = pos + 1;
@@ -147,7 +140,7 @@ Op WarpTable::issue(uint32_t w) {
     warp.barrier_pc = d.pc_index;
     arrive_at_barrier(warp);
   }
-  if (prog_.copy_sync) refresh_copy_waiters(warp.cta);  // a warp that may start a group moved on
+  if (prog_.async) [[unlikely]] op.copy_group = issue_async(warp, d, pos);
   refresh_head(w);
   return op;
 }
@@ -155,15 +148,10 @@ Op WarpTable::issue(uint32_t w) {
 void WarpTable::complete(const Op& op) {
   Warp& warp = warps_[op.warp];
   const DecodedInst& d = prog_.insts[op.inst];
-  for (unsigned i = 0; i < d.ndst && !d.op.is_async; ++i) {
-    warp.pending[d.dst[i]] = false;
-    warp.pending_mem[d.dst[i]] = false;
-  }
-  if (d.op.is_async && !d.is_mem()) --warp.async_mmas;
-  if (d.op.is_async && d.is_mem() && prog_.copy_sync) {
-    CopyGroup& g = ctas_[warp.cta].copy_groups[op.copy_group];
-    ++g.done;
-    if (g.complete()) refresh_copy_waiters(warp.cta);
+  if (prog_.async) [[unlikely]] {
+    complete_async(warp, d, op);
+  } else {
+    clear_pending(warp, d);
   }
   if (warp.branch_wait && warp.branch_pos == op.pos) {
     warp.branch_wait = false;
@@ -175,10 +163,58 @@ void WarpTable::complete(const Op& op) {
   retire(op.warp);
 }
 
+void WarpTable::mark_pending(Warp& w, const DecodedInst& d) {
+  for (unsigned i = 0; i < d.ndst; ++i) {
+    w.pending[d.dst[i]] = true;
+    w.pending_mem[d.dst[i]] = d.is_mem();
+  }
+}
+
+void WarpTable::clear_pending(Warp& w, const DecodedInst& d) {
+  for (unsigned i = 0; i < d.ndst; ++i) {
+    w.pending[d.dst[i]] = false;
+    w.pending_mem[d.dst[i]] = false;
+  }
+}
+
+// An async instruction's results wait for its wait instruction, not for the
+// next reader of its registers. Runs once the issue's barrier bookkeeping is
+// done: a copy wait's head depends on whether another warp may still start
+// its group, and every such head is refreshed here. Returns the copy group
+// of a bulk copy (0 for another instruction).
+uint32_t WarpTable::issue_async(Warp& w, const DecodedInst& d, uint32_t pos) {
+  if (!d.op.is_async) mark_pending(w, d);
+  if (d.op.is_async && !d.is_mem()) ++w.async_mmas;
+  if (!prog_.copy_sync) return 0;
+  const uint32_t group = track_copies(w, d, pos);
+  refresh_copy_waiters(w.cta);  // a warp that may start a group moved on
+  return group;
+}
+
+void WarpTable::complete_async(Warp& w, const DecodedInst& d, const Op& op) {
+  if (!d.op.is_async) clear_pending(w, d);
+  if (d.op.is_async && !d.is_mem()) --w.async_mmas;
+  if (d.op.is_async && d.is_mem() && prog_.copy_sync) {
+    CopyGroup& g = ctas_[w.cta].copy_groups[op.copy_group];
+    ++g.done;
+    if (g.complete()) refresh_copy_waiters(w.cta);
+  }
+}
+
+// Whether the head, an MMA wait or a copy wait, waits for asynchronous work
+// (a blocked copy wait counts as waiting on a load). Returned, not written
+// into the Head, so that the head's computation keeps it in registers.
+WarpTable::AsyncWait WarpTable::async_wait(const Warp& w, const DecodedInst& d) const {
+  if (d.op.is_mma_wait && w.async_mmas > 0) return AsyncWait::Blocked;
+  if (d.op.is_copy_wait && !copy_phase_ready(w)) return AsyncWait::OnLoad;
+  return AsyncWait::None;
+}
+
 // A group takes the copies that follow its opener in the warp's trace, so
 // it closes as its last one issues: the warp's next instruction may be the
-// wait for it.
-void WarpTable::track_copies(Warp& w, const DecodedInst& d, Op& op) {
+// wait for it. Returns the copy group of a bulk copy (0 for another
+// instruction).
+uint32_t WarpTable::track_copies(Warp& w, const DecodedInst& d, uint32_t pos) {
   CtaSlot& cta = ctas_[w.cta];
   auto is_copy = [](const DecodedInst& i) { return i.op.is_async && i.is_mem(); };
   const bool copy = is_copy(d);
@@ -187,16 +223,15 @@ void WarpTable::track_copies(Warp& w, const DecodedInst& d, Op& op) {
     w.open_group = static_cast<uint32_t>(cta.copy_groups.size());
     cta.copy_groups.emplace_back();
   }
-  if (w.open_group == kNone) return;
-  if (copy) {
-    op.copy_group = w.open_group;
-    ++cta.copy_groups[w.open_group].issued;
-  }
-  const uint32_t next = op.pos + 1;
+  if (w.open_group == kNone) return 0;
+  const uint32_t group = copy ? w.open_group : 0;
+  if (copy) ++cta.copy_groups[w.open_group].issued;
+  const uint32_t next = pos + 1;
   if (next == w.trace->inst.size() || !is_copy(inst_at(w, next))) {
     cta.copy_groups[w.open_group].closed = true;
     w.open_group = kNone;
   }
+  return group;
 }
 
 // The group the warp's next copy wait waits for: the first one not yet
@@ -274,8 +309,11 @@ Head WarpTable::compute_head(uint32_t w) const {
     };
     for (unsigned i = 0; i < d.nsrc; ++i) check(d.src[i]);
     for (unsigned i = 0; i < d.ndst; ++i) check(d.dst[i]);
-    dependent |= d.op.is_mma_wait && warp.async_mmas > 0;
-    if (d.op.is_copy_wait && !copy_phase_ready(warp)) dependent = h.on_load = true;
+    if (prog_.async) [[unlikely]] {
+      const AsyncWait wait = async_wait(warp, d);
+      dependent |= wait != AsyncWait::None;
+      h.on_load |= wait == AsyncWait::OnLoad;
+    }
     h.kind = dependent ? Head::Kind::Blocked : Head::Kind::Ready;
     h.mem = d.is_mem();
     h.unit = static_cast<uint8_t>(d.op.unit);

@@ -189,13 +189,23 @@ class WarpTable : private Stage {
   void touch(uint32_t w) { ports_[subcore_of(w)].changed(); }
   void arrive_at_barrier(Warp& w);
   void release_barrier_if_complete(CtaSlot& c);
+  // A warp's scoreboard takes an issued instruction's destinations, and a
+  // completed one frees them.
+  static void mark_pending(Warp& w, const DecodedInst& d);
+  static void clear_pending(Warp& w, const DecodedInst& d);
+  // Issue and completion in a kernel with asynchronous instructions
+  // (KernelProgram::async); the head's wait for them.
+  [[gnu::noinline, gnu::cold]] uint32_t issue_async(Warp& w, const DecodedInst& d, uint32_t pos);
+  [[gnu::noinline, gnu::cold]] void complete_async(Warp& w, const DecodedInst& d, const Op& op);
+  enum class AsyncWait : uint8_t { None, Blocked, OnLoad };
+  [[gnu::noinline, gnu::cold]] AsyncWait async_wait(const Warp& w, const DecodedInst& d) const;
   // Copy groups: the bookkeeping of an issued instruction; whether a warp's
   // next copy wait may pass; the warps of a CTA that wait for a phase,
   // refreshed after a group or a warp changed.
-  void track_copies(Warp& w, const DecodedInst& d, Op& op);
+  uint32_t track_copies(Warp& w, const DecodedInst& d, uint32_t pos);
   uint32_t next_phase(const Warp& w) const;
   bool copy_phase_ready(const Warp& w) const;
-  void refresh_copy_waiters(uint32_t cta);
+  [[gnu::noinline, gnu::cold]] void refresh_copy_waiters(uint32_t cta);
 
   unsigned nsub_ = 1;
   unsigned subcore_slots_ = 1;
