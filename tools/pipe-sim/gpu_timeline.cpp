@@ -11,7 +11,6 @@
 #include "libcommon/diag.hpp"
 #include "libcommon/parallel.hpp"
 #include "libcommon/progress.hpp"
-#include "loaded_latency.hpp"
 #include "pkp.hpp"
 
 namespace sasskit::pipesim {
@@ -79,7 +78,6 @@ struct Task {
   // shares still read of it.
   std::unique_ptr<SmResult> result;
   SmProgress final_progress;
-  MovedBytes final_moved;
   double final_done_share = 1.0;  // SmSim::progress
   uint64_t final_cycle = 0;       // SmSim::cycle
   SmLoad load;              // of the SM, held from its start to its end
@@ -296,7 +294,7 @@ class GpuTimeline {
       if (now.empty()) return;
       make_sims(now);
       for (size_t i : now)
-        if (!tasks_[i].shared) share(tasks_[i], equal_share(sharing_at(tasks_[i].start)));
+        if (!tasks_[i].shared) share(tasks_[i], BandwidthShare::equal(sharing_at(tasks_[i].start)));
       std::vector<char> busy(now.size());
       const std::vector<size_t> order = longest_first(now);
       parallel_for(now.size(), threads_, [&](size_t q) {
@@ -342,7 +340,6 @@ class GpuTimeline {
   // any more. Keeps what is still read of it and frees its simulator.
   static void retire(Task& t) {
     t.final_progress = progress_of(*t.sim);
-    t.final_moved = t.sim->moved();
     t.final_done_share = t.sim->progress();
     t.final_cycle = t.sim->cycle();
     t.result = std::make_unique<SmResult>(t.sim->finish());
@@ -399,9 +396,8 @@ class GpuTimeline {
       w.moved.dram += now.dram - t.window_moved.dram;
       ++w.measured;
     }
-    queue_ = queue_cycles(at);
     if (kernels.size() < 2) {
-      for (size_t i : running) share(tasks_[i], equal_share(sharing));
+      for (size_t i : running) share(tasks_[i], BandwidthShare::equal(sharing));
     } else {
       lend(kernels, running, sharing, double(at - last_window_));
     }
@@ -410,41 +406,6 @@ class GpuTimeline {
       tasks_[i].window_moved = sim(tasks_[i]).moved();
     }
     last_window_ = at;
-  }
-
-  // What the segment moved from the last window boundary to `at` (or to its
-  // end).
-  MovedBytes moved_in_window(Task& t) {
-    const MovedBytes now = t.done ? t.final_moved : sim(t).moved();
-    const MovedBytes from = t.window_from == last_window_ ? t.window_moved : MovedBytes{};
-    return {now.l2 - from.l2, now.dram - from.dram, now.l2_requests - from.l2_requests};
-  }
-
-  // The queueing delay at the L2 slices in the window from `at`: that of the
-  // chip's L2 load, every segment's, in the window before
-  // (loaded_latency.hpp).
-  double queue_cycles(uint64_t at) {
-    if (last_window_ == kNever || at <= last_window_) return 0;
-    L2Load load{.cycles = double(at - last_window_)};
-    for (size_t k : resident_)
-      for (size_t i : kernels_[k].tasks) {
-        Task& t = tasks_[i];
-        const bool ran = t.start < at && (t.done ? t.end > last_window_ : t.sim != nullptr);
-        if (!ran) continue;
-        const MovedBytes m = moved_in_window(t);
-        load.bytes += m.l2;
-        load.requests += double(m.l2_requests);
-        ++load.sms;
-      }
-    return l2_queue_cycles(load, plans_.front().sim.gpu);
-  }
-
-  // 1 / `sharing` of the chip's L2 and DRAM bandwidth, at the window's
-  // queueing delay.
-  BandwidthShare equal_share(unsigned sharing) const {
-    BandwidthShare s = BandwidthShare::equal(sharing);
-    s.l2_queue_cycles = queue_;
-    return s;
   }
 
   // Each segment's part of what its kernel gets of L2 and DRAM from
@@ -462,7 +423,7 @@ class GpuTimeline {
     size_t j = 0;
     for (const auto& [k, w] : kernels) {
       const double segments = w.segments;
-      per_segment[k] = {segments / l2_parts[j], segments / dram_parts[j], queue_};
+      per_segment[k] = {segments / l2_parts[j], segments / dram_parts[j]};
       ++j;
     }
     for (size_t i : running) share(tasks_[i], per_segment.at(tasks_[i].kernel));
@@ -559,7 +520,6 @@ class GpuTimeline {
   size_t unfinished_ = 0;           // launched kernels with segments not done
   uint64_t now_ = 0;                // the last boundary reached
   uint64_t last_window_ = kNever;   // the last window boundary
-  double queue_ = 0;                // cycles at the L2 slices in this window (loaded_latency.hpp)
   WorkProgress progress_;           // by segments ended
 };
 

@@ -16,9 +16,7 @@
 // cycle by cycle. Every running segment of any kernel shares the
 // interconnect and DRAM bandwidth as one SM; while kernels of several
 // streams run, a kernel's segments also get what the others left unused of
-// their parts in the window before (bandwidth_lending.hpp). The chip's L2
-// load in the window before sets the queueing delay every request leaving
-// an SM meets at its L2 slice in the next (loaded_latency.hpp).
+// their parts in the window before (bandwidth_lending.hpp).
 #pragma once
 
 #include <map>

@@ -174,13 +174,12 @@ void MemoryPipeline::share_bandwidth(const BandwidthShare& share) {
   if (g.noc_bytes_per_cycle > 0)
     noc_bytes_per_cycle_ = std::min(g.l2_bytes_per_cycle() / share.l2_divisor, g.noc_port_bytes());
   dram_bytes_per_cycle_ = g.dram_bytes_per_cycle() / share.dram_divisor;
-  l2_queue_cycles_ = floor_nonnegative(share.l2_queue_cycles + 0.5);  // to the nearest cycle
 }
 
 // As send_miss and book_dram book them.
 MovedBytes MemoryPipeline::moved() const {
   const SimCounters& c = counters_;
-  return {noc_bytes(c.l2_sectors), dram_bytes(c.dram_read_sectors + c.dram_write_sectors), c.l1d_misses,
+  return {noc_bytes(c.l2_sectors), dram_bytes(c.dram_read_sectors + c.dram_write_sectors),
           double(c.l2_sectors - c.l2_write_sectors), double(c.dram_read_sectors)};
 }
 
@@ -328,10 +327,10 @@ inline bool MemoryPipeline::miss_must_wait(SubCorePort& port, const DecodedInst&
 
 // Books a request that leaves the SM: its MSHR, interconnect and DRAM shares
 // (what it reads, what it writes through, the write-backs it causes).
-// Returns when its data is back: a read waits at its L2 slice, and for the
-// DRAM transfers booked before it.
+// Returns when its data is back: a read waits for the DRAM transfers booked
+// before it.
 inline uint64_t MemoryPipeline::send_miss(const DecodedInst& d, const MemRequest& req) {
-  uint64_t done = clock_.now + req.latency + l2_queue_cycles_;
+  uint64_t done = clock_.now + req.latency;
   SimCounters& c = counters_;
   if (req.to_dram) {
     done += ceil_nonnegative(book_dram(req.sectors));

@@ -25,13 +25,11 @@ struct BankChains {
 };
 
 // What one SM gets of the chip's interconnect and DRAM bandwidth: the
-// chip's rate divided by each divisor; and the queueing delay its requests
-// meet at the L2 slices (loaded_latency.hpp).
+// chip's rate divided by each divisor.
 struct BandwidthShare {
   double l2_divisor = 1;
   double dram_divisor = 1;
-  double l2_queue_cycles = 0;
-  // 1 / `sharing` of both (at least 1), on an idle chip.
+  // 1 / `sharing` of both (at least 1).
   static BandwidthShare equal(unsigned sharing) {
     const double d = std::max(1u, sharing);
     return {d, d};
@@ -43,7 +41,6 @@ struct BandwidthShare {
 struct MovedBytes {
   double l2 = 0;
   double dram = 0;
-  uint64_t l2_requests = 0;  // the requests that carried the L2 bytes
   double l2_reads = 0;
   double l2_read_misses = 0;
 };
@@ -169,7 +166,6 @@ class MemoryPipeline : private Stage {
   double noc_bytes_per_cycle_ = 0;  // this SM's share
   double dram_free_ = 0;            // the SM's DRAM share is booked until then
   double dram_bytes_per_cycle_ = 0; // this SM's share
-  uint64_t l2_queue_cycles_ = 0;    // at the L2 slices, per request
   std::vector<double> l1_acc_, l2_acc_, wb_acc_;  // per PC: deterministic spreading of hits and write-backs
   BankChains smem_scratch_;  // coalesce's reused storage
 };
