@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 
 #include "formats/stream.hpp"
@@ -56,6 +57,17 @@ class MapEntryPacker {
 };
 
 }  // namespace detail
+
+// A column, `field(row)` for each of `rows` (a container or array), as a
+// pack_map_of entry's value: `map.with(key, column_of(rows, field))`. It
+// refers to `rows`, so it is for use within the expression that makes it.
+template <class Rows, class F>
+auto column_of(const Rows& rows, F field) {
+  return [&rows, field](Packer& pk) {
+    pk.pack_array(static_cast<uint32_t>(std::size(rows)));
+    for (const auto& row : rows) pk.pack(field(row));
+  };
+}
 
 // A map whose size is counted, never written by hand: `entries(map)` is
 // called twice, first to count and then to pack, with `map(key, value)`,

@@ -214,15 +214,6 @@ Plan load_plan(const std::string& path) {
 namespace sasskit::stream {
 namespace {
 
-// A column of one value per row, `field(row)` each.
-template <class T, class F>
-auto column_of(const std::vector<T>& rows, F field) {
-  return [&rows, field](Packer& pk) {
-    pk.pack_array(static_cast<uint32_t>(rows.size()));
-    for (const auto& r : rows) pk.pack(field(r));
-  };
-}
-
 template <class T>
 std::vector<T> column(const MapView& m, std::string_view name, size_t expected) {
   auto v = m.get<std::vector<T>>(name);

@@ -86,15 +86,6 @@ KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
 
 namespace {
 
-// A per-entry column, one value each, as a pack_map_of entry's value.
-template <class Get>
-auto column_of(const std::vector<StaticInst>& insts, Get get) {
-  return [&insts, get](Packer& pk) {
-    pk.pack_array(static_cast<uint32_t>(insts.size()));
-    for (const auto& i : insts) pk.pack(get(i));
-  };
-}
-
 // An optional per-entry column: one entry each, nil where that entry has
 // none (written only when some entry has the value).
 template <class T, class Get>
@@ -196,10 +187,7 @@ void pack_warp(Packer& pk, const WarpTrace& w) {
     map("id", w.warp_id);
     map("inst", w.inst);
     map("mask", w.mask);
-    map.with("mode", [&](Packer& out) {
-      out.pack_array(static_cast<uint32_t>(w.addr_mode.size()));
-      for (uint8_t mode : w.addr_mode) out.pack(static_cast<unsigned>(mode));
-    });
+    map.with("mode", column_of(w.addr_mode, [](uint8_t mode) { return static_cast<unsigned>(mode); }));
     map("addr", w.addrs);
     if (!w.addr_extra.empty()) map("extra", w.addr_extra);
   });

@@ -102,14 +102,6 @@ void SimCounters::add(const SimCounters& o) {
 namespace sasskit::stream {
 namespace {
 
-template <class T, size_t N, class F>
-auto column_of(const std::array<T, N>& a, F field) {
-  return [&a, field](Packer& pk) {
-    pk.pack_array(static_cast<uint32_t>(N));
-    for (const auto& v : a) pk.pack(field(v));
-  };
-}
-
 template <class Map>
 void scalar_entries(Map& map, const SimCounters& c, std::span<const CounterField> fields) {
   for (const CounterField& f : fields) map(f.key, c.*f.member);
@@ -170,10 +162,8 @@ void pack_pcs(Packer& pk, const PcStats& p) {
   pack_map_of(pk, [&](auto& map) {
     map("pc", p.pc);
     map("insts", p.insts);
-    map.with("stall_type", [&](Packer& out) {
-      out.pack_array(static_cast<uint32_t>(kStallTypes));
-      for (const auto& col : p.stall_type) out.pack(col);
-    });
+    const auto whole = [](const std::vector<uint64_t>& col) -> const std::vector<uint64_t>& { return col; };
+    map.with("stall_type", column_of(p.stall_type, whole));
   });
 }
 
