@@ -159,13 +159,13 @@ void write_marks_note(std::ostream& out, const Comparison& c) {
           << " kernels the plan chose, and its application row weighs them for the others\n";
 }
 
-// "kernel 3 name", marked "(2: kernel 1 stands in; not simulated in 3)"
-// where runs did not simulate it.
 // "kernel 3 name", or the application's name.
 std::string scope_name(const CompareScope& s) {
   return s.id ? "kernel " + std::to_string(*s.id) + " " + s.name : s.name;
 }
 
+// "kernel 3 name", marked "(2: kernel 1 stands in; not simulated in 3)"
+// where runs did not simulate it.
 std::string scope_title(const CompareScope& s) {
   std::string title = scope_name(s), marks;
   for (size_t i = 0; i < s.in_runs.size(); ++i) {
