@@ -9,14 +9,12 @@
 namespace sasskit::pipesim {
 namespace {
 
-// 100 bytes a cycle each of L2 and DRAM, for the whole chip.
+// 100 bytes a cycle each of L2 and DRAM (100 GB/s at 1 GHz), for the whole
+// chip, at the default efficiencies of 1.
 GpuConfig chip() {
   GpuConfig gpu;
-  gpu.noc_bytes_per_cycle = 100;
-  gpu.l2_efficiency = 1;
+  gpu.noc_bytes_per_cycle = gpu.dram_bandwidth_gbs = 100;
   gpu.clock_mhz = 1000;
-  gpu.dram_bandwidth_gbs = 100;
-  gpu.dram_efficiency = 1;
   return gpu;
 }
 
