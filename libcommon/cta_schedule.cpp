@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -17,7 +16,7 @@ struct CtaNeed {
   uint32_t kernel = 0;  // in launch order
   unsigned ctas_per_sm = 0;
   SmLoad load;
-  SmLoad capacity;
+  const LaunchRules* rules = nullptr;
 };
 
 // An SM's first free slot for a CTA: when, and how many CTAs are resident
@@ -74,24 +73,21 @@ struct SmState {
  private:
   Slot first_fit(uint64_t floor, const CtaNeed& need) {
     while (!live.empty() && live.begin()->first <= floor) release(live.begin(), need.kernel);
-    auto fits = [&](SmLoad held, size_t own_held) {
-      held += need.load;
-      return own_held < need.ctas_per_sm && within(held, need.capacity);
-    };
-    SmLoad held = used;
-    size_t own_at = own, resident = live.size();
-    uint64_t t = floor;
-    // Full: wait for the next CTAs to end, all those that end together.
-    for (auto it = live.begin(); !fits(held, own_at);) {
-      if (it == live.end())  // resident_ctas() refuses a CTA an empty SM cannot hold
-        throw Error(ExitCode::Internal, "kernel placement", "a CTA does not fit an empty SM");
-      for (t = it->first; it != live.end() && it->first == t; ++it) {
-        held -= it->second.load;
-        own_at -= it->second.kernel == need.kernel;
-        --resident;
-      }
-    }
-    return Slot{t, resident - own_at, resident};
+    struct Tally {  // of the CTAs resident at the answer
+      SmLoad load;
+      size_t own = 0, resident = 0;
+    } held{used, own, live.size()};
+    const std::optional<uint64_t> t = first_room(
+        floor, held, live.begin(), live.end(),
+        [&](const Tally& h) { return h.own < need.ctas_per_sm && need.rules->fits(h.load, need.load); },
+        [&](Tally& h, const std::pair<const uint64_t, Held>& ending) {
+          h.load -= ending.second.load;
+          h.own -= ending.second.kernel == need.kernel;
+          --h.resident;
+        });
+    if (!t)  // resident_ctas() refuses a CTA an empty SM cannot hold
+      throw Error(ExitCode::Internal, "kernel placement", "a CTA does not fit an empty SM");
+    return Slot{*t, held.resident - held.own, held.resident};
   }
 
   void release(std::multimap<uint64_t, Held>::iterator it, uint32_t kernel) {
@@ -185,7 +181,7 @@ SchedPolicyKind parse_policy(const std::string& name) {
 }
 
 struct CtaScheduler::State {
-  SharingOptions sharing;
+  LaunchRules rules;
   std::vector<SmState> sms;
   unsigned last_sm;  // round-robin cursor
   uint64_t last_launch = 0;
@@ -194,11 +190,14 @@ struct CtaScheduler::State {
   std::multiset<uint64_t> kernel_ends;  // of the kernels scheduled so far
   std::vector<std::pair<unsigned, Slot>> slots;  // pick_sm's, reused from CTA to CTA
 
-  State(unsigned n, const SharingOptions& s) : sharing(s), sms(n), last_sm(n - 1) {}
+  State(unsigned n, const SharingOptions& s) : rules(s), sms(n), last_sm(n - 1) {}
 
-  uint64_t launch_slot(uint64_t ready) {
-    kernel_ends.erase(kernel_ends.begin(), kernel_ends.upper_bound(ready));  // keep only those that matter
-    return *concurrent_kernel_slot(ready, sharing.max_concurrent_kernels, {kernel_ends.begin(), kernel_ends.end()}, 0);
+  // A kernel's launch, its stream's previous kernel ended at `stream_ended`;
+  // every end is known, so the launch always is.
+  uint64_t launch_at(uint64_t stream_ended) {
+    // Keep only the ends that matter: no later kernel launches before this one.
+    kernel_ends.erase(kernel_ends.begin(), kernel_ends.upper_bound(last_launch));
+    return *rules.launch_at(last_launch, stream_ended, {kernel_ends.begin(), kernel_ends.end()}, 0);
   }
 
   // Whether no SM holds a CTA at `floor`, asking each as pick_sm's first
@@ -255,14 +254,13 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     fail("kernel " + std::to_string(k.kernel_id) + ": " + std::to_string(k.cta_cycles.size()) +
          " CTA durations for " + std::to_string(k.num_ctas) + " CTAs");
   State& s = *state_;
-  const uint64_t stream_key = launch_stream(s.sharing, k.stream_id);
+  const uint64_t stream_key = s.rules.stream_of(k.stream_id);
   auto stream = s.stream_end.find(stream_key);
-  uint64_t launch = s.launch_slot(std::max(
-      s.last_launch, (stream == s.stream_end.end() ? 0 : stream->second) + s.sharing.launch_latency));
+  const uint64_t launch = s.launch_at(stream == s.stream_end.end() ? 0 : stream->second);
   for (auto& sm : s.sms) sm.begin_kernel();
   s.last_sm = static_cast<unsigned>(s.sms.size() - 1);
 
-  const CtaNeed need{s.kernels++, k.ctas_per_sm, k.cta_load, s.sharing.sm_capacity};
+  const CtaNeed need{s.kernels++, k.ctas_per_sm, k.cta_load, &s.rules};
   const unsigned n_sms = static_cast<unsigned>(s.sms.size());
   const uint64_t wave_size = uint64_t(n_sms) * k.ctas_per_sm;
   KernelSchedule out;
@@ -277,10 +275,8 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
     alone.emplace(s.sms, need, launch, s.last_sm);
   uint64_t last_floor = floor;  // the floor of the last CTA placed by pick_sm or the picker
   for (uint32_t i = 0; i < k.num_ctas; ++i) {
-    const uint64_t duration =
-        (k.cta_cycles.empty() ? 1 : std::max<uint64_t>(1, k.cta_cycles[i])) + s.sharing.cta_launch_latency;
-    const uint64_t dispatched =
-        launch + s.sharing.kernel_fixed_cycles + cta_dispatch_floor(i, s.sharing.cta_dispatch_rate);
+    const uint64_t duration = s.rules.slot_cycles(k.cta_cycles.empty() ? 1 : k.cta_cycles[i]);
+    const uint64_t dispatched = s.rules.dispatch_at(launch, i);
     uint64_t start = 0;
     unsigned sm;
     if (policy == SchedPolicyKind::Wave) {
@@ -307,35 +303,6 @@ KernelSchedule CtaScheduler::schedule(const KernelLaunch& k, SchedPolicyKind pol
   s.stream_end[stream_key] = std::max(end, stream == s.stream_end.end() ? 0 : stream->second);
   s.kernel_ends.insert(end);
   return out;
-}
-
-uint64_t cta_dispatch_floor(uint64_t cta, double rate) {
-  return rate > 0 ? static_cast<uint64_t>(std::ceil(double(cta) / rate)) : 0;
-}
-
-SharingOptions gpu_sharing(const GpuConfig& gpu, bool serial_kernels) {
-  return SharingOptions{.launch_latency = gpu.kernel_launch_latency,
-                        .kernel_fixed_cycles = gpu.kernel_fixed_cycles,
-                        .cta_launch_latency = gpu.cta_launch_latency,
-                        .cta_dispatch_rate = gpu.cta_dispatch_rate,
-                        .max_concurrent_kernels = gpu.max_concurrent_kernels,
-                        .serial_kernels = serial_kernels,
-                        .sm_capacity = sm_capacity(gpu)};
-}
-
-uint64_t launch_stream(const SharingOptions& sharing, uint64_t stream_id) {
-  return sharing.serial_kernels ? 0 : stream_id;
-}
-
-std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, std::vector<uint64_t> ends,
-                                               size_t pending) {
-  std::erase_if(ends, [&](uint64_t end) { return end <= ready; });
-  const size_t running = ends.size() + pending;
-  if (limit == 0 || running < limit) return ready;
-  const size_t need = running - limit + 1;  // kernels that must end first
-  if (ends.size() < need) return std::nullopt;
-  std::nth_element(ends.begin(), ends.begin() + std::ptrdiff_t(need - 1), ends.end());
-  return ends[need - 1];
 }
 
 KernelSchedule model_schedule(const GpuConfig& gpu, uint32_t kernel_id, uint32_t num_ctas,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/launch_rules.hpp"
 #include "libcommon/name_table.hpp"
 #include "libcommon/sm_load.hpp"
 
@@ -56,61 +57,16 @@ struct KernelLaunch {
   SmLoad cta_load;                    // what one CTA holds of an SM (cta_load())
 };
 
-// How the kernels of different streams share the GPU. By default as the
-// silicon (and Accel-Sim with -gpgpu_concurrent_kernel_sm 1) does: CTAs of
-// kernels of different streams share an SM up to `sm_capacity`, each kernel
-// also within its own occupancy. With `serial_kernels`, as Accel-Sim does by
-// default: one kernel at a time on the whole GPU, whatever its stream, each
-// launching `launch_latency` after the previous one has ended.
-struct SharingOptions {
-  uint64_t launch_latency = 0;  // from a kernel's end to the next kernel of its stream
-  // CTA launch: the first CTA waits `kernel_fixed_cycles` after the launch,
-  // each CTA holds its slot `cta_launch_latency` cycles before it runs, and
-  // the GPU dispatches at most `cta_dispatch_rate` CTAs per cycle (0: no
-  // limit), in launch order.
-  uint64_t kernel_fixed_cycles = 0;
-  uint64_t cta_launch_latency = 0;
-  double cta_dispatch_rate = 0;
-  unsigned max_concurrent_kernels = 0;  // running at once; 0: no limit
-  bool serial_kernels = false;
-  SmLoad sm_capacity;  // what the CTAs resident on one SM may hold together
-};
-
-// The GPU model's sharing: its kernel launch latency, concurrent-kernel
-// limit and SM resources. cta-sample and pipe-sim both place with it, so a
-// sampled stream's sched record agrees with pipe-sim's plan.
-SharingOptions gpu_sharing(const GpuConfig& gpu, bool serial_kernels);
-
-// The stream whose previous kernel a launch waits for: its own, or with
-// serial_kernels the one stream every kernel is taken to be on.
-uint64_t launch_stream(const SharingOptions& sharing, uint64_t stream_id);
-
-// The concurrent-kernel limit, held once for the scheduler (predicted ends)
-// and pipe-sim's timeline (simulated ends): the earliest cycle from `ready`
-// on at which fewer than `limit` kernels run (0: no limit). The kernels
-// launched before are `ends`, those whose end is known (in any order), and
-// `pending` more still running with their end not known yet; nullopt while
-// the answer depends on one of those.
-std::optional<uint64_t> concurrent_kernel_slot(uint64_t ready, unsigned limit, std::vector<uint64_t> ends,
-                                               size_t pending);
-
-// The cycle, counted from its kernel's launch, before which the GPU's CTA
-// dispatcher cannot send the kernel's CTA number `cta` (launch order) at
-// `rate` CTAs per cycle (0: no limit).
-uint64_t cta_dispatch_floor(uint64_t cta, double rate);
-
-// The CTA scheduler across the kernels of an application, in launch order.
-// A kernel launches `launch_latency` after the previous kernel of its
-// stream has finished (the first of a stream: after cycle 0), never before
-// the kernel launched before it, and only while fewer than
-// `max_concurrent_kernels` run (SharingOptions). A CTA takes a slot on an SM
-// where, beside the CTAs still resident there (of any kernel), it stays
-// within the SM's capacity and its kernel within its occupancy. Within a
-// kernel CTAs are dispatched in launch order, each no earlier than the one
-// before, so a kernel launched earlier has the first pick of the SMs, and
-// no earlier than the GPU dispatches it (kernel_fixed_cycles after the
-// launch, plus cta_dispatch_floor); a CTA holds its slot for its predicted
-// time plus the CTA launch latency.
+// The CTA scheduler across the kernels of an application, in launch order,
+// by the launch rules (launch_rules.hpp) with predicted CTA ends: a kernel
+// launches at LaunchRules::launch_at once the previous kernel of its launch
+// stream has ended (the first of a stream: after cycle 0). A CTA takes a
+// slot on an SM where, beside the CTAs still resident there (of any
+// kernel), it fits (LaunchRules::fits) and its kernel stays within its
+// occupancy. Within a kernel CTAs are dispatched in launch order, each no
+// earlier than the one before, so a kernel launched earlier has the first
+// pick of the SMs, and no earlier than LaunchRules::dispatch_at; a CTA holds
+// its slot for LaunchRules::slot_cycles of its predicted time.
 //   round-robin: to the SM with the earliest free slot; ties go to the next
 //                SM after the last one used (Accel-Sim, PPT-GPU).
 //   greedy:      to the SM with the earliest free slot; ties go to the SM

@@ -29,7 +29,7 @@ std::vector<uint64_t> predicted_cycles_by_id(const NonStallModel& model, const U
 }
 
 Placement::Placement(const GpuConfig& gpu, SchedPolicyKind policy, bool serial_kernels)
-    : gpu_(gpu), policy_(policy), scheduler_(gpu.num_sms, gpu_sharing(gpu, serial_kernels)) {}
+    : gpu_(gpu), policy_(policy), rules_(gpu_sharing(gpu, serial_kernels)), scheduler_(gpu.num_sms, rules_.sharing()) {}
 
 KernelSchedule Placement::place(const KernelToPlace& k, const KernelSchedule* recorded,
                                 const std::vector<uint64_t>& cta_cycles) {

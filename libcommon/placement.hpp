@@ -2,7 +2,8 @@
 // rd-cache and pipe-sim all ask place() for a kernel's placement. It is the
 // schedule a sched record holds when the stream has one (read as it is, never
 // decided again), and otherwise the modeled one (cta_schedule.hpp) from the
-// kernel's occupancy, the stage's policy and each CTA's predicted time.
+// kernel's occupancy, the stage's policy and each CTA's predicted time, by
+// the launch rules (launch_rules.hpp) that every stage shares.
 #pragma once
 
 #include <cstdint>
@@ -38,9 +39,9 @@ uint64_t predicted_cta_cycles(const NonStallModel& model, const UnitCounts& coun
 std::vector<uint64_t> predicted_cycles_by_id(const NonStallModel& model, const UnitCountsTable& table);
 
 // Places the kernels of one GPU timeline in launch order: kernels modeled by
-// one Placement share the SMs as CtaScheduler does, with the model's
-// gpu_sharing(): CTAs of kernels of different streams share an SM up to its
-// resources, or with `serial_kernels` one kernel runs at a time.
+// one Placement share the SMs as CtaScheduler does, by the rules() of the
+// model's gpu_sharing(): CTAs of kernels of different streams share an SM up
+// to its resources, or with `serial_kernels` one kernel runs at a time.
 class Placement {
  public:
   Placement(const GpuConfig& gpu, SchedPolicyKind policy, bool serial_kernels = false);
@@ -54,9 +55,14 @@ class Placement {
   KernelSchedule place(const KernelToPlace& k, const KernelSchedule* recorded,
                        const std::vector<uint64_t>& cta_cycles);
 
+  // The rules it places by, for a stage that follows the kernels further
+  // (which ones share SMs, pipe-sim's launches with simulated ends).
+  const LaunchRules& rules() const { return rules_; }
+
  private:
   const GpuConfig& gpu_;
   SchedPolicyKind policy_;
+  LaunchRules rules_;
   CtaScheduler scheduler_;
 };
 

@@ -144,18 +144,6 @@ TEST(Schedule, LaunchLatencyAndConcurrentKernelLimit) {
   EXPECT_EQ(d.launch, 16u);
 }
 
-TEST(Schedule, ConcurrentKernelSlotWaitsForKnownEndsAndNotForUnknownOnes) {
-  EXPECT_EQ(concurrent_kernel_slot(5, 0, {9, 9, 9}, 4), 5u);  // no limit
-  EXPECT_EQ(concurrent_kernel_slot(5, 2, {9}, 0), 5u);        // one running, two allowed
-  // 3 and 4 have ended by 5; 9 and the pending one run: one must end first.
-  EXPECT_EQ(concurrent_kernel_slot(5, 2, {3, 4, 9}, 1), 9u);
-  // Three running, two allowed: two must end, whatever the order given.
-  EXPECT_EQ(concurrent_kernel_slot(5, 2, {30, 12, 20}, 0), 20u);
-  EXPECT_EQ(concurrent_kernel_slot(5, 3, {30, 12, 20}, 0), 12u);
-  // Two must end but only one end is known: the slot is not known yet.
-  EXPECT_EQ(concurrent_kernel_slot(5, 2, {12}, 2), std::nullopt);
-}
-
 TEST(Schedule, PolicyNamesRoundTripAndBadNamesAreUsageErrors) {
   for (auto p : {SchedPolicyKind::RoundRobin, SchedPolicyKind::Greedy, SchedPolicyKind::Wave})
     EXPECT_EQ(parse_policy(policy_name(p)), p);

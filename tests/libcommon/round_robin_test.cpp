@@ -130,8 +130,6 @@ TEST(RoundRobin, CtasLeaveNoFasterThanTheGpuDispatchesThem) {
       const KernelSchedule slow = slow_round_robin(40, ctas_per_sm, 4, 64, cycles, 0, rate, 300);
       ASSERT_EQ(fast.sm, slow.sm) << rate << " CTAs a cycle, " << ctas_per_sm << " a SM";
       ASSERT_EQ(fast.start, slow.start) << rate << " CTAs a cycle, " << ctas_per_sm << " a SM";
-      for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(fast.start[i], cta_dispatch_floor(i, rate));
+      for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(fast.start[i], LaunchRules(sharing).dispatch_at(0, i));
     }
-  EXPECT_EQ(cta_dispatch_floor(5, 0), 0u);
-  EXPECT_EQ(cta_dispatch_floor(5, 0.96), 6u);  // 5.2 cycles, rounded up
 }

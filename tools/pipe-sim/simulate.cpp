@@ -121,7 +121,7 @@ void plan_absent_sms(const KernelInput& k, const std::set<uint32_t>& busy_sms, K
 KernelPlan plan_kernel(const KernelInput& k, const SpillFile* spill, uint64_t code_base, const RunOptions& opt,
                        const ClassifierFor& classify, Placement& placement) {
   KernelPlan p;
-  p.stream_id = launch_stream(gpu_sharing(opt.sim.gpu, opt.serial_kernels), k.info.stream_id);
+  p.stream_id = placement.rules().stream_of(k.info.stream_id);
   p.sim = opt.sim;
   const KernelToPlace to_place = stream::kernel_to_place(k.info, k.where);
   p.cta_load = cta_load(opt.sim.gpu, to_place.cta);
@@ -178,7 +178,7 @@ std::vector<KernelResult> simulate_workload(const Workload& w, const RunOptions&
     plans.push_back(plan_kernel(k, w.spill.get(), state.code_base, opt, classify, placement));
     state.code_base += code_footprint(k.table, line);
   }
-  std::vector<KernelRun> runs = run_on_gpu(plans, timeline_start(state), opt.sim.pkp, opt.threads);
+  std::vector<KernelRun> runs = run_on_gpu(plans, timeline_start(state), placement.rules(), opt.sim.pkp, opt.threads);
 
   std::vector<KernelResult> results(plans.size());
   for (size_t k = 0; k < plans.size(); ++k) {

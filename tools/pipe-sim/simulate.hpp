@@ -32,7 +32,7 @@ struct KernelResult {
 // kernel's code goes, and the GPU timeline.
 struct RunState {
   uint64_t code_base = 0;
-  std::map<uint64_t, uint64_t> stream_end;  // per launch_stream(): when its last kernel ends
+  std::map<uint64_t, uint64_t> stream_end;  // per launch stream (LaunchRules::stream_of): when its last kernel ends
   uint64_t previous_start = 0;              // of the kernel launched last
 };
 

@@ -285,13 +285,13 @@ class Filter : public stream::HeldKernelFilter {
   // those that come after it, on an empty L1.
   static constexpr size_t kMostSharing = 32;
 
-  // Whether the kernel runs beside one held, as placed: a kernel of another
-  // stream still runs at its launch. Kernels of one stream never do, nor
-  // any two with --serial-kernels.
+  // Whether the kernel runs beside one held, as placed: one that may run
+  // with it (LaunchRules::may_run_together: of another stream, without
+  // --serial-kernels) still runs at its launch.
   bool shares_sms(const ReadKernel& k) const {
-    return !options_.serial_kernels && std::any_of(sharing_.begin(), sharing_.end(), [&](const auto& held) {
-             return held->stream_id != k.stream_id && held->end > k.schedule.launch;
-           });
+    return std::any_of(sharing_.begin(), sharing_.end(), [&](const auto& held) {
+      return placement_->rules().may_run_together(held->stream_id, k.stream_id) && held->end > k.schedule.launch;
+    });
   }
 
   // The kernels sharing SMs are held until no later kernel can join them.
