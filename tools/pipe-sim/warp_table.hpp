@@ -131,7 +131,7 @@ class WarpTable : private Stage {
   void deliver_fetch(uint32_t w, uint32_t count, uint64_t ready);
 
   // Issue and completion run once per instruction each and are flattened:
-  // LTO alone left the head's recomputation (compute_head, set_head) calls.
+  // LTO alone left the head's recomputation (compute_head, WarpHeads::set) calls.
   //
   // Issue: the head instruction leaves the buffer for a collector; its
   // destinations become pending; a barrier or the warp's last instruction
