@@ -12,22 +12,17 @@ ExecPipes::ExecPipes(const Stage& wiring, WarpTable& warps) : Stage(wiring), war
   banks_ = std::max(1u, gpu_.reg_banks);
   ports_per_bank_ = std::max(1u, gpu_.reg_ports_per_bank);
   subcores_.resize(subcores());
-  for (auto& sc : subcores_)
-    for (size_t u = 0; u < kUnitClasses; ++u) sc.pipes[u].assign(std::max(1u, gpu_.units[u].count), 0);
-}
-
-bool ExecPipes::free_by(unsigned subcore, UnitClass u, uint64_t at) const {
-  for (uint64_t t : free_times(subcore, u))
-    if (t <= at) return true;
-  return false;
+  for (SubCorePort& port : ports_)
+    for (size_t u = 0; u < kUnitClasses; ++u) port.set_pipes(static_cast<UnitClass>(u), std::max(1u, gpu_.units[u].count));
 }
 
 bool ExecPipes::accept(unsigned subcore, const Op& issued, const DecodedInst& d) {
   size_t u = static_cast<size_t>(d.op.unit);
-  auto& pipes = subcores_[subcore].pipes[u];
+  SubCorePort& port = ports_[subcore];
+  const std::vector<uint64_t>& pipes = port.pipe_free_at(d.op.unit);
   auto pipe = std::find_if(pipes.begin(), pipes.end(), [&](uint64_t t) { return t <= clock_.now; });
   if (pipe == pipes.end()) {
-    ports_[subcore].events.add(StallEvent::DispatchQueue, false, d.pc_index);
+    port.events.add(StallEvent::DispatchQueue, false, d.pc_index);
     for (uint64_t t : pipes) clock_.wake_at(t);
     return false;
   }
@@ -37,7 +32,7 @@ bool ExecPipes::accept(unsigned subcore, const Op& issued, const DecodedInst& d)
   // result follows the last of it through the unit's latency.
   unsigned work = d.mma_n ? std::max(1u, ii * d.mma_n / 8) : 0;
   ii = std::max(ii, work);
-  *pipe = clock_.now + ii;
+  port.book_pipe(d.op.unit, static_cast<size_t>(pipe - pipes.begin()), clock_.now + ii);
   // Issue and operand read took kIssueToDispatch cycles of the latency.
   Op op = issued;
   op.done = clock_.now + work +

@@ -1,5 +1,6 @@
 // The execution units of each sub-core: pipelines by unit class, each
-// taking a new instruction every initiation interval, and the results on
+// taking a new instruction every initiation interval (when each is next
+// free is in the sub-core's port, for its scheduler), and the results on
 // their way to write-back, which passes them to the register banks (ports
 // shared with operand reads, write-backs first) and then to the warp table.
 #pragma once
@@ -18,12 +19,6 @@ class ExecPipes : private Stage {
  public:
   ExecPipes(const Stage& wiring, WarpTable& warps);
 
-  // Whether a pipeline of class `u` (not LDST) is free by cycle `at`.
-  bool free_by(unsigned subcore, UnitClass u, uint64_t at) const;
-  // When each pipeline of the class is next free.
-  const std::vector<uint64_t>& free_times(unsigned subcore, UnitClass u) const {
-    return subcores_[subcore].pipes[static_cast<size_t>(u)];
-  }
   // Dispatch of a non-memory instruction: false (a dispatch-queue stall)
   // when every pipeline of its class is busy. Flattened: it queues the
   // result in place of a call (LTO left enqueue_result one).
@@ -41,7 +36,6 @@ class ExecPipes : private Stage {
 
  private:
   struct SubCorePipes {
-    std::array<std::vector<uint64_t>, kUnitClasses> pipes;  // next free cycle per pipeline
     // Results on their way to write-back, by ready cycle, from
     // executing[first] on: those written back leave the front without
     // moving the rest, and their room is reclaimed once the storage is full.

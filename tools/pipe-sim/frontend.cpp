@@ -54,7 +54,7 @@ void Frontend::fetch(unsigned subcore) {
     clock_.progressed();
   }
   if (warps_.fetchable(subcore) == 0) return;
-  const auto& resident = warps_.by_age(subcore);
+  const auto& resident = warps_.heads().by_age(subcore);
   size_t n = resident.size();
   for (size_t k = 0, i = n ? f.rr % n : 0; k < n; ++k, i = i + 1 < n ? i + 1 : 0) {
     uint32_t w = resident[i];

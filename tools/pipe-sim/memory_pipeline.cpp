@@ -194,6 +194,7 @@ bool MemoryPipeline::accept(unsigned subcore, const Op& op) {
     return false;
   }
   coalesce(op, latch);
+  ports_[subcore].set_latch_busy(true);
   return true;
 }
 
@@ -370,7 +371,7 @@ bool MemoryPipeline::step_bulk() {
     coalesce(bulk_queue_.front(), bulk_);
     bulk_queue_.pop_front();
   }
-  const unsigned s = warps_.subcore_of(bulk_.op.warp);
+  const unsigned s = warps_.heads().subcore_of(bulk_.op.warp);
   return step(s, bulk_, ports_[s]);
 }
 
@@ -392,7 +393,7 @@ inline bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort&
   clock_.progressed();
   if (++latch.next < latch.reqs.size()) return false;
   latch.busy = false;
-  port.changed();
+  if (&latch != &bulk_) port.set_latch_busy(false);
   // A bulk copy writes no register but completes when its data is back.
   bool waits_for_data = (d.ndst > 0 && !d.op.is_store) || d.op.is_async;
   if (waits_for_data) {

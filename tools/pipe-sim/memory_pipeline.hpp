@@ -97,9 +97,9 @@ class MemoryPipeline : private Stage {
   // bandwidth.
   void share_bandwidth(const BandwidthShare& share);
   MovedBytes moved() const;
-  bool latch_busy(unsigned subcore) const { return latches_[subcore].busy; }
   // Dispatch of a memory instruction: false (a dispatch-queue stall) while
-  // the sub-core's latch holds another.
+  // the sub-core's latch holds another (the sub-core's port says whether it
+  // does, for its scheduler).
   bool accept(unsigned subcore, const Op& op);
   // Every sub-core's latch sends its next request, starting with a
   // different sub-core each cycle. Returns whether a latch emptied (its

@@ -1,28 +1,22 @@
 // Operand collectors over register banks (accelsim-modeling-cams23 §2.2).
 #include "operand_collector.hpp"
 
-#include <algorithm>
-
 namespace sasskit::pipesim {
 
 OperandCollector::OperandCollector(const Stage& wiring, ExecPipes& exec, MemoryPipeline& memory)
     : Stage(wiring), exec_(exec), memory_(memory) {
   subcores_.resize(subcores());
   for (SubCoreCollectors& sc : subcores_) sc.cus.resize(gpu_.collector_units);
-}
-
-uint32_t OperandCollector::free_collector(unsigned subcore) const {
-  const auto& cus = subcores_[subcore].cus;
-  auto cu = std::find_if(cus.begin(), cus.end(), [](const Collector& c) { return !c.busy; });
-  return cu == cus.end() ? kNone : static_cast<uint32_t>(cu - cus.begin());
+  for (SubCorePort& port : ports_) port.set_collectors(gpu_.collector_units);
 }
 
 void OperandCollector::allocate(unsigned subcore, uint32_t cu, const Op& op) {
   const DecodedInst& d = prog_.insts[op.inst];
   SubCoreCollectors& sc = subcores_[subcore];
-  sc.cus[cu] = Collector{true, false, uint8_t((1u << d.nsrc) - 1), op};
+  sc.cus[cu] = Collector{false, uint8_t((1u << d.nsrc) - 1), op};
   sc.by_age[sc.busy++] = static_cast<uint8_t>(cu);
   ++busy_total_;
+  ports_[subcore].take_collector(cu);
 }
 
 void OperandCollector::read_operands(unsigned subcore) {
@@ -65,7 +59,7 @@ void OperandCollector::dispatch(unsigned subcore) {
     ++counters_.units[static_cast<size_t>(d.op.unit)].insts;
     cu = Collector{};
     --busy_total_;
-    ports_[subcore].changed();  // a collector is free, and a unit or the latch busy
+    ports_[subcore].release_collector(index);
     clock_.progressed();
   }
   sc.busy = static_cast<uint8_t>(kept);

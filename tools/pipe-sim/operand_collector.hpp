@@ -1,7 +1,8 @@
 // The operand collectors of each sub-core: an issued instruction waits in a
 // collector until its source operands are read from the register banks,
 // then is dispatched, oldest first, to its execution pipeline or the memory
-// pipeline.
+// pipeline. Which collectors are free is in the sub-core's port, for its
+// scheduler.
 #pragma once
 
 #include <array>
@@ -21,8 +22,6 @@ class OperandCollector : private Stage {
   // No collector of any sub-core holds an instruction: dispatch and
   // read_operands have nothing to do (the SM skips them).
   bool idle() const { return busy_total_ == 0; }
-  // A free collector of the sub-core, or kNone.
-  uint32_t free_collector(unsigned subcore) const;
   // An issued instruction takes collector `cu`.
   void allocate(unsigned subcore, uint32_t cu, const Op& op);
   // Collectors read their source operands oldest first; an operand whose
@@ -34,7 +33,7 @@ class OperandCollector : private Stage {
 
  private:
   struct Collector {
-    bool busy = false, ready = false;
+    bool ready = false;
     uint8_t unread = 0;   // bit i: src operand i still to read
     Op op;
   };

@@ -1,12 +1,13 @@
 // What the stages of one SM hand each other. Each stage is a component that
 // owns its state (see sm.hpp for who owns what); this header is everything
 // they share: the clock, the instruction in flight, and the per-sub-core port
-// through which a cycle's stall events, register-bank ports and structural
-// changes pass.
+// through which a cycle's stall events and register-bank ports pass, and
+// the units' and collectors' state that the sub-core's scheduler reads.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -74,15 +75,20 @@ struct Op {
 // One sub-core's port. `events` and `bank_ports` live for one cycle: stages
 // add the stall events they see (the scheduler's attribution reads them at
 // the end of the cycle) and take register-bank ports (write-back first,
-// then operand reads). `epoch` changes whenever anything a scheduler scan
-// depends on changes (a warp's head, a free collector, a free unit), so the
-// scheduler may reuse its last verdict while it stays the same.
-struct SubCorePort {
+// then operand reads).
+//
+// The port also holds what the sub-core's scheduler asks of the stages
+// after it, each part written by one stage: which collectors are free
+// (OperandCollector), when each pipeline is next free (ExecPipes), whether
+// the address latch is busy (MemoryPipeline). Each write counts itself in
+// epoch(), so that a scheduler may reuse its last verdict while the epoch
+// (and its warps' heads) stay the same.
+class SubCorePort {
+ public:
   CycleEvents events;
   std::array<uint8_t, kMaxBanks> bank_ports{};
   bool issued = false;
   uint32_t issued_pc = 0;
-  uint64_t epoch = 0;
 
   void new_cycle() {
     events.forget(~uint16_t(0));
@@ -95,7 +101,56 @@ struct SubCorePort {
     issued = false;
     bank_ports.fill(0);
   }
-  void changed() { ++epoch; }
+
+  // The sub-core's `count` collectors (at most kMaxCollectors), all free.
+  void set_collectors(unsigned count) {
+    free_collectors_ = (uint32_t(1) << count) - 1;
+    ++epoch_;
+  }
+  // The lowest-numbered free collector, or kNone.
+  uint32_t free_collector() const {
+    return free_collectors_ ? static_cast<uint32_t>(std::countr_zero(free_collectors_)) : kNone;
+  }
+  void take_collector(uint32_t cu) {
+    free_collectors_ &= ~(uint32_t(1) << cu);
+    ++epoch_;
+  }
+  void release_collector(uint32_t cu) {
+    free_collectors_ |= uint32_t(1) << cu;
+    ++epoch_;
+  }
+
+  // The `count` pipelines of unit class u, all free.
+  void set_pipes(UnitClass u, unsigned count) {
+    pipe_free_at_[static_cast<size_t>(u)].assign(count, 0);
+    ++epoch_;
+  }
+  // The cycle from which each pipeline of class u is free.
+  const std::vector<uint64_t>& pipe_free_at(UnitClass u) const { return pipe_free_at_[static_cast<size_t>(u)]; }
+  bool pipe_free_by(UnitClass u, uint64_t at) const {
+    for (uint64_t t : pipe_free_at(u))
+      if (t <= at) return true;
+    return false;
+  }
+  void book_pipe(UnitClass u, size_t pipe, uint64_t free_at) {
+    pipe_free_at_[static_cast<size_t>(u)][pipe] = free_at;
+    ++epoch_;
+  }
+
+  bool latch_busy() const { return latch_busy_; }
+  void set_latch_busy(bool busy) {
+    latch_busy_ = busy;
+    ++epoch_;
+  }
+
+  // Counts the writes above: each setter counts its own.
+  uint64_t epoch() const { return epoch_; }
+
+ private:
+  uint32_t free_collectors_ = 0;  // bit c: collector c is free
+  std::array<std::vector<uint64_t>, kUnitClasses> pipe_free_at_;
+  bool latch_busy_ = false;
+  uint64_t epoch_ = 0;
 };
 
 // What every stage of an SM is given, under the names every stage file

@@ -68,7 +68,7 @@ class LrrPolicy final : public IssuePolicy {
   explicit LrrPolicy(bool mask_scan) : mask_scan_(mask_scan) {}
 
   bool pick(IssueScan& scan) override {
-    const WarpTable& warps = scan.warps();
+    const WarpHeads& warps = scan.warps();
     if (mask_scan_ && warps.keeps_masks() && warps.masks(scan.subcore()).latest_ready <= scan.now())
       return pick_by_masks(scan);
     const auto& slots = warps.by_slot(scan.subcore());
@@ -80,7 +80,7 @@ class LrrPolicy final : public IssuePolicy {
     }
     return false;
   }
-  void issued(const WarpTable& warps, uint32_t w) override {
+  void issued(const WarpHeads& warps, uint32_t w) override {
     last_ = w;
     last_local_ = w / warps.subcores();
   }
@@ -96,7 +96,7 @@ class LrrPolicy final : public IssuePolicy {
 };
 
 bool LrrPolicy::pick_by_masks(IssueScan& scan) {
-  const WarpTable& warps = scan.warps();
+  const WarpHeads& warps = scan.warps();
   const uint32_t index = scan.subcore();
   const HeadMasks& m = warps.masks(index);
   const uint32_t n = warps.subcores();

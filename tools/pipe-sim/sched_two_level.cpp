@@ -20,7 +20,7 @@ constexpr unsigned kGroupWarps = 8;
 class TwoLevelPolicy final : public IssuePolicy {
  public:
   bool pick(IssueScan& scan) override {
-    const WarpTable& warps = scan.warps();
+    const WarpHeads& warps = scan.warps();
     const auto& slots = warps.by_slot(scan.subcore());
     const unsigned groups = (warps.subcore_slots() + kGroupWarps - 1) / kGroupWarps;
     if (last_.size() < groups) last_.resize(groups, kNone);
@@ -40,13 +40,13 @@ class TwoLevelPolicy final : public IssuePolicy {
     }
     return false;
   }
-  void issued(const WarpTable& warps, uint32_t w) override {
+  void issued(const WarpHeads& warps, uint32_t w) override {
     current_ = group_of(warps, w);
     last_[current_] = w;
   }
 
  private:
-  static unsigned group_of(const WarpTable& warps, uint32_t w) { return w / warps.subcores() / kGroupWarps; }
+  static unsigned group_of(const WarpHeads& warps, uint32_t w) { return w / warps.subcores() / kGroupWarps; }
 
   unsigned current_ = 0;  // the group that issued last
   std::vector<uint32_t> last_;  // per group: its last issued warp

@@ -17,14 +17,14 @@ bool IssueScan::saturated(unsigned u) {
   if (known == 0) {
     known = s_.unit_free(subcore_, static_cast<UnitClass>(u)) ? 1 : -1;
     if (known < 0 && u != static_cast<unsigned>(UnitClass::Ldst))
-      for (uint64_t t : s_.exec_.free_times(subcore_, static_cast<UnitClass>(u))) wake_at(t - kIssueToDispatch);
+      for (uint64_t t : s_.ports_[subcore_].pipe_free_at(static_cast<UnitClass>(u))) wake_at(t - kIssueToDispatch);
   }
   return known < 0;
 }
 
 uint32_t IssueScan::free_collector() {
   if (!cu_known_) {
-    free_cu_ = s_.collectors_.free_collector(subcore_);
+    free_cu_ = s_.ports_[subcore_].free_collector();
     cu_known_ = true;
   }
   return free_cu_;
@@ -74,8 +74,7 @@ bool IssueScan::consider(uint32_t w) {
 void IssueScan::issue(uint32_t w, uint32_t cu) {
   Scheduler& s = s_;
   const DecodedInst& d = s.prog_.insts[s.warps_.head(w).inst];
-  Op op = s.warps_.issue(w);
-  s.collectors_.allocate(subcore_, cu, op);
+  Op op = s.target_.issue(subcore_, w, cu);
   Scheduler::SubCoreScheduler& sc = s.subcores_[subcore_];
   sc.policy->issued(s.warps_, w);
   sc.last_unit = static_cast<uint32_t>(d.op.unit);
@@ -93,24 +92,24 @@ void IssueScan::issue(uint32_t w, uint32_t cu) {
   ++s.pc_insts_[d.pc_index];
 }
 
-Scheduler::Scheduler(const Stage& wiring, std::vector<uint64_t>& pc_insts, WarpTable& warps,
-                     OperandCollector& collectors, ExecPipes& exec, MemoryPipeline& memory, bool lrr_mask_scan)
-    : Stage(wiring), pc_insts_(pc_insts), warps_(warps), collectors_(collectors), exec_(exec), memory_(memory),
-      subcores_(subcores()) {
+Scheduler::Scheduler(const Stage& wiring, std::vector<uint64_t>& pc_insts, const WarpHeads& warps,
+                     IssueTarget& target, bool lrr_mask_scan)
+    : Stage(wiring), pc_insts_(pc_insts), warps_(warps), target_(target), subcores_(subcores()) {
   for (auto& sc : subcores_) sc.policy = make_issue_policy(gpu_.scheduler, lrr_mask_scan);
 }
 
 // Whether a pipeline of the class can take the instruction when it reaches
 // dispatch, kIssueToDispatch cycles from now.
 bool Scheduler::unit_free(unsigned subcore, UnitClass u) const {
-  if (u == UnitClass::Ldst) return !memory_.latch_busy(subcore);
-  return exec_.free_by(subcore, u, clock_.now + kIssueToDispatch);
+  const SubCorePort& port = ports_[subcore];
+  if (u == UnitClass::Ldst) return !port.latch_busy();
+  return port.pipe_free_by(u, clock_.now + kIssueToDispatch);
 }
 
 void Scheduler::issue(unsigned subcore) {
   SubCoreScheduler& sc = subcores_[subcore];
   SubCorePort& port = ports_[subcore];
-  if (sc.scan_epoch == port.epoch && clock_.now < sc.scan_valid_until) {
+  if (sc.scan_epoch == epoch(subcore) && clock_.now < sc.scan_valid_until) {
     port.events.merge(sc.scan_events);
     clock_.wake_at(sc.scan_valid_until);
     return;
@@ -129,7 +128,7 @@ void Scheduler::issue(unsigned subcore) {
   port.events.merge(scan.events_);
   clock_.wake_at(scan.valid_until_);
   sc.scan_events = scan.events_;
-  sc.scan_epoch = port.epoch;
+  sc.scan_epoch = epoch(subcore);
   sc.scan_valid_until = scan.valid_until_;
 }
 

@@ -4,6 +4,11 @@
 // structural hazards (issue exclusion, a saturated unit, no free
 // collector), the stall events of the warps passed over, and the reuse of
 // a scan's verdict while nothing it depends on changes.
+//
+// A scheduler takes only what it asks of the other stages: its warps'
+// heads (WarpHeads), the units' and collectors' state in the sub-cores'
+// ports, and an IssueTarget that takes the instruction it issues; so a test
+// can build one against heads and ports it fills itself.
 #pragma once
 
 #include <array>
@@ -11,15 +16,23 @@
 #include <memory>
 #include <vector>
 
-#include "exec_pipes.hpp"
-#include "memory_pipeline.hpp"
-#include "operand_collector.hpp"
 #include "ports.hpp"
-#include "warp_table.hpp"
+#include "warp_heads.hpp"
 
 namespace sasskit::pipesim {
 
 class Scheduler;
+
+// Where an issued instruction goes: warp w's head instruction leaves it for
+// collector `cu` of its sub-core (in the SM: the warp table, then the
+// operand collectors). Returns the instruction in flight.
+class IssueTarget {
+ public:
+  virtual Op issue(unsigned subcore, uint32_t w, uint32_t cu) = 0;
+
+ protected:
+  ~IssueTarget() = default;
+};
 
 // One scan of a sub-core's warps in one cycle, as a policy drives it. What
 // it learns of the sub-core's units and collectors holds until an issue
@@ -28,7 +41,7 @@ class IssueScan {
  public:
   IssueScan(Scheduler& s, unsigned subcore, uint32_t excluded_unit);
 
-  inline const WarpTable& warps() const;
+  inline const WarpHeads& warps() const;
   unsigned subcore() const { return subcore_; }
   inline uint64_t now() const;
   // Issues warp w if it can go now and returns true; otherwise records
@@ -75,7 +88,7 @@ class IssuePolicy {
   // issues; returns whether one did.
   virtual bool pick(IssueScan& scan) = 0;
   // Warp w issued.
-  virtual void issued(const WarpTable& warps, uint32_t w) = 0;
+  virtual void issued(const WarpHeads& warps, uint32_t w) = 0;
 };
 
 // The policy the GPU model names, for one sub-core (issue_policies.cpp).
@@ -88,8 +101,8 @@ std::unique_ptr<IssuePolicy> make_two_level_policy();
 class Scheduler : private Stage {
  public:
   // `pc_insts`: the instructions issued per PC (KernelProgram::pcs).
-  Scheduler(const Stage& wiring, std::vector<uint64_t>& pc_insts, WarpTable& warps,
-            OperandCollector& collectors, ExecPipes& exec, MemoryPipeline& memory, bool lrr_mask_scan);
+  Scheduler(const Stage& wiring, std::vector<uint64_t>& pc_insts, const WarpHeads& warps, IssueTarget& target,
+            bool lrr_mask_scan);
   // The sub-core's scheduler issues one instruction, or records why not.
   void issue(unsigned subcore);
 
@@ -100,22 +113,23 @@ class Scheduler : private Stage {
     uint32_t last_unit = kNone;
     uint64_t last_issue = kNever;
     // The last scan that did not issue: its events hold while the
-    // sub-core's epoch is unchanged and until the first cycle at which a
+    // sub-core's epoch() is unchanged and until the first cycle at which a
     // waiting warp or unit becomes ready (valid_until).
     uint64_t scan_epoch = 0, scan_valid_until = 0;
     CycleEvents scan_events;
   };
   bool unit_free(unsigned subcore, UnitClass u) const;
+  // Changes whenever anything a scan of the sub-core reads changes: the
+  // units' and collectors' state in its port, or its warps' heads.
+  uint64_t epoch(unsigned subcore) const { return ports_[subcore].epoch() + warps_.version(subcore); }
 
   std::vector<uint64_t>& pc_insts_;
-  WarpTable& warps_;
-  OperandCollector& collectors_;
-  ExecPipes& exec_;
-  MemoryPipeline& memory_;
+  const WarpHeads& warps_;
+  IssueTarget& target_;
   std::vector<SubCoreScheduler> subcores_;
 };
 
-inline const WarpTable& IssueScan::warps() const { return s_.warps_; }
+inline const WarpHeads& IssueScan::warps() const { return s_.warps_; }
 inline uint64_t IssueScan::now() const { return s_.clock_.now; }
 
 }  // namespace sasskit::pipesim

@@ -38,7 +38,8 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
       exec_(wiring_, warps_),
       memory_(wiring_, warps_, exec_),
       collectors_(wiring_, exec_, memory_),
-      scheduler_(wiring_, res_.pc_insts, warps_, collectors_, exec_, memory_, opt.lrr_mask_scan),
+      issue_target_(warps_, collectors_),
+      scheduler_(wiring_, res_.pc_insts, warps_.heads(), issue_target_, opt.lrr_mask_scan),
       accounting_(opt, program, ports_, warps_, res_) {
   memory_.share_bandwidth(BandwidthShare::equal(opt.active_sms));
   res_.sm = work.sm;

@@ -5,7 +5,8 @@
 //
 //   warp_table        resident CTAs and warps: instruction buffers,
 //                     scoreboards, barriers, and the state cached from them
-//                     (heads, head masks, fetchable warps); its only writer
+//                     (warp_heads: what the schedulers read; fetchable
+//                     warps); its only writer
 //   frontend          fetch and decode: L0 and L1 instruction caches,
 //                     stream buffers, the L1 arbiter
 //   scheduler         issue: structural hazards, stall events, scan reuse;
@@ -21,8 +22,11 @@
 // A stage reads other stages through their const methods and changes them
 // only through the calls its constructor was given a reference for: the
 // warp table's methods (WarpTable::complete() for an instruction that is
-// done), a sub-core port's events, bank ports and changed(), and the clock's
-// progressed() and wake_at() (ports.hpp says when each is due). Sub-core of
+// done), a sub-core port's events, bank ports and the setters of the state
+// its stage owns there, and the clock's progressed() and wake_at()
+// (ports.hpp says when each is due). The scheduler is given no stage: it
+// reads the warps' heads and the ports, and issues into an IssueTarget,
+// which the SM wires to the warp table and the collectors. Sub-core of
 // warp slot w: w % subcores_per_sm.
 #pragma once
 
@@ -99,6 +103,22 @@ class SmSim {
   void account_quiet_cycles(uint64_t from, uint64_t to);
   bool busy() const { return warps_.resident_ctas() > 0 || next_cta_ < work_.ctas.size(); }  // CTAs running or to come
 
+  // The scheduler's issue: the head instruction leaves the warp table for
+  // a collector.
+  class IssueToCollector final : public IssueTarget {
+   public:
+    IssueToCollector(WarpTable& warps, OperandCollector& collectors) : warps_(warps), collectors_(collectors) {}
+    Op issue(unsigned subcore, uint32_t w, uint32_t cu) override {
+      Op op = warps_.issue(w);
+      collectors_.allocate(subcore, cu, op);
+      return op;
+    }
+
+   private:
+    WarpTable& warps_;
+    OperandCollector& collectors_;
+  };
+
   const SimOptions& opt_;
   const SmWork& work_;
   SmResult res_;
@@ -110,6 +130,7 @@ class SmSim {
   ExecPipes exec_;
   MemoryPipeline memory_;
   OperandCollector collectors_;
+  IssueToCollector issue_target_;
   Scheduler scheduler_;
   StallAccounting accounting_;
   // Of the last evaluated cycle: what the stages before the memory pipeline

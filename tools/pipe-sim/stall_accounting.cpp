@@ -49,7 +49,7 @@ inline void StallAccounting::account_scheduler(unsigned subcore, uint64_t cycle)
   SchedulerState& sched = scheds_[subcore];
   sched.history.push(port.events);
   sched.latest = port.events;
-  sched.latest_resident = !warps_.by_age(subcore).empty();
+  sched.latest_resident = !warps_.heads().by_age(subcore).empty();
   if (port.issued) {
     if (opt_.trace_stalls && res_.trace.size() < opt_.trace_stalls_limit)
       res_.trace.push_back(StallTraceRow{cycle, uint8_t(subcore), true, {}, prog_.pcs[port.issued_pc], true});

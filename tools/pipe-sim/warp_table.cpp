@@ -7,16 +7,14 @@
 
 namespace sasskit::pipesim {
 
-WarpTable::WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks) : Stage(wiring) {
-  nsub_ = Stage::subcores();
-  warps_.resize(std::max(1u, gpu_.max_warps_per_sm));
+WarpTable::WarpTable(const Stage& wiring, unsigned ctas_per_sm, bool keep_masks)
+    : Stage(wiring),
+      warps_(std::max(1u, gpu_.max_warps_per_sm)),
+      heads_(warps_.size(), subcores(), keep_masks),
+      can_fetch_(warps_.size(), 0),
+      fetchable_(subcores(), 0),
+      ctas_(std::max(1u, ctas_per_sm)) {
   for (Warp& w : warps_) w.ibuf = InstBuffer(std::max(1u, gpu_.ibuffer_depth));
-  heads_.resize(warps_.size());
-  can_fetch_.assign(warps_.size(), 0);
-  subcores_.resize(nsub_);
-  subcore_slots_ = static_cast<unsigned>((warps_.size() + nsub_ - 1) / nsub_);
-  keep_masks_ = keep_masks && subcore_slots_ <= 64;
-  ctas_.resize(std::max(1u, ctas_per_sm));
 }
 
 CtaSlot* WarpTable::launchable_slot(uint64_t launch_latency) {
@@ -38,25 +36,22 @@ const std::vector<uint32_t>& WarpTable::launch(CtaSlot& slot, const CtaTrace& ct
   for (const auto& wt : cta.warps) {
     uint32_t w = 0;
     while (warps_[w].active) ++w;
-    Warp& warp = warps_[w];
-    warp = Warp{.ibuf = std::move(warp.ibuf)};  // keeps the buffer's ring
-    warp.ibuf.clear();
-    warp.trace = &wt;
-    warp.cta = cta_index;
-    warp.age = warp_age_++;
-    warp.active = true;
-    set_head(w, Head{});
-    touch(w);
-    if (wt.inst.empty()) {
-      warp.issued_all = true;
-    } else {
-      ++slot.live;
+    {
+      Edit warp = edit(w);
+      *warp = Warp{.ibuf = std::move(warp->ibuf)};  // keeps the buffer's ring
+      warp->ibuf.clear();
+      warp->trace = &wt;
+      warp->cta = cta_index;
+      warp->age = warp_age_++;
+      warp->active = true;
+      if (wt.inst.empty()) {
+        warp->issued_all = true;
+      } else {
+        ++slot.live;
+      }
     }
+    heads_.add(w);
     slot.warps.push_back(w);
-    SubCoreWarps& sc = subcores_[subcore_of(w)];
-    sc.warps.push_back(w);
-    refresh_fetchable(w);
-    sc.by_slot.insert(std::upper_bound(sc.by_slot.begin(), sc.by_slot.end(), w), w);
     ++resident_warps_;
   }
   ++resident_ctas_;
@@ -78,16 +73,11 @@ std::vector<uint64_t> WarpTable::insts_left_per_warp() const {
 }
 
 void WarpTable::retire(uint32_t w) {
-  Warp& warp = warps_[w];
+  const Warp& warp = warps_[w];
   if (!warp.active || !warp.issued_all || warp.outstanding > 0) return;
-  warp.active = false;
-  refresh_fetchable(w);
-  set_head(w, Head{});
-  touch(w);
+  edit(w)->active = false;
+  heads_.remove(w);
   --resident_warps_;
-  SubCoreWarps& sc = subcores_[subcore_of(w)];
-  sc.warps.erase(std::find(sc.warps.begin(), sc.warps.end(), w));
-  sc.by_slot.erase(std::find(sc.by_slot.begin(), sc.by_slot.end(), w));
   clock_.progressed();
   CtaSlot& c = ctas_[warp.cta];
   if (prog_.copy_sync) refresh_copy_waiters(warp.cta);  // one fewer warp that may start a copy group
@@ -100,26 +90,25 @@ void WarpTable::retire(uint32_t w) {
 }
 
 void WarpTable::start_fetch(uint32_t w, uint32_t count, uint32_t branch_at) {
-  Warp& warp = warps_[w];
+  Edit warp = edit(w, kFetch);
   if (branch_at != kNone) {
-    warp.branch_wait = true;
-    warp.branch_pos = branch_at;
+    warp->branch_wait = true;
+    warp->branch_pos = branch_at;
   }
-  warp.next_fetch += count;
-  warp.fetching = count;
-  refresh_fetchable(w);
+  warp->next_fetch += count;
+  warp->fetching = count;
 }
 
 void WarpTable::deliver_fetch(uint32_t w, uint32_t count, uint64_t ready) {
-  Warp& warp = warps_[w];
-  bool was_empty = warp.ibuf.empty();
-  for (uint32_t i = 0; i < count; ++i) warp.ibuf.push_back(IbufEntry{warp.next_fetch - warp.fetching + i, ready});
-  warp.fetching = 0;
-  if (was_empty) refresh_head(w);
+  // The head is the buffer's front: only a first entry changes it.
+  Edit warp = edit(w, warps_[w].ibuf.empty() ? kAll : kFetch);
+  for (uint32_t i = 0; i < count; ++i) warp->ibuf.push_back(IbufEntry{warp->next_fetch - warp->fetching + i, ready});
+  warp->fetching = 0;
 }
 
 Op WarpTable::issue(uint32_t w) {
-  Warp& warp = warps_[w];
+  const Edit edited = edit(w);
+  Warp& warp = *edited;
   uint32_t pos = warp.ibuf.front().pos;
   const DecodedInst& d = inst_at(warp, pos);
   uint32_t mask = warp.trace->mask[pos];
@@ -127,7 +116,6 @@ Op WarpTable::issue(uint32_t w) {
   if (d.mem_width > 0) warp.addr_cursor += active_lanes(mask);
   if (!prog_.async) [[likely]] mark_pending(warp, d);
   warp.ibuf.pop_front();
-  refresh_fetchable(w);
   warp.next_issue = pos + 1;
   ++warp.outstanding;
   if (warp.next_issue == warp.trace->inst.size()) {
@@ -141,24 +129,25 @@ Op WarpTable::issue(uint32_t w) {
     arrive_at_barrier(warp);
   }
   if (prog_.async) [[unlikely]] op.copy_group = issue_async(warp, d, pos);
-  refresh_head(w);
   return op;
 }
 
 void WarpTable::complete(const Op& op) {
-  Warp& warp = warps_[op.warp];
-  const DecodedInst& d = prog_.insts[op.inst];
-  if (prog_.async) [[unlikely]] {
-    complete_async(warp, d, op);
-  } else {
-    clear_pending(warp, d);
+  {
+    // Fetch goes on only where this ends the branch it waits for.
+    const Warp& done = warps_[op.warp];
+    const bool ends_branch = done.branch_wait && done.branch_pos == op.pos;
+    const Edit edited = edit(op.warp, ends_branch ? kAll : kHead);
+    Warp& warp = *edited;
+    const DecodedInst& d = prog_.insts[op.inst];
+    if (prog_.async) [[unlikely]] {
+      complete_async(warp, d, op);
+    } else {
+      clear_pending(warp, d);
+    }
+    if (ends_branch) warp.branch_wait = false;
+    --warp.outstanding;
   }
-  if (warp.branch_wait && warp.branch_pos == op.pos) {
-    warp.branch_wait = false;
-    refresh_fetchable(op.warp);
-  }
-  refresh_head(op.warp);
-  --warp.outstanding;
   clock_.progressed();
   retire(op.warp);
 }
@@ -263,7 +252,7 @@ bool WarpTable::copy_phase_ready(const Warp& w) const {
 void WarpTable::refresh_copy_waiters(uint32_t cta) {
   for (uint32_t x : ctas_[cta].warps) {
     const Warp& w = warps_[x];
-    if (w.active && w.cta == cta && !w.ibuf.empty() && inst_at(w, w.ibuf.front().pos).op.is_copy_wait) refresh_head(x);
+    if (w.active && w.cta == cta && !w.ibuf.empty() && inst_at(w, w.ibuf.front().pos).op.is_copy_wait) refresh(x, kHead);
   }
   clock_.progressed();
 }
@@ -282,8 +271,7 @@ void WarpTable::release_barrier_if_complete(CtaSlot& cta) {
   const auto index = static_cast<uint32_t>(&cta - ctas_.data());
   for (uint32_t w : cta.warps) {
     if (!warps_[w].active || warps_[w].cta != index) continue;
-    warps_[w].at_barrier = false;
-    refresh_head(w);
+    edit(w, kHead)->at_barrier = false;
   }
   cta.arrived = 0;
   clock_.progressed();
@@ -324,35 +312,13 @@ Head WarpTable::compute_head(uint32_t w) const {
   return h;
 }
 
-// Records a warp's new Head (in the masks too); a changed Head is a change
-// its scheduler's last scan did not see.
-void WarpTable::set_head(uint32_t w, const Head& h) {
-  Head& old = heads_[w];
-  if (h == old) return;
-  if (keep_masks_) {
-    HeadMasks& m = subcores_[subcore_of(w)].masks;
-    uint64_t bit = uint64_t(1) << (w / nsub_);
-    if (old.kind == Head::Kind::Barrier) m.barrier &= ~bit;
-    if (old.kind == Head::Kind::Blocked) m.blocked &= ~bit, m.blocked_on_load &= ~bit;
-    if (old.kind == Head::Kind::Ready) {
-      m.ready &= ~bit, m.ready_mem &= ~bit;
-      if (!(m.ready_unit[old.unit] &= ~bit)) m.ready_units &= ~(1u << old.unit);
-    }
-    if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
-    if (h.kind == Head::Kind::Blocked) {
-      m.blocked |= bit;
-      if (h.on_load) m.blocked_on_load |= bit;
-    }
-    if (h.kind == Head::Kind::Ready) {
-      m.ready |= bit;
-      if (h.mem) m.ready_mem |= bit;
-      m.ready_unit[h.unit] |= bit;
-      m.ready_units |= 1u << h.unit;
-    }
-    if (h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) m.latest_ready = std::max(m.latest_ready, h.ready);
-  }
-  old = h;
-  touch(w);
+inline void WarpTable::refresh(uint32_t w, Cached parts) {
+  if (parts & kHead) heads_.set(w, compute_head(w));
+  if (!(parts & kFetch)) return;
+  const uint8_t fetch = compute_can_fetch(w);
+  if (fetch == can_fetch_[w]) return;
+  can_fetch_[w] = fetch;
+  if (fetch) ++fetchable_[heads_.subcore_of(w)]; else --fetchable_[heads_.subcore_of(w)];
 }
 
 // Whether fetch may pick the warp: room in its instruction buffer, not
@@ -363,52 +329,31 @@ bool WarpTable::compute_can_fetch(uint32_t w) const {
   return warp.active && room && !warp.branch_wait && warp.next_fetch < warp.trace->inst.size();
 }
 
-void WarpTable::refresh_fetchable(uint32_t w) {
-  uint8_t now = compute_can_fetch(w);
-  if (now == can_fetch_[w]) return;
-  can_fetch_[w] = now;
-  SubCoreWarps& sc = subcores_[subcore_of(w)];
-  if (now) ++sc.fetchable; else --sc.fetchable;
-}
-
 void WarpTable::check() const {
   auto wrong = [](const std::string& what, uint32_t w) {
     throw Error(ExitCode::Internal, "warp table", what + " of warp slot " + std::to_string(w) + " is stale");
   };
-  std::vector<SubCoreWarps> fresh(nsub_);
-  uint32_t resident = 0;
+  const unsigned n = heads_.subcores();
+  std::vector<std::vector<uint32_t>> resident(n);
+  std::vector<uint32_t> fetchable(n, 0);
   for (uint32_t w = 0; w < warps_.size(); ++w) {
-    const Head h = compute_head(w);
-    if (!(h == heads_[w])) wrong("the head", w);
+    if (!(compute_head(w) == heads_.head(w))) wrong("the head", w);
     if (compute_can_fetch(w) != bool(can_fetch_[w])) wrong("can-fetch", w);
-    SubCoreWarps& sc = fresh[subcore_of(w)];
     if (!warps_[w].active) continue;
-    ++resident;
-    sc.by_slot.push_back(w);
-    sc.fetchable += can_fetch_[w];
-    if (!keep_masks_) continue;
-    uint64_t bit = uint64_t(1) << (w / nsub_);
-    HeadMasks& m = sc.masks;
-    if (h.kind == Head::Kind::Barrier) m.barrier |= bit;
-    if (h.kind == Head::Kind::Blocked) m.blocked |= bit, m.blocked_on_load |= h.on_load ? bit : 0;
-    if (h.kind == Head::Kind::Ready)
-      m.ready |= bit, m.ready_mem |= h.mem ? bit : 0, m.ready_unit[h.unit] |= bit, m.ready_units |= 1u << h.unit;
-    if ((h.kind == Head::Kind::Blocked || h.kind == Head::Kind::Ready) && h.ready > subcores_[subcore_of(w)].masks.latest_ready)
-      wrong("the latest ready cycle", w);
+    resident[heads_.subcore_of(w)].push_back(w);
+    fetchable[heads_.subcore_of(w)] += can_fetch_[w];
   }
-  if (resident != resident_warps_) wrong("the resident count", 0);
-  for (unsigned s = 0; s < nsub_; ++s) {
-    const SubCoreWarps& have = subcores_[s];
-    fresh[s].masks.latest_ready = have.masks.latest_ready;
-    if (fresh[s].by_slot != have.by_slot) wrong("the sub-core's slot list", s);
-    if (fresh[s].fetchable != have.fetchable) wrong("the sub-core's fetchable count", s);
-    if (!(fresh[s].masks == have.masks)) wrong("the sub-core's head masks", s);
-    std::vector<uint32_t> aged = have.warps;
-    std::sort(aged.begin(), aged.end());
-    bool oldest_first = std::is_sorted(have.warps.begin(), have.warps.end(),
-                                       [&](uint32_t a, uint32_t b) { return warps_[a].age < warps_[b].age; });
-    if (aged != have.by_slot || !oldest_first) wrong("the sub-core's age list", s);
+  uint32_t residents = 0;
+  for (unsigned s = 0; s < n; ++s) {
+    residents += static_cast<uint32_t>(resident[s].size());
+    if (resident[s] != heads_.by_slot(s)) wrong("the sub-core's slot list", s);
+    if (fetchable[s] != fetchable_[s]) wrong("the sub-core's fetchable count", s);
+    const std::vector<uint32_t>& aged = heads_.by_age(s);
+    if (!std::is_sorted(aged.begin(), aged.end(), [&](uint32_t a, uint32_t b) { return warps_[a].age < warps_[b].age; }))
+      wrong("the sub-core's age list", s);
   }
+  if (residents != resident_warps_) wrong("the resident count", 0);
+  heads_.check();
 }
 
 }  // namespace sasskit::pipesim

@@ -1,9 +1,10 @@
 // The SM's resident CTAs and warps: each warp's trace position, instruction
 // buffer, scoreboard and barrier state, and the state cached from them that
-// the other stages read every cycle (each warp's Head, the sub-cores' head
-// masks, which warps fetch may pick). The table is the only writer of all
-// of it: stages change a warp through its methods, each of which refreshes
-// what it cached, and check() recomputes the cache from scratch.
+// the other stages read every cycle (the schedulers' WarpHeads, which warps
+// fetch may pick). The table is the only writer of all of it: stages change
+// a warp through its methods, each of which changes the warp through one
+// edit(), whose end refreshes what is cached of it; check() recomputes the
+// cache from scratch.
 #pragma once
 
 #include <bitset>
@@ -13,6 +14,7 @@
 
 #include "ports.hpp"
 #include "program.hpp"
+#include "warp_heads.hpp"
 
 namespace sasskit::pipesim {
 
@@ -79,30 +81,6 @@ struct CopyGroup {
   bool complete() const { return closed && done == issued; }
 };
 
-// What a scheduler needs to know of a warp.
-struct Head {
-  enum class Kind : uint8_t { Empty, Barrier, Blocked, Ready };
-  Kind kind = Kind::Empty;
-  bool on_load = false;   // Blocked: a pending producer is a load
-  bool mem = false;       // the head is a memory instruction
-  uint8_t unit = 0;       // the head's UnitClass
-  uint32_t pc_index = 0;  // the head's (or the barrier's) PC
-  uint32_t inst = 0;      // the head's index in the program
-  uint64_t ready = 0;     // Blocked, Ready: decoded, can issue from this cycle
-  bool operator==(const Head&) const = default;
-};
-
-// A sub-core's heads by kind, one bit per local warp index (slot / number
-// of sub-cores): the LRR scheduler finds the warp to issue, and the events
-// of those it passes over, with bit operations (sched_lrr.cpp).
-struct HeadMasks {
-  uint64_t barrier = 0, blocked = 0, blocked_on_load = 0, ready = 0, ready_mem = 0;
-  std::array<uint64_t, kUnitClasses> ready_unit{};
-  uint32_t ready_units = 0;  // bit u: ready_unit[u] is not empty
-  uint64_t latest_ready = 0;  // the latest Head::ready recorded
-  bool operator==(const HeadMasks&) const = default;
-};
-
 struct CtaSlot {
   const CtaTrace* cta = nullptr;
   std::unique_ptr<CtaTrace> loaded;  // a spilled CTA, read back for its stay
@@ -120,16 +98,10 @@ class WarpTable : private Stage {
 
   // Reading.
   const Warp& warp(uint32_t w) const { return warps_[w]; }
-  const Head& head(uint32_t w) const { return heads_[w]; }
-  const HeadMasks& masks(unsigned subcore) const { return subcores_[subcore].masks; }
+  // What the schedulers read: heads, resident warps, head masks.
+  const WarpHeads& heads() const { return heads_; }
   bool can_fetch(uint32_t w) const { return can_fetch_[w]; }
-  uint32_t fetchable(unsigned subcore) const { return subcores_[subcore].fetchable; }
-  const std::vector<uint32_t>& by_age(unsigned subcore) const { return subcores_[subcore].warps; }
-  const std::vector<uint32_t>& by_slot(unsigned subcore) const { return subcores_[subcore].by_slot; }
-  unsigned subcore_of(uint32_t w) const { return w % nsub_; }
-  unsigned subcores() const { return nsub_; }  // kept: LRR reads it in every scan
-  bool keeps_masks() const { return keep_masks_; }
-  unsigned subcore_slots() const { return subcore_slots_; }  // the width of a head mask
+  uint32_t fetchable(unsigned subcore) const { return fetchable_[subcore]; }
   size_t slots() const { return warps_.size(); }
   uint32_t resident_warps() const { return resident_warps_; }
   uint32_t resident_ctas() const { return resident_ctas_; }
@@ -159,7 +131,7 @@ class WarpTable : private Stage {
   void deliver_fetch(uint32_t w, uint32_t count, uint64_t ready);
 
   // Issue and completion run once per instruction each and are flattened:
-  // LTO alone left the head's recomputation (compute_head, set_head) calls.
+  // LTO alone left the head's recomputation (compute_head, WarpHeads::set) calls.
   //
   // Issue: the head instruction leaves the buffer for a collector; its
   // destinations become pending; a barrier or the warp's last instruction
@@ -174,19 +146,35 @@ class WarpTable : private Stage {
   void check() const;
 
  private:
-  struct SubCoreWarps {
-    std::vector<uint32_t> warps;    // warp slots, oldest first
-    std::vector<uint32_t> by_slot;  // the same warps by slot number
-    uint32_t fetchable = 0;         // warps with can_fetch_ set
-    HeadMasks masks;
+  // What is cached of a warp: its head, whether fetch may pick it.
+  enum Cached : uint8_t { kHead = 1, kFetch = 2, kAll = kHead | kFetch };
+  // The one way the table changes a warp: when the edit ends, the parts
+  // of the cache it names are refreshed, so that no change can leave them
+  // stale. An edit of fetch state alone names kFetch: the head does not
+  // depend on it, and the head's computation is the costly part (check()
+  // finds a part an edit should have named).
+  class Edit {
+   public:
+    Edit(WarpTable& table, uint32_t w, Cached parts) : table_(table), w_(w), parts_(parts) {}
+    Edit(const Edit&) = delete;
+    Edit& operator=(const Edit&) = delete;
+    ~Edit() { table_.refresh(w_, parts_); }
+    Warp& operator*() const { return table_.warps_[w_]; }
+    Warp* operator->() const { return &table_.warps_[w_]; }
+
+   private:
+    WarpTable& table_;
+    uint32_t w_;
+    Cached parts_;
   };
+  Edit edit(uint32_t w, Cached parts = kAll) { return Edit(*this, w, parts); }
 
   Head compute_head(uint32_t w) const;
   bool compute_can_fetch(uint32_t w) const;
-  void refresh_head(uint32_t w) { set_head(w, compute_head(w)); }
-  void set_head(uint32_t w, const Head& h);
-  void refresh_fetchable(uint32_t w);
-  void touch(uint32_t w) { ports_[subcore_of(w)].changed(); }
+  // Recomputes the parts of what is cached of warp w: after an edit of it,
+  // or of another warp its head depends on (a copy wait's).
+  // Inlined into each edit: most name one part.
+  [[gnu::always_inline]] void refresh(uint32_t w, Cached parts);
   void arrive_at_barrier(Warp& w);
   void release_barrier_if_complete(CtaSlot& c);
   // A warp's scoreboard takes an issued instruction's destinations, and a
@@ -207,13 +195,10 @@ class WarpTable : private Stage {
   bool copy_phase_ready(const Warp& w) const;
   [[gnu::noinline, gnu::cold]] void refresh_copy_waiters(uint32_t cta);
 
-  unsigned nsub_ = 1;
-  unsigned subcore_slots_ = 1;
-  bool keep_masks_ = false;
   std::vector<Warp> warps_;
-  std::vector<Head> heads_;         // per warp slot
+  WarpHeads heads_;
   std::vector<uint8_t> can_fetch_;  // per warp slot: room in the buffer and instructions left to fetch
-  std::vector<SubCoreWarps> subcores_;
+  std::vector<uint32_t> fetchable_;  // per sub-core: its warps with can_fetch_ set
   std::vector<CtaSlot> ctas_;
   std::vector<std::unique_ptr<CtaTrace>> spare_traces_;  // of finished CTAs read back from the spill file
   uint32_t resident_ctas_ = 0;
