@@ -33,6 +33,12 @@ struct Task {
   std::chrono::steady_clock::duration last_run{};  // host time of its last run_until (thread scheduling only)
 };
 
+size_t segment_count(const std::vector<KernelPlan>& plans) {
+  size_t n = 0;
+  for (const KernelPlan& p : plans) n += p.sms.size();
+  return n;
+}
+
 std::vector<QueuedKernel> queued_kernels(const std::vector<KernelPlan>& plans) {
   std::vector<QueuedKernel> kernels;
   for (const KernelPlan& p : plans) {
@@ -51,14 +57,14 @@ class GpuTimeline {
               const PkpOptions& pkp, unsigned threads)
       : plans_(plans), threads_(threads), keep_sm_results_(plans.front().sim.trace_stalls),
         queue_(queued_kernels(plans), start, rules),
+        arbiter_(plans.front().sim.gpu, segment_count(plans)),
+        pkp_(plans, pkp, segment_count(plans)),
         progress_("simulating " + std::to_string(plans.size()) + (plans.size() == 1 ? " kernel" : " kernels")) {
     for (size_t k = 0; k < plans.size(); ++k) {
       const KernelPlan& p = plans[k];
       merged_.emplace_back(p.program.pcs.size(), p.sms.size());
       for (size_t s = 0; s < p.sms.size(); ++s) tasks_.push_back(Task{.position = s, .work = &p.sms[s]});
     }
-    arbiter_.emplace(plans.front().sim.gpu, tasks_.size());
-    pkp_.emplace(plans, pkp, tasks_.size());
     progress_.expect(tasks_.size());
   }
 
@@ -78,7 +84,7 @@ class GpuTimeline {
  private:
   // The first window or PKP step of a kernel from cycle `from` on.
   uint64_t next_boundary(uint64_t from) const {
-    const uint64_t step = pkp_->step();
+    const uint64_t step = pkp_.step();
     uint64_t next = kNever;
     for (size_t k : queue_.resident()) {
       const uint64_t origin = queue_.origin(k);
@@ -101,7 +107,7 @@ class GpuTimeline {
       if (now.empty()) return;
       make_sims(now);
       for (size_t i : now)
-        if (!arbiter_->has_share(i)) sim(i).share_bandwidth(arbiter_->first_share(i, sharing_at(queue_.start(i))));
+        if (!arbiter_.has_share(i)) sim(i).share_bandwidth(arbiter_.first_share(i, sharing_at(queue_.start(i))));
       std::vector<char> busy(now.size());
       const std::vector<size_t> order = longest_first(now);
       parallel_for(now.size(), threads_, [&](size_t q) {
@@ -150,7 +156,7 @@ class GpuTimeline {
   // the threads: each segment's own entries only).
   void retire(size_t i) {
     Task& t = tasks_[i];
-    pkp_->keep(i, progress_of(*t.sim));
+    pkp_.keep(i, progress_of(*t.sim));
     t.final_done_share = t.sim->progress();
     t.final_cycle = t.sim->cycle();
     t.result = std::make_unique<SmResult>(t.sim->finish());
@@ -165,12 +171,12 @@ class GpuTimeline {
     count_from_launch(i, *t.result);
     merged_[k].add(t.position, *t.result);
     if (!keep_sm_results_) t.result.reset();
-    if (queue_.end(i, end)) pkp_->forget(queue_.segments(k));  // no PKP step reads them now
+    if (queue_.end(i, end)) pkp_.forget(queue_.segments(k));  // no PKP step reads them now
     progress_.advance();
   }
 
   void at_boundary(uint64_t at) {
-    const uint64_t step = pkp_->step();
+    const uint64_t step = pkp_.step();
     bool window = false;
     for (size_t k : queue_.resident()) {
       const uint64_t origin = queue_.origin(k);
@@ -190,7 +196,7 @@ class GpuTimeline {
     const unsigned sharing = sharing_at(at);
     std::vector<SegmentAtWindow> segments;
     for (size_t i : running) segments.push_back({i, queue_.kernel_of(i), tasks_[i].sim->moved()});
-    const std::vector<BandwidthShare> shares = arbiter_->window(at, segments, sharing);
+    const std::vector<BandwidthShare> shares = arbiter_.window(at, segments, sharing);
     for (size_t j = 0; j < running.size(); ++j) sim(running[j]).share_bandwidth(shares[j]);
   }
 
@@ -203,7 +209,7 @@ class GpuTimeline {
       const uint64_t origin = queue_.origin(k);
       if (origin == kNever || origin > at) continue;
       const std::vector<size_t>& segments = queue_.segments(k);
-      if (pkp_->stopped(k)) {
+      if (pkp_.stopped(k)) {
         if (queue_.end_of(k) > at) n += static_cast<unsigned>(segments.size());
         continue;
       }
@@ -220,11 +226,11 @@ class GpuTimeline {
   // Its segments that have not started end with it: the SMs are free for
   // the next segments at the projected end.
   void apply_pkp(size_t k, uint64_t at) {
-    if (!pkp_->enabled(k)) return;
+    if (!pkp_.enabled(k)) return;
     const std::vector<size_t>& segments = queue_.segments(k);
     std::vector<SmProgress> sms;
-    for (size_t i : segments) sms.push_back(queue_.done(i) ? pkp_->kept(i) : progress_of(sim(i)));
-    const std::optional<uint64_t> remaining = pkp_->step(k, at - queue_.origin(k), sms);
+    for (size_t i : segments) sms.push_back(queue_.done(i) ? pkp_.kept(i) : progress_of(sim(i)));
+    const std::optional<uint64_t> remaining = pkp_.step(k, at - queue_.origin(k), sms);
     if (!remaining) return;
     const uint64_t end = at + *remaining;
     for (size_t i : segments) {
@@ -240,7 +246,7 @@ class GpuTimeline {
     std::vector<KernelRun> out(plans_.size());
     for (size_t k = 0; k < plans_.size(); ++k) {
       out[k].launch = queue_.launch(k);
-      out[k].projection_error = pkp_->projection_error(k);
+      out[k].projection_error = pkp_.projection_error(k);
       out[k].merged = std::move(merged_[k]);
     }
     if (keep_sm_results_)
@@ -263,8 +269,8 @@ class GpuTimeline {
   LaunchQueue queue_;
   std::vector<Task> tasks_;          // per segment, numbered as the queue does
   std::vector<SmMerge> merged_;      // per kernel: its segments' results, as they end
-  std::optional<BandwidthArbiter> arbiter_;
-  std::optional<PkpDriver> pkp_;
+  BandwidthArbiter arbiter_;
+  PkpDriver pkp_;
   WorkProgress progress_;            // by segments ended
 };
 
