@@ -73,6 +73,15 @@ class LaunchRules {
   uint64_t slot_cycles(uint64_t predicted) const {
     return std::max<uint64_t>(1, predicted) + s_.cta_launch_latency;
   }
+  // When a CTA that takes its slot at `slot` runs: from the end of its
+  // launch latency (pipe-sim's SMs start a CTA that long after its slot is
+  // free) to the end of its slot_cycles.
+  struct CtaRun {
+    uint64_t begin = 0, end = 0;
+  };
+  CtaRun run_of(uint64_t slot, uint64_t predicted) const {
+    return {slot + s_.cta_launch_latency, slot + slot_cycles(predicted)};
+  }
 
   // SM room: whether `need` (a CTA, or a kernel's CTAs on the SM) fits
   // beside what the SM holds, `held`.

@@ -57,6 +57,9 @@ TEST(LaunchRules, CtasStartAfterTheFixedCostAtTheDispatchRateAndHoldTheirLaunchL
   EXPECT_EQ(LaunchRules{}.dispatch_at(50, 5), 50u);  // no fixed cost, no limit
   EXPECT_EQ(rules.slot_cycles(40), 47u);
   EXPECT_EQ(rules.slot_cycles(0), 8u);  // a CTA takes at least one cycle
+  // It runs once its launch latency is over, to its slot's end.
+  EXPECT_EQ(rules.run_of(200, 40).begin, 207u);
+  EXPECT_EQ(rules.run_of(200, 40).end, 247u);
 }
 
 TEST(LaunchRules, ACtaFitsWhileEveryResourceOfTheSmHoldsIt) {

@@ -19,6 +19,9 @@ using sasskit::rdcache::test::ExactLru;
 
 namespace {
 
+// The launch rules a placement on `gpu` uses.
+LaunchRules rules_of(const GpuConfig& gpu) { return LaunchRules(gpu_sharing(gpu, false)); }
+
 CacheGeometry cache(uint64_t size, unsigned assoc, unsigned latency, bool write_allocate, WritePolicy policy) {
   CacheGeometry g;
   g.size_bytes = size;
@@ -175,7 +178,7 @@ void expect_model_matches_reference(const KernelAccesses& k, GpuConfig gpu) {
   // Sweep points, each checked against a separate exact run.
   std::vector<SweepPoint> sweep = {{Level::L1, 2048, 2}, {Level::L1, 8192, 0}, {Level::L1, 16384, 4},
                                    {Level::L2, 8192, 4},  {Level::L2, 65536, 0}, {Level::L2, 16384, 16}};
-  CacheModel model(gpu, make_access_order("round-robin"), sweep, 2);
+  CacheModel model(gpu, rules_of(gpu), make_access_order("round-robin"), sweep, 2);
   const KernelResult r = model.run(k, s, 2);
   const Totals ref = reference(k, gpu, s, 2);
   EXPECT_EQ(r.counts.l1.accesses, ref.l1.accesses);
@@ -214,8 +217,8 @@ TEST(CacheModel, ResultsDoNotDependOnThreads) {
   const GpuConfig gpu = small_gpu();
   const KernelAccesses k = generated_kernel(12, 5, gpu);
   const KernelSchedule s = round_robin(12, gpu.num_sms);
-  CacheModel one(gpu, make_access_order("round-robin"), {}, 1);
-  CacheModel four(gpu, make_access_order("round-robin"), {}, 4);
+  CacheModel one(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1);
+  CacheModel four(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 4);
   EXPECT_EQ(make_record(k, one.run(k, s, 2), 12, gpu), make_record(k, four.run(k, s, 2), 12, gpu));
 }
 
@@ -234,7 +237,7 @@ TEST(CacheModel, CountsRequestsSectorsAndReuseOfOneWarp) {
     for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x4000 + 4 * lane);
   cta.warps = {w};
   add_cta(k, cta, "one warp");
-  CacheModel model(gpu, make_access_order("round-robin"), {}, 1);
+  CacheModel model(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1);
   KernelResult r = model.run(k, round_robin(1, gpu.num_sms), 1);
   EXPECT_EQ(r.counts.gmem_requests(), 2u);
   EXPECT_EQ(r.counts.l1.accesses, 8u);
@@ -279,7 +282,7 @@ KernelAccesses one_line_per_access(uint32_t id, const std::string& op, uint64_t 
 
 TEST(CacheModel, StoresReachDramAsWriteBacksOfTheLinesTheyDirtied) {
   const GpuConfig gpu = small_gpu();  // L2: 256 lines of 4 sectors, write-back, write-allocate
-  CacheModel model(gpu, make_access_order("round-robin"), {}, 1);
+  CacheModel model(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1);
   // 512 lines stored: no DRAM reads; the first 256 are evicted dirty.
   const KernelAccesses stores = one_line_per_access(1, "STG.E", 0, 512, gpu);
   KernelResult r = model.run(stores, round_robin(1, gpu.num_sms), 1);
@@ -308,7 +311,7 @@ TEST(CacheModel, StoresReachDramAsWriteBacksOfTheLinesTheyDirtied) {
 TEST(CacheModel, AWriteThroughL2PassesEveryWrittenSectorOn) {
   GpuConfig gpu = small_gpu();
   gpu.l2.write_policy = WritePolicy::WriteThrough;
-  CacheModel model(gpu, make_access_order("round-robin"), {}, 1);
+  CacheModel model(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1);
   KernelResult r = model.run(one_line_per_access(1, "STG.E", 0, 512, gpu), round_robin(1, gpu.num_sms), 1);
   EXPECT_EQ(r.counts.dram_write_sectors, 512u * 4);
   EXPECT_EQ(r.counts.dram_read_sectors, 0u);
@@ -327,7 +330,7 @@ TEST(CacheModel, HostCopyFillsL2) {
   for (uint64_t lane = 0; lane < 32; ++lane) w.addrs.push_back(0x9000 + 4 * lane);
   cta.warps = {w};
   add_cta(k, cta, "copy");
-  CacheModel model(gpu, make_access_order("round-robin"), {}, 1);
+  CacheModel model(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1);
   model.copy_to_l2(0x9000 - 64, 400);
   const KernelResult r = model.run(k, round_robin(1, gpu.num_sms), 1);
   EXPECT_EQ(r.counts.l2.accesses, 4u);
@@ -338,7 +341,7 @@ TEST(CacheModel, ZeroSizedCacheIsAUsageError) {
   GpuConfig gpu = small_gpu();
   gpu.l2.size_bytes = 0;
   try {
-    CacheModel model(gpu, make_access_order("round-robin"), {}, 1);
+    CacheModel model(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1);
     FAIL() << "accepted a zero-sized L2";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::Usage);
@@ -419,11 +422,11 @@ AloneAndTogether l1_hit_rates(const KernelAccesses& a, const KernelAccesses& b, 
   const KernelSchedule sa = on_sm0(0), sb = on_sm0(b_launch);
   const std::vector<uint64_t> cycles = {100};
   AloneAndTogether r{};
-  r.a_alone = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(a, sa, 1).counts.l1.rate();
-  r.b_alone = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(b, sb, 1).counts.l1.rate();
+  r.a_alone = CacheModel(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1).run(a, sa, 1).counts.l1.rate();
+  r.b_alone = CacheModel(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1).run(b, sb, 1).counts.l1.rate();
   const HeldCtas ca(a), cb(b);
   const std::vector<KernelRun> runs = {KernelRun{a, ca, sa, 1, cycles}, KernelRun{b, cb, sb, 1, cycles}};
-  const std::vector<KernelResult> together = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(runs);
+  const std::vector<KernelResult> together = CacheModel(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1).run(runs);
   r.a_together = together[0].counts.l1.rate();
   r.b_together = together[1].counts.l1.rate();
   return r;
@@ -457,15 +460,28 @@ TEST(CacheModel, CoResidentKernelsSharingTheirDataHitMore) {
   EXPECT_GT(r.a_together + r.b_together, r.a_alone + r.b_alone);
 }
 
+TEST(CacheModel, APlacedCtaRunsFromTheEndOfItsLaunchLatencyToTheEndOfItsSlot) {
+  GpuConfig gpu = small_gpu();
+  gpu.cta_launch_latency = 50;
+  KernelSchedule s = on_sm0(1000);
+  s.start = {20};
+  const std::vector<uint64_t> cycles = {100};
+  const LaunchRules::CtaRun run = placed_run(rules_of(gpu), s, cycles, 0);
+  EXPECT_EQ(run.begin, 1070u);
+  EXPECT_EQ(run.end, 1170u);
+  EXPECT_EQ(run.end - (s.launch + s.start[0]), rules_of(gpu).slot_cycles(100));  // the slot the scheduler held
+  EXPECT_EQ(placed_run(rules_of(gpu), s, {}, 0).end, 1071u);  // no prediction: one cycle
+}
+
 TEST(CacheModel, OneKernelRunJointlyGivesItsResultAlone) {
   const GpuConfig gpu = small_gpu();
   const KernelAccesses k = generated_kernel(12, 9, gpu);
   const KernelSchedule s = round_robin(12, gpu.num_sms);
-  const KernelResult alone = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(k, s, 2);
+  const KernelResult alone = CacheModel(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1).run(k, s, 2);
   const HeldCtas ctas(k);
   const std::vector<uint64_t> cycles(12, 7);
   const std::vector<KernelRun> runs = {KernelRun{k, ctas, s, 2, cycles}};
-  const std::vector<KernelResult> joint = CacheModel(gpu, make_access_order("round-robin"), {}, 1).run(runs);
+  const std::vector<KernelResult> joint = CacheModel(gpu, rules_of(gpu), make_access_order("round-robin"), {}, 1).run(runs);
   ASSERT_EQ(joint.size(), 1u);
   EXPECT_EQ(make_record(k, joint[0], 12, gpu), make_record(k, alone, 12, gpu));
 }

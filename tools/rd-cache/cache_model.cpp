@@ -34,11 +34,12 @@ struct SliceLine {
 // its placed time (its first start to its last end) is worked out as it is
 // loaded, so memory holds 4 bytes a CTA rather than a list a group.
 struct CacheModel::Lane {
-  Lane(const KernelRun& kernel_run, std::vector<uint32_t> ctas_in_order)
-      : run(&kernel_run), ctas(std::move(ctas_in_order)), per_group(kernel_run.ctas_per_sm) {
+  Lane(const KernelRun& kernel_run, std::vector<uint32_t> ctas_in_order, const LaunchRules& launch_rules)
+      : run(&kernel_run), rules(&launch_rules), ctas(std::move(ctas_in_order)), per_group(kernel_run.ctas_per_sm) {
     counts.inst.resize(kernel_run.kernel.table.size());
   }
   const KernelRun* run;
+  const LaunchRules* rules;
   std::vector<uint32_t> ctas;  // the SM's, in order of start
   size_t per_group;
   KernelCounts counts;  // traffic, l1, inst (traffic and l1)
@@ -55,17 +56,16 @@ struct CacheModel::Lane {
     const size_t first = g * per_group;
     return std::span(ctas).subspan(first, std::min(per_group, ctas.size() - first));
   }
-  uint64_t placed_start(uint32_t cta) const {
-    const uint32_t linear = run->ctas.linear(cta);
-    return run->schedule.launch + (linear < run->schedule.start.size() ? run->schedule.start[linear] : 0);
+  LaunchRules::CtaRun placed(uint32_t cta) const {
+    return placed_run(*rules, run->schedule, run->cta_cycles, run->ctas.linear(cta));
   }
+  uint64_t placed_start(uint32_t cta) const { return placed(cta).begin; }
   // Sets the placed time of group `g`, to be loaded.
   void place_group(size_t g) {
     const std::span<const uint32_t> members = group_ctas(g);
     group_begin = placed_start(members.front());
     group_end = 0;
-    for (uint32_t c : members)
-      group_end = std::max(group_end, placed_end(run->schedule, run->cta_cycles, run->ctas.linear(c)));
+    for (uint32_t c : members) group_end = std::max(group_end, placed(c).end);
   }
   // When its next request issues, or its next group starts (to be loaded).
   double next_time() const {
@@ -101,9 +101,9 @@ struct CacheModel::SmPass {
   }
 };
 
-CacheModel::CacheModel(const GpuConfig& gpu, std::unique_ptr<AccessOrder> order,
+CacheModel::CacheModel(const GpuConfig& gpu, const LaunchRules& rules, std::unique_ptr<AccessOrder> order,
                        std::vector<SweepPoint> sweep, unsigned threads)
-    : gpu_(gpu), order_(std::move(order)), sweep_(std::move(sweep)), threads_(std::max(1u, threads)),
+    : gpu_(gpu), rules_(rules), order_(std::move(order)), sweep_(std::move(sweep)), threads_(std::max(1u, threads)),
       l2_(Level::L2, gpu.l2, sweep_) {
   // Checks the L1 geometry and sweep points now rather than at the first kernel.
   LevelStacks(Level::L1, gpu_.l1d, sweep_);
@@ -128,9 +128,10 @@ void CacheModel::copy_to_l2(uint64_t address, uint64_t bytes) {
   }
 }
 
-uint64_t placed_end(const KernelSchedule& schedule, std::span<const uint64_t> cta_cycles, uint32_t linear) {
+LaunchRules::CtaRun placed_run(const LaunchRules& rules, const KernelSchedule& schedule,
+                               std::span<const uint64_t> cta_cycles, uint32_t linear) {
   const uint64_t start = linear < schedule.start.size() ? schedule.start[linear] : 0;
-  return schedule.launch + start + std::max<uint64_t>(1, linear < cta_cycles.size() ? cta_cycles[linear] : 0);
+  return rules.run_of(schedule.launch + start, linear < cta_cycles.size() ? cta_cycles[linear] : 0);
 }
 
 namespace {
@@ -417,7 +418,7 @@ std::vector<KernelResult> CacheModel::run(std::span<const KernelRun> kernels) {
     if (k.ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
       throw Error(ExitCode::Internal, "rd-cache", "cache model run with no resident CTA per SM");
     auto on_sm = ctas_by_sm(k, gpu_.num_sms);
-    for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms[sm].lanes.emplace_back(k, std::move(on_sm[sm]));
+    for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms[sm].lanes.emplace_back(k, std::move(on_sm[sm]), rules_);
   }
   l2_.clear_histograms();
   std::vector<std::vector<KernelCounts>> slice_counts(l2_.tags().slices());  // per slice, per kernel

@@ -15,6 +15,7 @@
 #include "level_stacks.hpp"
 #include "libcommon/cta_schedule.hpp"
 #include "libcommon/gpu_config.hpp"
+#include "libcommon/launch_rules.hpp"
 #include "requests.hpp"
 
 namespace sasskit::rdcache {
@@ -65,15 +66,19 @@ struct KernelRun {
   std::span<const uint64_t> cta_cycles;
 };
 
-// When the CTA of linear index `linear` ends on the GPU timeline, as placed:
-// the kernel's launch, the CTA's start and its predicted cycles (at least one).
-uint64_t placed_end(const KernelSchedule& schedule, std::span<const uint64_t> cta_cycles, uint32_t linear);
+// When the CTA of linear index `linear` runs on the GPU timeline, as placed:
+// its slot from the kernel's launch and its start, for its predicted cycles,
+// by the launch rules the placement used (LaunchRules::run_of).
+LaunchRules::CtaRun placed_run(const LaunchRules& rules, const KernelSchedule& schedule,
+                               std::span<const uint64_t> cta_cycles, uint32_t linear);
 
 class CacheModel {
  public:
   // `threads` SMs' L1 passes run in parallel, and as many slices of L2's
   // sets (rounded down to a power of two); results do not depend on it.
-  CacheModel(const GpuConfig& gpu, std::unique_ptr<AccessOrder> order,
+  // `rules` are those the kernels were placed by: they say when a placed
+  // CTA runs.
+  CacheModel(const GpuConfig& gpu, const LaunchRules& rules, std::unique_ptr<AccessOrder> order,
              std::vector<SweepPoint> sweep, unsigned threads);
 
   // A host-to-device copy writes through L2, as on the GPU and in Accel-Sim
@@ -119,6 +124,7 @@ class CacheModel {
   void run_l2_stacks(const std::vector<SmPass>& sms);
 
   GpuConfig gpu_;
+  LaunchRules rules_;
   std::unique_ptr<AccessOrder> order_;
   std::vector<SweepPoint> sweep_;
   unsigned threads_;

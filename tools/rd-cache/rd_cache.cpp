@@ -126,8 +126,8 @@ class Filter : public stream::HeldKernelFilter {
   // Each member is a stream of its own: L2 starts empty, and its kernels
   // are placed on an idle GPU, as pipe-sim does.
   void member_begins(const stream::Header&, size_t) override {
-    model_.emplace(gpu_, make_access_order(options_.order), options_.sweep, options_.threads);
     placement_.emplace(gpu_, options_.policy, options_.serial_kernels);
+    model_.emplace(gpu_, placement_->rules(), make_access_order(options_.order), options_.sweep, options_.threads);
   }
 
   void kernel_begins(const stream::Kernel& k, const stream::Record& r) override {
@@ -273,7 +273,7 @@ class Filter : public stream::HeldKernelFilter {
       k->schedule = placement_->place(to_place_, nullptr, k->cta_cycles);
     }
     for (uint32_t c = 0; c < k->ctas.size(); ++c)
-      k->end = std::max(k->end, placed_end(k->schedule, k->cta_cycles, k->ctas.linear(c)));
+      k->end = std::max(k->end, placed_run(placement_->rules(), k->schedule, k->cta_cycles, k->ctas.linear(c)).end);
     if (!shares_sms(*k) || sharing_.size() == kMostSharing) model_held(true);
     sharing_.push_back(std::move(k));
   }
