@@ -134,4 +134,28 @@ inline KernelInfo make_launch(uint32_t id, std::string name, uint32_t ctas, uint
   return k;
 }
 
+// What a stage built alone is given (tests/pipe-sim/*_test.cpp for the
+// stages): a model, a kernel built from the table a test fills before
+// calling build(), the clock, one sub-core's port and the counters.
+struct LoneStage {
+  explicit LoneStage(GpuConfig gpu) : gpu_(std::move(gpu)) {}
+  void build() { program_ = build_program(1, t_.insts, 0x100000, classify, nullptr, {}); }
+  SubCorePort& port() { return ports_[0]; }
+
+  GpuConfig gpu_;
+  TableBuilder t_;
+  KernelProgram program_;
+  Clock clock_;
+  std::vector<SubCorePort> ports_{1};
+  SimCounters counters_;
+  Stage wiring_{gpu_, program_, clock_, ports_, counters_};
+};
+
+// test_gpu() with one sub-core.
+inline GpuConfig one_subcore_gpu() {
+  GpuConfig g = test_gpu();
+  g.subcores_per_sm = 1;
+  return g;
+}
+
 }  // namespace sasskit::pipesim::test

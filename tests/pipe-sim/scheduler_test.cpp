@@ -27,9 +27,8 @@ class RecordingTarget final : public IssueTarget {
   }
 };
 
-GpuConfig one_subcore_gpu() {
-  GpuConfig g = test_gpu();
-  g.subcores_per_sm = 1;
+GpuConfig four_warp_gpu() {
+  GpuConfig g = one_subcore_gpu();
   g.max_warps_per_sm = 4;
   g.units[size_t(UnitClass::Sp)].initiation_interval = 2;  // 16 lanes: no two FADDs in a row
   return g;
@@ -38,12 +37,12 @@ GpuConfig one_subcore_gpu() {
 // One sub-core of four warp slots under GTO, with two collectors and one
 // pipeline per unit class, all free; warps 0-3 resident, oldest first, with
 // nothing to issue.
-class OneSubCore : public ::testing::Test {
+class OneSubCore : public ::testing::Test, protected LoneStage {
  protected:
-  OneSubCore() {
+  OneSubCore() : LoneStage(four_warp_gpu()) {
     fadd_ = t_.add("FADD", {10}, {2, 3});
     iadd_ = t_.add("IADD3", {11}, {2, 3});
-    program_ = build_program(1, t_.insts, 0x100000, classify, nullptr, {});
+    build();
     pc_insts_.assign(program_.pcs.size(), 0);
     port().set_collectors(2);
     for (size_t u = 0; u < kUnitClasses; ++u) port().set_pipes(static_cast<UnitClass>(u), 1);
@@ -51,7 +50,6 @@ class OneSubCore : public ::testing::Test {
     clock_.now = 100;
   }
 
-  SubCorePort& port() { return ports_[0]; }
   // A head of instruction `inst`, decoded by now.
   Head head(Head::Kind kind, uint32_t inst) const {
     const DecodedInst& d = program_.insts[inst];
@@ -68,17 +66,10 @@ class OneSubCore : public ::testing::Test {
     return target_.issued;
   }
 
-  GpuConfig gpu_ = one_subcore_gpu();
-  TableBuilder t_;
   uint32_t fadd_ = 0, iadd_ = 0;
-  KernelProgram program_;
-  Clock clock_;
-  std::vector<SubCorePort> ports_{1};
-  SimCounters counters_;
   std::vector<uint64_t> pc_insts_;
   WarpHeads heads_{4, 1, false};
   RecordingTarget target_;
-  Stage wiring_{gpu_, program_, clock_, ports_, counters_};
   Scheduler scheduler_{wiring_, pc_insts_, heads_, target_, false};
 };
 

@@ -8,9 +8,7 @@
 
 namespace sasskit::pipesim {
 
-ExecPipes::ExecPipes(const Stage& wiring, WarpTable& warps) : Stage(wiring), warps_(warps) {
-  banks_ = std::max(1u, gpu_.reg_banks);
-  ports_per_bank_ = std::max(1u, gpu_.reg_ports_per_bank);
+ExecPipes::ExecPipes(const Stage& wiring) : Stage(wiring), banks_(gpu_) {
   subcores_.resize(subcores());
   for (SubCorePort& port : ports_)
     for (size_t u = 0; u < kUnitClasses; ++u) port.set_pipes(static_cast<UnitClass>(u), std::max(1u, gpu_.units[u].count));
@@ -57,52 +55,7 @@ void ExecPipes::enqueue_result(unsigned subcore, const Op& op) {
                                [](uint64_t t, const Op& o) { return t < o.done; });
     q.insert(at, op);
   }
-  if (op.long_miss) ++sc.long_misses;
-}
-
-void ExecPipes::drop_front(SubCorePipes& sc, size_t n) {
-  sc.first += n;
-  if (sc.first == sc.executing.size()) {
-    sc.executing.clear();
-    sc.first = 0;
-  }
-}
-
-void ExecPipes::write_back(unsigned subcore) {
-  SubCorePipes& sc = subcores_[subcore];
-  std::vector<Op>& q = sc.executing;
-  if (sc.first == q.size()) return;
-  if (q[sc.first].done > clock_.now) {  // the usual cycle: nothing is due
-    clock_.wake_at(q[sc.first].done);
-    return;
-  }
-  SubCorePort& port = ports_[subcore];
-  const unsigned ports = ports_per_bank_;
-  // Results that are due but find no port stay, in order, at [first, kept).
-  size_t due = sc.first, kept = sc.first;
-  for (; due < q.size() && q[due].done <= clock_.now; ++due) {
-    Op& op = q[due];
-    const DecodedInst& d = prog_.insts[op.inst];
-    std::array<uint8_t, kMaxBanks> need{};
-    bool fits = true;
-    for (unsigned r = 0; r < d.ndst; ++r) {
-      unsigned b = bank(d.dst[r]);
-      if (port.bank_ports[b] + ++need[b] > ports) fits = false;
-    }
-    if (!fits) {
-      port.events.add(StallEvent::ResultBus, d.is_mem(), d.pc_index);
-      clock_.progressed();  // retried next cycle
-      q[kept++] = op;
-      continue;
-    }
-    for (unsigned r = 0; r < d.ndst; ++r) ++port.bank_ports[bank(d.dst[r])];
-    if (op.long_miss) --sc.long_misses;
-    warps_.complete(op);
-  }
-  const auto at = [&](size_t i) { return q.begin() + static_cast<ptrdiff_t>(i); };
-  std::move_backward(at(sc.first), at(kept), at(due));
-  if (due < q.size()) clock_.wake_at(q[due].done);  // the first result not yet due
-  drop_front(sc, due - kept);
+  if (op.long_miss) ++ports_[subcore].long_misses;
 }
 
 }  // namespace sasskit::pipesim

@@ -11,13 +11,6 @@
 
 namespace sasskit::pipesim {
 namespace {
-// Volta and later encode an instruction in 16 bytes; Maxwell and Pascal in 8,
-// with a control word in every fourth 8-byte slot. The next instruction in
-// memory is therefore at most 16 bytes on.
-constexpr uint64_t kInstBytes = 16;
-
-bool follows(uint64_t previous, uint64_t next) { return next > previous && next - previous <= kInstBytes; }
-
 // Starts the fill of an instruction line that missed the L1 instruction cache
 // at cycle `at` and returns when it arrives. A kernel's code is written to
 // device memory before it runs and is not in L2: an SM's first miss on a line
@@ -31,63 +24,19 @@ uint64_t fill_code_line(std::unordered_map<uint64_t, uint64_t>& ready, const Gpu
 }
 }  // namespace
 
-Frontend::Frontend(const Stage& wiring, unsigned fetch_width, WarpTable& warps)
+Frontend::Frontend(const Stage& wiring, unsigned fetch_width)
     : Stage(wiring),
       fetch_width_(fetch_width),
       line_bytes_(std::max(1u, gpu_.has_l0i ? gpu_.l0i.line_bytes : gpu_.l1i.line_bytes)),
-      warps_(warps),
       l1i_(gpu_.l1i) {
   for (unsigned i = 0; i < subcores(); ++i)
     units_.emplace_back(gpu_.has_l0i ? gpu_.l0i : CacheGeometry{}, gpu_.has_l0i ? gpu_.inst_prefetch_lines : 0);
 }
 
-void Frontend::fetch(unsigned subcore) {
-  FetchUnit& f = units_[subcore];
-  if (f.busy) {
-    if (f.waits_l1) return;
-    if (f.done > clock_.now) {
-      clock_.wake_at(f.done);
-      return;
-    }
-    if (warps_.warp(f.warp).active) warps_.deliver_fetch(f.warp, f.count, clock_.now + 1);
-    f.busy = false;
-    clock_.progressed();
-  }
-  if (warps_.fetchable(subcore) == 0) return;
-  const auto& resident = warps_.heads().by_age(subcore);
-  size_t n = resident.size();
-  for (size_t k = 0, i = n ? f.rr % n : 0; k < n; ++k, i = i + 1 < n ? i + 1 : 0) {
-    uint32_t w = resident[i];
-    if (warps_.can_fetch(w)) {
-      f.rr = static_cast<uint32_t>((i + 1) % n);
-      start_fetch(f, w);
-      return;
-    }
-  }
-}
-
-// Starts fetching the warp's next instructions: consecutive PCs within one
-// line, stopping after a taken branch (whose target waits until it executes).
-void Frontend::start_fetch(FetchUnit& f, uint32_t w) {
-  const Warp& warp = warps_.warp(w);
-  const auto& trace = warp.trace->inst;
+// The line is read from the L0 instruction cache, from the stream buffer,
+// or (a miss in both) waits for the L1 arbiter.
+void Frontend::read_line(FetchUnit& f, uint32_t w, uint32_t count, uint64_t addr) {
   const unsigned line = line_bytes_;
-  unsigned room = warp.ibuf.depth() - warp.ibuf.size();
-  uint32_t first = warp.next_fetch;
-  uint64_t addr = warps_.inst_at(warp, first).address;
-  uint32_t count = 0, branch_at = kNone;
-  for (uint32_t pos = first; pos < trace.size() && count < std::min(room, fetch_width_); ++pos) {
-    const DecodedInst& d = warps_.inst_at(warp, pos);
-    if (count > 0 && (!follows(warps_.inst_at(warp, pos - 1).address, d.address) || d.address / line != addr / line))
-      break;
-    ++count;
-    bool taken = pos + 1 < trace.size() && !follows(d.address, warps_.inst_at(warp, pos + 1).address);
-    if (d.op.is_branch && taken) {
-      branch_at = pos;
-      break;
-    }
-  }
-  warps_.start_fetch(w, count, branch_at);
   f.busy = true;
   f.warp = w;
   f.count = count;

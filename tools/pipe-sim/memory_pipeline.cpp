@@ -13,7 +13,9 @@
 #include <array>
 
 #include "access_units.hpp"
+#include "exec_pipes.hpp"
 #include "libcommon/divisor.hpp"
+#include "warp_table.hpp"
 
 namespace sasskit::pipesim {
 namespace {
@@ -152,10 +154,12 @@ void ReleaseCycles::release_earliest() {
   }
 }
 
-MemoryPipeline::MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec)
+inline void LatchOutlet::result(unsigned subcore, const Op& op) { write_back_.enqueue_result(subcore, op); }
+inline void LatchOutlet::done(const Op& op) { warps_.complete(op); }
+
+MemoryPipeline::MemoryPipeline(const Stage& wiring, LatchOutlet outlet)
     : Stage(wiring),
-      warps_(warps),
-      exec_(exec),
+      outlet_(outlet),
       mshrs_(gpu_.l1d.mshrs),
       dram_backlog_(std::max(1u, gpu_.dram_latency)),
       sector_bytes_(std::max(4u, gpu_.l1d.sector_bytes)),
@@ -229,14 +233,13 @@ MemoryPipeline::MemRequest MemoryPipeline::outcome(const DecodedInst& d, uint32_
 // Forms the requests of a dispatched memory instruction in the latch.
 void MemoryPipeline::coalesce(const Op& op, MemLatch& latch) {
   const DecodedInst& d = prog_.insts[op.inst];
-  const Warp& warp = warps_.warp(op.warp);
   unsigned lanes = active_lanes(op.mask);
   latch.busy = true;
   latch.op = op;
   latch.op.done = 0;
   latch.reqs.clear();
   latch.next = 0;
-  const uint64_t* addrs = warp.trace->addrs.data() + op.addr;
+  const uint64_t* addrs = op.addrs;
   const GpuConfig& g = gpu_;
   if (d.op.space == MemSpace::Shared) {
     uint32_t waves =
@@ -371,13 +374,13 @@ bool MemoryPipeline::step_bulk() {
     coalesce(bulk_queue_.front(), bulk_);
     bulk_queue_.pop_front();
   }
-  const unsigned s = warps_.heads().subcore_of(bulk_.op.warp);
+  const unsigned s = bulk_.op.warp % subcores();  // the sub-core of the warp slot
   return step(s, bulk_, ports_[s]);
 }
 
 // The sub-core's latch sends its next request; returns whether that was its last.
 inline bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort& port) {
-  if (exec_.long_misses(subcore) > 0) port.events.add(StallEvent::MemoryAccess, true);
+  if (port.long_misses > 0) port.events.add(StallEvent::MemoryAccess, true);
   if (!latch.busy) return false;
   if (&latch != &bulk_) ++counters_.units[static_cast<size_t>(UnitClass::Ldst)].busy_cycles;  // the latch is the LDST unit
   const DecodedInst& d = prog_.insts[latch.op.inst];
@@ -397,9 +400,9 @@ inline bool MemoryPipeline::step(unsigned subcore, MemLatch& latch, SubCorePort&
   // A bulk copy writes no register but completes when its data is back.
   bool waits_for_data = (d.ndst > 0 && !d.op.is_store) || d.op.is_async;
   if (waits_for_data) {
-    exec_.enqueue_result(subcore, latch.op);
+    outlet_.result(subcore, latch.op);
   } else {
-    warps_.complete(latch.op);
+    outlet_.done(latch.op);
   }
   return true;
 }

@@ -9,11 +9,27 @@
 #include <deque>
 #include <vector>
 
-#include "exec_pipes.hpp"
 #include "ports.hpp"
-#include "warp_table.hpp"
 
 namespace sasskit::pipesim {
+
+class ExecPipes;
+class WarpTable;
+
+// Where the memory pipeline sends an instruction whose last request went
+// out: one that waits for its data (a load, a bulk copy) to write-back,
+// where its result is ready at op.done; any other (a store) to its warps,
+// done. In the SM: the execution pipes' results and the warp table.
+class LatchOutlet {
+ public:
+  LatchOutlet(ExecPipes& write_back, WarpTable& warps) : write_back_(write_back), warps_(warps) {}
+  inline void result(unsigned subcore, const Op& op);
+  inline void done(const Op& op);
+
+ private:
+  ExecPipes& write_back_;
+  WarpTable& warps_;
+};
 
 // Storage the shared-memory coalescer reuses: per bank, a chain of the
 // distinct words it serves.
@@ -91,7 +107,7 @@ class MemoryPipeline : private Stage {
   // The stall events cycle() adds; no other stage adds them.
   static constexpr uint16_t kCycleEvents = event_bit(StallEvent::MemoryAccess) | event_bit(StallEvent::Interconnect);
 
-  MemoryPipeline(const Stage& wiring, WarpTable& warps, ExecPipes& exec);
+  MemoryPipeline(const Stage& wiring, LatchOutlet outlet);
 
   // From now on the SM gets `share` of the chip's interconnect and DRAM
   // bandwidth.
@@ -145,8 +161,7 @@ class MemoryPipeline : private Stage {
   void coalesce(const Op& op, MemLatch& latch);
   MemRequest outcome(const DecodedInst& d, uint32_t sectors);
 
-  WarpTable& warps_;
-  ExecPipes& exec_;
+  LatchOutlet outlet_;
   // Of the model, read in every cycle in which a request waits or goes.
   const uint32_t mshrs_;          // L1 MSHRs (0: unlimited)
   const double dram_backlog_;     // the DRAM queue takes requests while its backlog is under this many cycles

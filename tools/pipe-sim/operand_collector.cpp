@@ -3,8 +3,7 @@
 
 namespace sasskit::pipesim {
 
-OperandCollector::OperandCollector(const Stage& wiring, ExecPipes& exec, MemoryPipeline& memory)
-    : Stage(wiring), exec_(exec), memory_(memory) {
+OperandCollector::OperandCollector(const Stage& wiring) : Stage(wiring), banks_(gpu_) {
   subcores_.resize(subcores());
   for (SubCoreCollectors& sc : subcores_) sc.cus.resize(gpu_.collector_units);
   for (SubCorePort& port : ports_) port.set_collectors(gpu_.collector_units);
@@ -22,14 +21,14 @@ void OperandCollector::allocate(unsigned subcore, uint32_t cu, const Op& op) {
 void OperandCollector::read_operands(unsigned subcore) {
   SubCoreCollectors& sc = subcores_[subcore];
   SubCorePort& port = ports_[subcore];
-  const unsigned ports = exec_.ports_per_bank();
+  const unsigned ports = banks_.ports;
   for (size_t k = 0; k < sc.busy; ++k) {
     Collector& cu = sc.cus[sc.by_age[k]];
     if (cu.ready) continue;
     const DecodedInst& d = prog_.insts[cu.op.inst];
     for (unsigned i = 0; i < d.nsrc; ++i) {
       if (!(cu.unread & (1u << i))) continue;
-      unsigned b = exec_.bank(d.src[i]);
+      unsigned b = banks_.of(d.src[i]);
       if (port.bank_ports[b] < ports) {
         ++port.bank_ports[b];
         cu.unread &= uint8_t(~(1u << i));
@@ -41,28 +40,6 @@ void OperandCollector::read_operands(unsigned subcore) {
     clock_.progressed();
     if (!cu.unread) cu.ready = true;  // dispatches from the next cycle
   }
-}
-
-void OperandCollector::dispatch(unsigned subcore) {
-  SubCoreCollectors& sc = subcores_[subcore];
-  size_t kept = 0;  // the collectors still busy, oldest first, at by_age[0, kept)
-  for (size_t k = 0; k < sc.busy; ++k) {
-    const uint8_t index = sc.by_age[k];
-    Collector& cu = sc.cus[index];
-    const DecodedInst& d = prog_.insts[cu.op.inst];
-    const bool taken = cu.ready && (d.op.unit == UnitClass::Ldst ? memory_.accept(subcore, cu.op)
-                                                                 : exec_.accept(subcore, cu.op, d));
-    if (!taken) {
-      sc.by_age[kept++] = index;
-      continue;
-    }
-    ++counters_.units[static_cast<size_t>(d.op.unit)].insts;
-    cu = Collector{};
-    --busy_total_;
-    ports_[subcore].release_collector(index);
-    clock_.progressed();
-  }
-  sc.busy = static_cast<uint8_t>(kept);
 }
 
 }  // namespace sasskit::pipesim

@@ -66,10 +66,26 @@ struct Op {
   uint32_t pos = 0;     // trace position
   uint32_t inst = 0;    // table index
   uint32_t mask = 0;
-  uint64_t addr = 0;    // offset of its addresses in the trace's addr column
+  const uint64_t* addrs = nullptr;  // its addresses, in its warp's trace (the addr column)
   uint64_t done = 0;    // result ready (write-back from this cycle)
   bool long_miss = false;  // a load with a request beyond L1
   uint32_t copy_group = 0;  // a bulk copy: its CTA's copy group (WarpTable)
+};
+
+// What a stage tells the warps when an instruction is done: its results
+// are written back, or it writes none and its last request went out (in
+// the SM: WarpTable::complete).
+template <class T>
+concept CompletionPort = requires(T& warps, const Op& op) { warps.complete(op); };
+
+// A sub-core's register banks: reg_banks of them, each with
+// reg_ports_per_bank ports a cycle, shared by write-backs and operand reads.
+struct RegisterBanks {
+  unsigned count;
+  unsigned ports;
+
+  explicit RegisterBanks(const GpuConfig& g) : count(std::max(1u, g.reg_banks)), ports(std::max(1u, g.reg_ports_per_bank)) {}
+  unsigned of(uint16_t reg) const { return reg % count; }
 };
 
 // One sub-core's port. `events` and `bank_ports` live for one cycle: stages
@@ -82,13 +98,17 @@ struct Op {
 // (OperandCollector), when each pipeline is next free (ExecPipes), whether
 // the address latch is busy (MemoryPipeline). Each write counts itself in
 // epoch(), so that a scheduler may reuse its last verdict while the epoch
-// (and its warps' heads) stay the same.
+// (and its warps' heads) stay the same. And `long_misses`, which no
+// scheduler reads: the sub-core's loads with a request beyond L1 whose
+// results are not written back yet (ExecPipes counts them; the memory
+// pipeline reads them for its MemoryAccess event).
 class SubCorePort {
  public:
   CycleEvents events;
   std::array<uint8_t, kMaxBanks> bank_ports{};
   bool issued = false;
   uint32_t issued_pc = 0;
+  uint32_t long_misses = 0;
 
   void new_cycle() {
     events.forget(~uint16_t(0));

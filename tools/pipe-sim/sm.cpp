@@ -34,11 +34,12 @@ SmSim::SmSim(const SimOptions& opt, const KernelProgram& program, const SmWork& 
       ports_(subcores(opt.gpu)),
       wiring_(opt.gpu, program, clock_, ports_, res_.counters),
       warps_(wiring_, opt.ctas_per_sm, opt.lrr_mask_scan && opt.gpu.scheduler == SchedulerPolicy::Lrr),
-      frontend_(wiring_, opt.fetch_width, warps_),
-      exec_(wiring_, warps_),
-      memory_(wiring_, warps_, exec_),
-      collectors_(wiring_, exec_, memory_),
+      frontend_(wiring_, opt.fetch_width),
+      exec_(wiring_),
+      memory_(wiring_, LatchOutlet(exec_, warps_)),
+      collectors_(wiring_),
       issue_target_(warps_, collectors_),
+      dispatch_target_{exec_, memory_},
       scheduler_(wiring_, res_.pc_insts, warps_.heads(), issue_target_, opt.lrr_mask_scan),
       accounting_(opt, program, ports_, warps_, res_) {
   memory_.share_bandwidth(BandwidthShare::equal(opt.active_sms));
@@ -76,7 +77,7 @@ void SmSim::step() {
   clock_.take();
   for (auto& port : ports_) port.new_cycle();
   launch_ctas();
-  for (unsigned s = 0; s < n; ++s) exec_.write_back(s);
+  for (unsigned s = 0; s < n; ++s) exec_.write_back(s, warps_);
   upstream_ = clock_.take();
   latch_emptied_ = memory_.cycle();
   finish_cycle();
@@ -87,12 +88,12 @@ inline void SmSim::finish_cycle() {
   const unsigned n = static_cast<unsigned>(ports_.size());
   const Clock::Requests latches = clock_.take();
   if (!collectors_.idle()) {
-    for (unsigned s = 0; s < n; ++s) collectors_.dispatch(s);
+    for (unsigned s = 0; s < n; ++s) collectors_.dispatch(s, dispatch_target_);
     for (unsigned s = 0; s < n; ++s) collectors_.read_operands(s);
   }
   for (unsigned s = 0; s < n; ++s) scheduler_.issue(s);
   frontend_.arbitrate();
-  for (unsigned s = 0; s < n; ++s) frontend_.fetch(s);
+  for (unsigned s = 0; s < n; ++s) frontend_.fetch(s, warps_);
   others_ = upstream_;
   others_.add(clock_.take());
   clock_.asked = latches;

@@ -19,15 +19,27 @@
 //                     interconnect and DRAM shares
 //   stall_accounting  each scheduler's cycle: issued, or a root stall type
 //
-// A stage reads other stages through their const methods and changes them
-// only through the calls its constructor was given a reference for: the
-// warp table's methods (WarpTable::complete() for an instruction that is
-// done), a sub-core port's events, bank ports and the setters of the state
-// its stage owns there, and the clock's progressed() and wake_at()
-// (ports.hpp says when each is due). The scheduler is given no stage: it
-// reads the warps' heads and the ports, and issues into an IssueTarget,
-// which the SM wires to the warp table and the collectors. Sub-core of
-// warp slot w: w % subcores_per_sm.
+// No pipeline stage takes another (the accounting reads the warp table):
+// each takes the ports of what it uses, which the SM wires to the stages
+// here. The clock and the sub-core ports
+// (ports.hpp: stall events, bank ports, and the state each stage owns
+// there for the schedulers) go to every stage. Besides those:
+//
+//   scheduler         reads WarpHeads; issues into an IssueTarget (the warp
+//                     table, then a collector): virtual, once an issue
+//   operand_collector dispatches into a DispatchPort (DispatchToUnits: the
+//                     execution pipes or the memory pipeline)
+//   exec_pipes        tells a CompletionPort (the warp table) of a result
+//                     written back
+//   memory_pipeline   sends a finished instruction to its LatchOutlet (a
+//                     load's result to the execution pipes' write-back, a
+//                     store's completion to the warp table)
+//   frontend          reads and fills the warps' buffers through a
+//                     FetchPort (the warp table)
+//
+// LatchOutlet is a concrete class of two references; the other ports are
+// concepts, template parameters of the calls that use them, so that the hot
+// paths pay no indirect call and a test passes a fake. Sub-core of warp slot w: w % subcores_per_sm.
 #pragma once
 
 #include <cstdint>
@@ -118,6 +130,15 @@ class SmSim {
     WarpTable& warps_;
     OperandCollector& collectors_;
   };
+  // What the collectors dispatch to: a memory instruction to the memory
+  // pipeline, the others to the execution pipes.
+  struct DispatchToUnits {
+    ExecPipes& exec;
+    MemoryPipeline& memory;
+    bool accept(unsigned subcore, const Op& op, const DecodedInst& d) {
+      return d.op.unit == UnitClass::Ldst ? memory.accept(subcore, op) : exec.accept(subcore, op, d);
+    }
+  };
 
   const SimOptions& opt_;
   const SmWork& work_;
@@ -131,6 +152,7 @@ class SmSim {
   MemoryPipeline memory_;
   OperandCollector collectors_;
   IssueToCollector issue_target_;
+  DispatchToUnits dispatch_target_;
   Scheduler scheduler_;
   StallAccounting accounting_;
   // Of the last evaluated cycle: what the stages before the memory pipeline

@@ -112,7 +112,7 @@ Op WarpTable::issue(uint32_t w) {
   uint32_t pos = warp.ibuf.front().pos;
   const DecodedInst& d = inst_at(warp, pos);
   uint32_t mask = warp.trace->mask[pos];
-  Op op{w, pos, warp.trace->inst[pos], mask, warp.addr_cursor, 0, false};
+  Op op{w, pos, warp.trace->inst[pos], mask, warp.trace->addrs.data() + warp.addr_cursor, 0, false};
   if (d.mem_width > 0) warp.addr_cursor += active_lanes(mask);
   if (!prog_.async) [[likely]] mark_pending(warp, d);
   warp.ibuf.pop_front();
