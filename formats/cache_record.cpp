@@ -37,8 +37,6 @@ void RecordCodec<KernelCacheModel>::pack(Packer& pk, const KernelCacheModel& c) 
     map("dram_sectors", c.dram_sectors);
     map("dram_read_sectors", c.dram_read_sectors);
     map("dram_write_sectors", c.dram_write_sectors);
-    map("noc_queue", c.noc_queue);
-    map("dram_queue", c.dram_queue);
     map("pc", c.pc);
     map("amat", c.amat);
     map("pc_l1_hit_rate", c.pc_l1_hit_rate);
@@ -95,8 +93,6 @@ KernelCacheModel RecordCodec<KernelCacheModel>::unpack(const Record& r) {
     fail_input(r.where(), "field 'dram_sectors' is " + std::to_string(c.dram_sectors) + ", not 'dram_read_sectors' + "
                           "'dram_write_sectors' (" + std::to_string(c.dram_read_sectors) + " + " +
                           std::to_string(c.dram_write_sectors) + ")");
-  c.noc_queue = m.get_or<double>("noc_queue", 0);
-  c.dram_queue = m.get_or<double>("dram_queue", 0);
   c.pc = m.get<std::vector<uint64_t>>("pc");
   const size_t pcs = c.pc.size();
   c.amat = column<double>(m, "amat", pcs, "pc");

@@ -26,10 +26,11 @@ namespace sasskit::stream {
 
 class PayloadEncoder;  // formats/cta_payload.hpp
 
-inline constexpr uint32_t kMajor = 2;
-inline constexpr uint32_t kMinor = 7;
+inline constexpr uint32_t kMajor = 3;
+inline constexpr uint32_t kMinor = 0;
 // The oldest major version still read: 1.x differs only in how cta records
-// are written, and its layout remains the expanded form of a cta record.
+// are written, and its layout remains the expanded form of a cta record;
+// 2.x only in the cache record's noc_queue and dram_queue, which readers ignore.
 inline constexpr uint32_t kOldestMajor = 1;
 inline constexpr std::string_view kMagic = "sasskit-stream";
 

@@ -251,10 +251,12 @@ std::string sched_for(const std::string& gpu, const std::string& stage_gpu = "QV
 
 // The same bytes under a 2.0 header, whose records do not name their model.
 std::string as_version_2_0(std::string bytes) {
-  const std::string minor = std::string("\xa5minor", 6) + static_cast<char>(sasskit::stream::kMinor);
-  const auto at = bytes.find(minor);
+  const std::string version = std::string("\xa5major", 6) + static_cast<char>(sasskit::stream::kMajor) +
+                              std::string("\xa5minor", 6) + static_cast<char>(sasskit::stream::kMinor);
+  const auto at = bytes.find(version);
   EXPECT_NE(at, std::string::npos);
-  bytes[at + 6] = '\x00';
+  bytes[at + 6] = '\x02';
+  bytes[at + 13] = '\x00';
   return bytes;
 }
 
