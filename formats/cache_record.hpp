@@ -60,7 +60,7 @@ namespace sasskit::stream {
 
 template <>
 struct RecordCodec<KernelCacheModel> {
-  static constexpr std::string_view type = "cache";
+  static constexpr RecordType type = RecordType::Cache;
   static void pack(Packer& pk, const KernelCacheModel& c);
   static KernelCacheModel unpack(const Record& r);
 };

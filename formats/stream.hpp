@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/record_type.hpp"
 #include "libcommon/model_in_use.hpp"
 
 namespace sasskit {
@@ -81,7 +82,10 @@ class Record {
   Record() = default;
   // BadInput at `where` when `bytes` is not a map with a string "t".
   Record(std::string bytes, std::string where);
-  const std::string& type() const { return type_; }
+  // Its "t", decoded once when read: Other for a type no tool knows.
+  RecordType type() const { return type_; }
+  // Its "t" as written (an Other record's own name).
+  const std::string& type_name() const { return type_name_; }
   // The parsed record, built on first use (BadInput if it cannot be).
   const msgpack::object& object() const;
   const std::string& bytes() const { return bytes_; }
@@ -98,7 +102,8 @@ class Record {
   void read_type();
 
   std::string bytes_;
-  std::string type_;
+  RecordType type_ = RecordType::Other;
+  std::string type_name_;
   std::string where_;
   mutable std::shared_ptr<const msgpack::object_handle> handle_;  // lazily decoded
 };
@@ -185,7 +190,7 @@ class Writer {
   void next_member(const Header& upstream);
 
  private:
-  void emit(std::string_view type);
+  void emit(RecordType type);
   void write_header(const Header& upstream);
   // Keeps the open kernel's instruction table from an insts slice.
   void note_table(const InstTable& slice);
@@ -203,7 +208,7 @@ class Writer {
 };
 
 // Specialised per record type in records.hpp:
-//   static constexpr std::string_view type;
+//   static constexpr RecordType type;
 //   static void pack(Packer&, const T&);            // the map, "t" included
 //   static T unpack(const Record&);                 // BadInput on bad fields
 template <class T>
