@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
 #include "formats/cache_record.hpp"
-#include "formats/msgpack_pack.hpp"
 #include "formats/plan_record.hpp"
 #include "formats/records.hpp"
 #include "formats/sample_record.hpp"
 #include "formats/sched_record.hpp"
 #include "formats/stats_record.hpp"
+#include "record_bytes.hpp"
 
 using namespace sasskit;
 using namespace sasskit::stream;
@@ -34,13 +34,10 @@ TEST(RecordType, EachCodecWritesTheNameOfItsType) {
 }
 
 TEST(RecordType, ARecordIsTypedWhenRead) {
-  msgpack::sbuffer b;
-  Packer pk(b);
-  pack_map_of(pk, [](auto& map) {
+  const Record known = stream::test::record_with([](auto& map) {
     map.type(RecordType::Sample);
     map("kernel", 3);
   });
-  const Record known(std::string(b.data(), b.size()), "x");
   EXPECT_EQ(known.type(), RecordType::Sample);
   EXPECT_EQ(known.type_name(), "sample");
   EXPECT_EQ(known.kernel_id(), 3u);
