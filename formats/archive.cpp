@@ -27,7 +27,7 @@ template <class T>
 T unpack_record(std::string_view bytes, const std::string& where) {
   try {
     stream::Record r{std::string(bytes), where};
-    if (r.type() != stream::RecordCodec<T>::type) fail_input(where, "damaged archive: unexpected record " + r.type());
+    if (r.type() != stream::RecordCodec<T>::type) fail_input(where, "damaged archive: unexpected record " + r.type_name());
     return stream::decode<T>(r);
   } catch (const Error&) {
     throw;

@@ -35,7 +35,7 @@ struct KernelCacheModel {
   std::vector<uint64_t> pc_l2_sectors;         // looked up in L2 (2.2)
   std::vector<uint64_t> pc_writeback_sectors;  // dirty L2 sectors its L2 accesses evicted (2.2)
 
-  double kernel_amat = 0;          // cycles, over all cached-space sectors
+  double kernel_amat = 0;          // cycles, over all cached-space sectors, unloaded
   uint64_t l1_sectors = 0, l1_hits = 0;
   uint64_t l2_sectors = 0, l2_hits = 0;
   uint64_t l2_bound_sectors = 0;   // sent from L1 to L2 over the interconnect
@@ -43,8 +43,6 @@ struct KernelCacheModel {
   uint64_t dram_sectors = 0;        // read + write
   uint64_t dram_read_sectors = 0;   // 2.2; 0 in older streams
   uint64_t dram_write_sectors = 0;  // 2.2: write-backs and writes L2 does not keep
-  double noc_queue = 0;            // cycles added per L2 access by interconnect queueing
-  double dram_queue = 0;           // cycles added per DRAM access by DRAM queueing
   // Per SM with L1 or L2 traffic.
   std::vector<uint32_t> sm;
   std::vector<double> sm_l1_hit_rate;
@@ -62,7 +60,7 @@ namespace sasskit::stream {
 
 template <>
 struct RecordCodec<KernelCacheModel> {
-  static constexpr std::string_view type = "cache";
+  static constexpr RecordType type = RecordType::Cache;
   static void pack(Packer& pk, const KernelCacheModel& c);
   static KernelCacheModel unpack(const Record& r);
 };

@@ -88,7 +88,7 @@ void check_cache(const Kernel& k, const KernelCacheModel& c, const KernelSample*
 }  // namespace
 
 void check_attached_counts(const Kernel& k, const Record& r) {
-  const std::string& type = r.type();
+  const RecordType type = r.type();
   if (type == RecordCodec<KernelSample>::type) {
     const KernelSample sample = decode<KernelSample>(r);
     check_sample(k, sample, r);

@@ -54,16 +54,16 @@ class KernelAssembler {
       : handler_(handler), expected_gpu_(expected_gpu) {}
 
   void record(const Record& r) {
-    const std::string& type = r.type();
-    if (type == "kernel") return begin_kernel(r);
+    const RecordType type = r.type();
+    if (type == RecordType::Kernel) return begin_kernel(r);
     const std::optional<uint32_t> id = r.kernel_id();
     if (!id) {
       end_kernel();
-      return type == "memcpy" ? handler_.memcpy(r) : handler_.other(r);
+      return type == RecordType::Memcpy ? handler_.memcpy(r) : handler_.other(r);
     }
     Kernel& k = open_kernel(*id, r);
-    if (type == "insts") return insts(k, r);
-    if (type == "cta") return cta(k, r);
+    if (type == RecordType::Insts) return insts(k, r);
+    if (type == RecordType::Cta) return cta(k, r);
     if (expected_gpu_) check_record_gpu(r, *expected_gpu_);
     check_attached_counts(k, r);
     k.attached_.push_back(r);
@@ -88,9 +88,10 @@ class KernelAssembler {
 
   Kernel& open_kernel(uint32_t id, const Record& r) {
     if (open_ && open_->id() == id) return *open_;
-    const bool vowel = !r.type().empty() && std::string_view("aeiou").find(r.type()[0]) != std::string_view::npos;
+    const std::string& name = r.type_name();
+    const bool vowel = !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
     const std::string article = vowel ? "an " : "a ";
-    const std::string what = article + r.type() + " record for kernel " + std::to_string(id);
+    const std::string what = article + name + " record for kernel " + std::to_string(id);
     if (seen_.count(id))
       fail_input(r.where(), what + " after a later kernel's or an unrelated record: every record about a kernel "
                                    "comes before the next one starts (formats/STREAM.md, Order)");

@@ -35,7 +35,7 @@ class MapEntryCounter {
   void operator()(std::string_view, const T&) { ++entries; }
   template <class F>
   void with(std::string_view, F&&) { ++entries; }
-  void type(std::string_view) { ++entries; }
+  void type(RecordType) { ++entries; }
   uint32_t entries = 0;
 };
 
@@ -50,7 +50,7 @@ class MapEntryPacker {
     pack_key(pk_, key);
     pack_value(pk_);
   }
-  void type(std::string_view type) { pack_type(pk_, type); }
+  void type(RecordType type) { pack_type(pk_, record_type_name(type)); }
 
  private:
   Packer& pk_;

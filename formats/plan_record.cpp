@@ -7,8 +7,7 @@
 #include <optional>
 
 #include "formats/csv.hpp"
-#include "formats/msgpack_map.hpp"
-#include "formats/msgpack_pack.hpp"
+#include "formats/field_table.hpp"
 #include "libcommon/io.hpp"
 
 namespace sasskit {
@@ -223,17 +222,24 @@ std::vector<T> column(const MapView& m, std::string_view name, size_t expected) 
   return v;
 }
 
+// The plan's scalars in the record's order (formats/STREAM.md, plan); its
+// clusters and entries follow as columns. A new scalar is a member and a
+// line here.
+constexpr Field<Plan> kPlanFields[] = {
+    {"method", &Plan::method},
+    {"params", &Plan::params},
+    {"unit", &Plan::unit},
+    {"invocations", &Plan::invocations},
+    {"total", &Plan::total},
+    {"error_bound", &Plan::error_bound, Need::IfSet},
+};
+
 }  // namespace
 
 void RecordCodec<Plan>::pack(Packer& pk, const Plan& p) {
   pack_map_of(pk, [&](auto& map) {
     map.type(type);
-    map("method", p.method);
-    map("params", p.params);
-    map("unit", p.unit);
-    map("invocations", p.invocations);
-    map("total", p.total);
-    if (p.error_bound) map("error_bound", *p.error_bound);
+    pack_fields(map, p, kPlanFields);
     map.with("cluster_label", column_of(p.clusters, [](const PlanCluster& c) { return c.label; }));
     map.with("cluster_size", column_of(p.clusters, [](const PlanCluster& c) { return c.size; }));
     map.with("cluster_samples", column_of(p.clusters, [](const PlanCluster& c) { return c.samples; }));
@@ -250,12 +256,7 @@ void RecordCodec<Plan>::pack(Packer& pk, const Plan& p) {
 Plan RecordCodec<Plan>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   Plan p;
-  p.method = m.get<std::string>("method");
-  p.params = m.get<std::map<std::string, double>>("params");
-  p.unit = m.get<std::string>("unit");
-  p.invocations = m.get<uint64_t>("invocations");
-  p.total = m.get<double>("total");
-  if (m.has("error_bound")) p.error_bound = m.get<double>("error_bound");
+  read_fields(m, p, kPlanFields, "plan");
   auto labels = m.get<std::vector<std::string>>("cluster_label");
   auto sizes = column<uint64_t>(m, "cluster_size", labels.size());
   auto samples = column<uint32_t>(m, "cluster_samples", labels.size());

@@ -78,7 +78,7 @@ namespace sasskit::stream {
 
 template <>
 struct RecordCodec<Plan> {
-  static constexpr std::string_view type = "plan";
+  static constexpr RecordType type = RecordType::Plan;
   static void pack(Packer& pk, const Plan& p);
   static Plan unpack(const Record& r);
 };

@@ -3,84 +3,62 @@
 #include <algorithm>
 
 #include "formats/cta_payload.hpp"
-#include "formats/msgpack_map.hpp"
-#include "formats/msgpack_pack.hpp"
+#include "formats/field_table.hpp"
 
 namespace sasskit::stream {
 namespace {
 
-void pack_dim(Packer& pk, const Dim3& d) {
-  pk.pack_array(3);
-  pk.pack(d.x);
-  pk.pack(d.y);
-  pk.pack(d.z);
-}
+// The memcpy and kernel records' fields in their order (formats/STREAM.md).
+// A new field is a member and a line here.
+constexpr Field<Memcpy> kMemcpyFields[] = {
+    {"address", &Memcpy::address},
+    {"bytes", &Memcpy::bytes},
+};
 
-// A Dim3 as a pack_map_of entry's value.
-auto dim_of(const Dim3& d) {
-  return [&d](Packer& pk) { pack_dim(pk, d); };
-}
-
-Dim3 unpack_dim(const MapView& m, std::string_view field) {
-  auto v = m.get<std::vector<uint32_t>>(field);
-  if (v.size() != 3) fail_input(m.where(), "field '" + std::string(field) + "' needs 3 values");
-  return Dim3{v[0], v[1], v[2]};
-}
+using K = KernelInfo;
+constexpr Field<K> kKernelFields[] = {
+    {"id", &K::id},
+    {"name", &K::name},
+    {"grid", &K::grid},
+    {"block", &K::block},
+    {"shmem", &K::shmem},
+    {"nregs", &K::nregs},
+    {"binary_version", &K::binary_version},
+    {"stream_id", &K::stream_id},
+    {"shmem_base", &K::shmem_base},
+    {"local_base", &K::local_base},
+    {"nvbit_version", &K::nvbit_version},
+    {"tracer_version", &K::tracer_version},
+    {"lineinfo", &K::lineinfo},
+    {"trace_file", &K::trace_file},
+    {"comments", &K::comments, Need::IfSet},
+};
 
 }  // namespace
 
 void RecordCodec<Memcpy>::pack(Packer& pk, const Memcpy& m) {
   pack_map_of(pk, [&](auto& map) {
     map.type(type);
-    map("address", m.address);
-    map("bytes", m.bytes);
+    pack_fields(map, m, kMemcpyFields);
   });
 }
 
 Memcpy RecordCodec<Memcpy>::unpack(const Record& r) {
-  MapView m(r.object(), r.where());
-  return Memcpy{m.get<uint64_t>("address"), m.get<uint64_t>("bytes")};
+  Memcpy c;
+  read_fields(MapView(r.object(), r.where()), c, kMemcpyFields, "memcpy");
+  return c;
 }
 
 void RecordCodec<KernelInfo>::pack(Packer& pk, const KernelInfo& k) {
   pack_map_of(pk, [&](auto& map) {
     map.type(type);
-    map("id", k.id);
-    map("name", k.name);
-    map.with("grid", dim_of(k.grid));
-    map.with("block", dim_of(k.block));
-    map("shmem", k.shmem);
-    map("nregs", k.nregs);
-    map("binary_version", k.binary_version);
-    map("stream_id", k.stream_id);
-    map("shmem_base", k.shmem_base);
-    map("local_base", k.local_base);
-    map("nvbit_version", k.nvbit_version);
-    map("tracer_version", k.tracer_version);
-    map("lineinfo", k.lineinfo);
-    map("trace_file", k.trace_file);
-    if (!k.comments.empty()) map("comments", k.comments);
+    pack_fields(map, k, kKernelFields);
   });
 }
 
 KernelInfo RecordCodec<KernelInfo>::unpack(const Record& r) {
-  MapView m(r.object(), r.where());
   KernelInfo k;
-  k.id = m.get<uint32_t>("id");
-  k.name = m.get<std::string>("name");
-  k.grid = unpack_dim(m, "grid");
-  k.block = unpack_dim(m, "block");
-  k.shmem = m.get<uint32_t>("shmem");
-  k.nregs = m.get<uint32_t>("nregs");
-  k.binary_version = m.get<uint32_t>("binary_version");
-  k.stream_id = m.get<uint64_t>("stream_id");
-  k.shmem_base = m.get<uint64_t>("shmem_base");
-  k.local_base = m.get<uint64_t>("local_base");
-  k.nvbit_version = m.get<std::string>("nvbit_version");
-  k.tracer_version = m.get<uint32_t>("tracer_version");
-  k.lineinfo = m.get<bool>("lineinfo");
-  k.trace_file = m.get<std::string>("trace_file");
-  k.comments = m.get_or<std::vector<std::string>>("comments", {});
+  read_fields(MapView(r.object(), r.where()), k, kKernelFields, "kernel");
   return k;
 }
 
@@ -211,7 +189,7 @@ namespace {
 CtaTrace unpack_cta_place(const MapView& m) {
   CtaTrace c;
   c.kernel_id = m.get<uint32_t>("kernel");
-  c.cta = unpack_dim(m, "cta");
+  c.cta = read_dim(m, "cta");
   return c;
 }
 

@@ -22,28 +22,28 @@ namespace sasskit::stream {
 
 template <>
 struct RecordCodec<Memcpy> {
-  static constexpr std::string_view type = "memcpy";
+  static constexpr RecordType type = RecordType::Memcpy;
   static void pack(Packer& pk, const Memcpy& m);
   static Memcpy unpack(const Record& r);
 };
 
 template <>
 struct RecordCodec<KernelInfo> {
-  static constexpr std::string_view type = "kernel";
+  static constexpr RecordType type = RecordType::Kernel;
   static void pack(Packer& pk, const KernelInfo& k);
   static KernelInfo unpack(const Record& r);
 };
 
 template <>
 struct RecordCodec<InstTable> {
-  static constexpr std::string_view type = "insts";
+  static constexpr RecordType type = RecordType::Insts;
   static void pack(Packer& pk, const InstTable& t);
   static InstTable unpack(const Record& r);
 };
 
 template <>
 struct RecordCodec<CtaTrace> {
-  static constexpr std::string_view type = "cta";
+  static constexpr RecordType type = RecordType::Cta;
   static void pack(Packer& pk, const CtaTrace& c);
   static CtaTrace unpack(const Record& r);
   // The same into `c`, reusing the capacity of its warps' columns.

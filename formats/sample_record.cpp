@@ -4,8 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "formats/msgpack_map.hpp"
-#include "formats/msgpack_pack.hpp"
+#include "formats/field_table.hpp"
 
 namespace sasskit {
 
@@ -63,39 +62,40 @@ std::optional<double> combined_sampling_error(const std::vector<SampledCycles>& 
 
 namespace sasskit::stream {
 
+namespace {
+
+using S = KernelSample;
+
+// The record's fields in its order (formats/STREAM.md, sample). A new field
+// is a member and a line here.
+constexpr Field<S> kFields[] = {
+    {"kernel", &S::kernel_id},
+    {"gpu", &S::gpu, Need::IfSet},
+    {"selection", &S::selection},
+    {"sms", &S::sms},
+    {"ctas", &S::ctas},
+    {"predicted_cycles", &S::predicted_cycles},
+    {"kernel_insts", &S::kernel_insts},
+    {"sample_insts", &S::sample_insts},
+    {"kernel_ctas", &S::kernel_ctas},
+    {"sm_insts", &S::sm_insts, Need::IfSet},
+    {"sampling_error", &S::sampling_error, Need::IfSet},
+    {"check_sm", &S::check_sm, Need::IfSet},
+};
+
+}  // namespace
+
 void RecordCodec<KernelSample>::pack(Packer& pk, const KernelSample& s) {
   pack_map_of(pk, [&](auto& map) {
     map.type(type);
-    map("kernel", s.kernel_id);
-    if (!s.gpu.empty()) map("gpu", s.gpu);
-    map("selection", s.selection);
-    map("sms", s.sms);
-    map("ctas", s.ctas);
-    map("predicted_cycles", s.predicted_cycles);
-    map("kernel_insts", s.kernel_insts);
-    map("sample_insts", s.sample_insts);
-    map("kernel_ctas", s.kernel_ctas);
-    if (!s.sm_insts.empty()) map("sm_insts", s.sm_insts);
-    if (s.sampling_error) map("sampling_error", *s.sampling_error);
-    if (s.check_sm) map("check_sm", *s.check_sm);
+    pack_fields(map, s, kFields);
   });
 }
 
 KernelSample RecordCodec<KernelSample>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   KernelSample s;
-  s.kernel_id = m.get<uint32_t>("kernel");
-  s.gpu = m.get_or<std::string>("gpu", "");
-  s.selection = m.get<std::string>("selection");
-  s.sms = m.get<std::vector<uint32_t>>("sms");
-  s.ctas = m.get<std::vector<uint32_t>>("ctas");
-  s.predicted_cycles = m.get<std::vector<double>>("predicted_cycles");
-  s.kernel_insts = m.get<uint64_t>("kernel_insts");
-  s.sample_insts = m.get<uint64_t>("sample_insts");
-  s.kernel_ctas = m.get<uint32_t>("kernel_ctas");
-  s.sm_insts = m.get_or<std::vector<uint64_t>>("sm_insts", {});
-  if (m.has("sampling_error")) s.sampling_error = m.get<double>("sampling_error");
-  if (m.has("check_sm")) s.check_sm = m.get<uint32_t>("check_sm");
+  read_fields(m, s, kFields, "sample");
   if (s.check_sm && std::find(s.sms.begin(), s.sms.end(), *s.check_sm) == s.sms.end())
     fail_input(r.where(), "check_sm " + std::to_string(*s.check_sm) + " is not one of the kept 'sms'");
   if (s.sample_insts > s.kernel_insts)

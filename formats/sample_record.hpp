@@ -83,7 +83,7 @@ namespace sasskit::stream {
 
 template <>
 struct RecordCodec<KernelSample> {
-  static constexpr std::string_view type = "sample";
+  static constexpr RecordType type = RecordType::Sample;
   static void pack(Packer& pk, const KernelSample& s);
   static KernelSample unpack(const Record& r);
 };

@@ -1,31 +1,37 @@
 #include "formats/sched_record.hpp"
 
-#include "formats/msgpack_map.hpp"
-#include "formats/msgpack_pack.hpp"
+#include "formats/field_table.hpp"
 
 namespace sasskit::stream {
+
+namespace {
+
+using S = KernelSchedule;
+
+// The record's fields in its order (formats/STREAM.md, sched). A new field
+// is a member and a line here.
+constexpr Field<S> kFields[] = {
+    {"kernel", &S::kernel_id},
+    {"gpu", &S::gpu, Need::IfSet},
+    {"policy", &S::policy},
+    {"launch", &S::launch, Need::Since},
+    {"sm", &S::sm},
+    {"start", &S::start},
+};
+
+}  // namespace
 
 void RecordCodec<KernelSchedule>::pack(Packer& pk, const KernelSchedule& s) {
   pack_map_of(pk, [&](auto& map) {
     map.type(type);
-    map("kernel", s.kernel_id);
-    if (!s.gpu.empty()) map("gpu", s.gpu);
-    map("policy", s.policy);
-    map("launch", s.launch);
-    map("sm", s.sm);
-    map("start", s.start);
+    pack_fields(map, s, kFields);
   });
 }
 
 KernelSchedule RecordCodec<KernelSchedule>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   KernelSchedule s;
-  s.kernel_id = m.get<uint32_t>("kernel");
-  s.gpu = m.get_or<std::string>("gpu", "");
-  s.policy = m.get<std::string>("policy");
-  s.launch = m.get_or<uint64_t>("launch", 0);
-  s.sm = m.get<std::vector<uint32_t>>("sm");
-  s.start = m.get<std::vector<uint64_t>>("start");
+  read_fields(m, s, kFields, "sched");
   if (s.sm.size() != s.start.size())
     fail_input(r.where(), "sched columns 'sm' and 'start' differ in length (" +
                               std::to_string(s.sm.size()) + " and " +

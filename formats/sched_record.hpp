@@ -9,7 +9,7 @@ namespace sasskit::stream {
 
 template <>
 struct RecordCodec<KernelSchedule> {
-  static constexpr std::string_view type = "sched";
+  static constexpr RecordType type = RecordType::Sched;
   static void pack(Packer& pk, const KernelSchedule& s);
   static KernelSchedule unpack(const Record& r);
 };

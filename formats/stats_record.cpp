@@ -4,8 +4,7 @@
 #include <cmath>
 #include <span>
 
-#include "formats/msgpack_map.hpp"
-#include "formats/msgpack_pack.hpp"
+#include "formats/field_table.hpp"
 
 namespace sasskit {
 
@@ -25,47 +24,44 @@ const char* stall_event_name(StallEvent e) {
 
 namespace {
 
-enum class Merge : uint8_t { Sum, Max };
-
-// One scalar counter of SimCounters: its key in the stats record, how the
-// counts of two SMs merge, and whether records before 2.2 lack it (read as 0).
-struct CounterField {
-  std::string_view key;
-  uint64_t SimCounters::*member;
-  Merge merge = Merge::Sum;
-  bool optional = false;
-};
+using stream::Field;
+using stream::Merge;
+using stream::Need;
+using Counter = Field<SimCounters>;
+constexpr stream::Check kNoCheck = stream::Check::None;
 
 // The scalars in the record's order: the SM's time and work, written before
-// the per-type columns, and its memory traffic and conflicts, after them.
-// A new counter is a member and a line here (and a row in STREAM.md).
-constexpr CounterField kWorkFields[] = {
-    {"active_cycles", &SimCounters::active_cycles, Merge::Max},
+// the per-type columns, and its memory traffic and conflicts, after them;
+// how two SMs' counts merge; Since: records before 2.2 lack them (read as
+// 0). A new counter is a member and a line here (and a row in STREAM.md).
+constexpr Counter kWorkFields[] = {
+    {"active_cycles", &SimCounters::active_cycles, Need::Required, kNoCheck, {}, Merge::Max},
     {"sm_cycles", &SimCounters::sm_cycles},
     {"sched_cycles", &SimCounters::sched_cycles},
     {"insts", &SimCounters::insts},
     {"thread_insts", &SimCounters::thread_insts},
     {"ctas", &SimCounters::ctas},
     {"warp_cycles", &SimCounters::warp_cycles},
-    {"max_warps", &SimCounters::max_warps, Merge::Max},
+    {"max_warps", &SimCounters::max_warps, Need::Required, kNoCheck, {}, Merge::Max},
 };
-constexpr CounterField kTrafficFields[] = {
+constexpr Counter kTrafficFields[] = {
     {"mem_insts", &SimCounters::mem_insts},
     {"mem_requests", &SimCounters::mem_requests},
     {"l1d_misses", &SimCounters::l1d_misses},
-    {"l2_sectors", &SimCounters::l2_sectors, Merge::Sum, true},
-    {"l2_write_sectors", &SimCounters::l2_write_sectors, Merge::Sum, true},
-    {"dram_read_sectors", &SimCounters::dram_read_sectors, Merge::Sum, true},
-    {"dram_write_sectors", &SimCounters::dram_write_sectors, Merge::Sum, true},
+    {"l2_sectors", &SimCounters::l2_sectors, Need::Since},
+    {"l2_write_sectors", &SimCounters::l2_write_sectors, Need::Since},
+    {"dram_read_sectors", &SimCounters::dram_read_sectors, Need::Since},
+    {"dram_write_sectors", &SimCounters::dram_write_sectors, Need::Since},
     {"smem_conflict_cycles", &SimCounters::smem_conflict_cycles},
     {"reg_bank_conflicts", &SimCounters::reg_bank_conflicts},
     {"unknown_opcodes", &SimCounters::unknown_opcodes},
 };
 
-void merge_fields(SimCounters& into, const SimCounters& from, std::span<const CounterField> fields) {
-  for (const CounterField& f : fields) {
-    uint64_t& v = into.*f.member;
-    v = f.merge == Merge::Max ? std::max(v, from.*f.member) : v + from.*f.member;
+void merge_fields(SimCounters& into, const SimCounters& from, std::span<const Counter> fields) {
+  for (const Counter& f : fields) {
+    const auto member = std::get<uint64_t SimCounters::*>(f.member);
+    uint64_t& v = into.*member;
+    v = f.merge == Merge::Max ? std::max(v, from.*member) : v + from.*member;
   }
 }
 
@@ -102,17 +98,12 @@ void SimCounters::add(const SimCounters& o) {
 namespace sasskit::stream {
 namespace {
 
-template <class Map>
-void scalar_entries(Map& map, const SimCounters& c, std::span<const CounterField> fields) {
-  for (const CounterField& f : fields) map(f.key, c.*f.member);
-}
-
 // The entries of a counters map (the derived ipc, occupancy and
 // stall_cycles included), for pack_map_of.
 template <class Map>
 void counter_entries(Map& map, const SimCounters& c) {
   const auto same = [](uint64_t v) { return v; };
-  scalar_entries(map, c, kWorkFields);
+  pack_fields(map, c, kWorkFields);
   map("ipc", c.ipc());
   map("occupancy", c.achieved_occupancy());
   map.with("stall_type", column_of(c.stall_type, same));
@@ -121,7 +112,7 @@ void counter_entries(Map& map, const SimCounters& c) {
   map.with("unit_insts", column_of(c.units, [](const UnitCounters& u) { return u.insts; }));
   map.with("l0i", column_of(std::array{c.l0i.accesses, c.l0i.misses}, same));
   map.with("l1i", column_of(std::array{c.l1i.accesses, c.l1i.misses}, same));
-  scalar_entries(map, c, kTrafficFields);
+  pack_fields(map, c, kTrafficFields);
   map("stall_cycles", c.stall_cycles());
 }
 
@@ -135,14 +126,9 @@ std::array<uint64_t, N> fixed_column(const MapView& m, std::string_view field) {
   return a;
 }
 
-void read_scalars(const MapView& m, SimCounters& c, std::span<const CounterField> fields) {
-  for (const CounterField& f : fields)
-    c.*f.member = f.optional ? m.get_or<uint64_t>(f.key, 0) : m.get<uint64_t>(f.key);
-}
-
 SimCounters unpack_counters(const MapView& m) {
   SimCounters c;
-  read_scalars(m, c, kWorkFields);
+  read_fields(m, c, kWorkFields, "stats");
   c.stall_type = fixed_column<kStallTypes>(m, "stall_type");
   c.stall_event = fixed_column<kStallEvents>(m, "stall_event");
   auto busy = fixed_column<kUnitClasses>(m, "unit_busy");
@@ -152,7 +138,7 @@ SimCounters unpack_counters(const MapView& m) {
   auto l1i = fixed_column<2>(m, "l1i");
   c.l0i = {l0i[0], l0i[1]};
   c.l1i = {l1i[0], l1i[1]};
-  read_scalars(m, c, kTrafficFields);
+  read_fields(m, c, kTrafficFields, "stats");
   if (c.l2_write_sectors > c.l2_sectors)
     fail_input(m.where(), "field 'l2_write_sectors' is more than 'l2_sectors'");
   return c;
@@ -181,23 +167,35 @@ PcStats unpack_pcs(const MapView& m) {
   return p;
 }
 
+constexpr Field<Projection> kProjectionFields[] = {
+    {"applied", &Projection::applied},
+    {"simulated_cycles", &Projection::simulated_cycles},
+    {"projected_cycles", &Projection::projected_cycles},
+    {"simulated_insts", &Projection::simulated_insts},
+    {"projected_insts", &Projection::projected_insts},
+    {"unfinished_ctas", &Projection::unfinished_ctas},
+    {"error_frac", &Projection::error_frac, Need::IfSet},
+};
+
+// The record's scalars, before its counters, SMs, PCs and projection.
+constexpr Field<KernelStats> kKernelFields[] = {
+    {"kernel", &KernelStats::kernel_id},
+    {"name", &KernelStats::name},
+    {"gpu", &KernelStats::gpu},
+    {"schedule", &KernelStats::schedule},
+    {"memory", &KernelStats::memory},
+    {"stream", &KernelStats::stream_id},
+    {"start", &KernelStats::start_cycle},
+    {"cycles", &KernelStats::cycles},
+};
+
 void pack_projection(Packer& pk, const Projection& p) {
-  pack_map_of(pk, [&](auto& map) {
-    map("applied", p.applied);
-    map("simulated_cycles", p.simulated_cycles);
-    map("projected_cycles", p.projected_cycles);
-    map("simulated_insts", p.simulated_insts);
-    map("projected_insts", p.projected_insts);
-    map("unfinished_ctas", p.unfinished_ctas);
-    if (p.error_frac) map("error_frac", *p.error_frac);
-  });
+  pack_map_of(pk, [&](auto& map) { pack_fields(map, p, kProjectionFields); });
 }
 
 Projection unpack_projection(const MapView& m) {
-  Projection p{m.get<bool>("applied"),           m.get<uint64_t>("simulated_cycles"),
-               m.get<uint64_t>("projected_cycles"), m.get<uint64_t>("simulated_insts"),
-               m.get<uint64_t>("projected_insts"),  m.get<uint32_t>("unfinished_ctas")};
-  if (m.has("error_frac")) p.error_frac = m.get<double>("error_frac");
+  Projection p;
+  read_fields(m, p, kProjectionFields, "projection");
   if (p.error_frac && !(std::isfinite(*p.error_frac) && *p.error_frac >= 0))
     fail_input(m.where(), "field 'error_frac' is not a finite number of at least 0");
   return p;
@@ -208,14 +206,7 @@ Projection unpack_projection(const MapView& m) {
 void RecordCodec<KernelStats>::pack(Packer& pk, const KernelStats& s) {
   pack_map_of(pk, [&](auto& map) {
     map.type(type);
-    map("kernel", s.kernel_id);
-    map("name", s.name);
-    map("gpu", s.gpu);
-    map("schedule", s.schedule);
-    map("memory", s.memory);
-    map("stream", s.stream_id);
-    map("start", s.start_cycle);
-    map("cycles", s.cycles);
+    pack_fields(map, s, kKernelFields);
     map.with("total", [&](Packer& out) { pack_map_of(out, [&](auto& m) { counter_entries(m, s.total); }); });
     map.with("sms", [&](Packer& out) {
       out.pack_array(static_cast<uint32_t>(s.per_sm.size()));
@@ -233,14 +224,7 @@ void RecordCodec<KernelStats>::pack(Packer& pk, const KernelStats& s) {
 KernelStats RecordCodec<KernelStats>::unpack(const Record& r) {
   MapView m(r.object(), r.where());
   KernelStats s;
-  s.kernel_id = m.get<uint32_t>("kernel");
-  s.name = m.get<std::string>("name");
-  s.gpu = m.get<std::string>("gpu");
-  s.schedule = m.get<std::string>("schedule");
-  s.memory = m.get<std::string>("memory");
-  s.stream_id = m.get<uint64_t>("stream");
-  s.start_cycle = m.get<uint64_t>("start");
-  s.cycles = m.get<uint64_t>("cycles");
+  read_fields(m, s, kKernelFields, "stats");
   const MapView total(m.at("total"), r.where() + " (total)");
   s.total = unpack_counters(total);
   s.l2_writes_known = total.has("l2_write_sectors");

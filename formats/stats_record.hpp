@@ -139,7 +139,7 @@ namespace sasskit::stream {
 
 template <>
 struct RecordCodec<KernelStats> {
-  static constexpr std::string_view type = "stats";
+  static constexpr RecordType type = RecordType::Stats;
   static void pack(Packer& pk, const KernelStats& s);
   static KernelStats unpack(const Record& r);
 };

@@ -81,7 +81,8 @@ void Record::read_type() {
   const auto t = raw_field(bytes_, "t", where_);
   if (!t) fail_input(where_, "field 't' is missing");
   const auto name = raw_str(*t);
-  type_ = name ? std::string(*name) : raw_as<std::string>(*t, "t", where_);
+  type_name_ = name ? std::string(*name) : raw_as<std::string>(*t, "t", where_);
+  type_ = record_type(type_name_);
 }
 
 const msgpack::object& Record::object() const {
@@ -104,7 +105,7 @@ std::optional<std::string_view> Record::raw(std::string_view key) const {
 }
 
 std::optional<uint32_t> Record::kernel_id() const {
-  const std::string_view key = type_ == "kernel" ? "id" : "kernel";
+  const std::string_view key = type_ == RecordType::Kernel ? "id" : "kernel";
   const auto v = raw(key);
   if (!v) return std::nullopt;
   if (const auto u = raw_uint(*v); u && *u <= UINT32_MAX) return static_cast<uint32_t>(*u);
@@ -208,12 +209,12 @@ bool Reader::next(Record& out) {
                           " records");
   record_where(out.where_, name_, member_, index_ - 1);
   out.read_type();
-  if (out.type() == "end") {
+  if (out.type() == RecordType::End) {
     check_end(out);
     look_past_end();
     return false;
   }
-  ++counts_[out.type()];
+  ++counts_[out.type_name()];
   return true;
 }
 
@@ -294,15 +295,15 @@ void Writer::next_member(const Header& upstream) {
   write_header(upstream);
 }
 
-void Writer::emit(std::string_view type) {
-  ++counts_[std::string(type)];
+void Writer::emit(RecordType type) {
+  ++counts_[std::string(record_type_name(type))];
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
 }
 
 void Writer::write(const Record& record) {
-  if (record.type() == "insts") note_table(decode<InstTable>(record));
-  ++counts_[record.type()];
+  if (record.type() == RecordType::Insts) note_table(decode<InstTable>(record));
+  ++counts_[record.type_name()];
   out_.write(record.bytes().data(), static_cast<std::streamsize>(record.bytes().size()));
 }
 
@@ -310,7 +311,7 @@ void Writer::finish() {
   if (finished_) return;
   Packer pk(buf_);
   pack_map_of(pk, [&](auto& map) {
-    map.type("end");
+    map.type(RecordType::End);
     map("counts", counts_);
   });
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
@@ -353,7 +354,7 @@ void check_record_gpu(const Record& r, const GpuExpectation& expected) {
   if (std::any_of(made_for.begin(), made_for.end(), control))
     fail_input(r.where(), "field 'gpu' holds a control character");  // never echoed into a message
   if (made_for != expected.gpu)
-    fail_input(r.where(), "this " + r.type() + " record was computed for GPU model " + bounded_input(made_for) + ", not " +
+    fail_input(r.where(), "this " + r.type_name() + " record was computed for GPU model " + bounded_input(made_for) + ", not " +
                               expected.gpu + " (--accept-other-gpu uses it anyway)");
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/record_type.hpp"
 #include "libcommon/model_in_use.hpp"
 
 namespace sasskit {
@@ -26,10 +27,11 @@ namespace sasskit::stream {
 
 class PayloadEncoder;  // formats/cta_payload.hpp
 
-inline constexpr uint32_t kMajor = 2;
-inline constexpr uint32_t kMinor = 7;
+inline constexpr uint32_t kMajor = 3;
+inline constexpr uint32_t kMinor = 0;
 // The oldest major version still read: 1.x differs only in how cta records
-// are written, and its layout remains the expanded form of a cta record.
+// are written, and its layout remains the expanded form of a cta record;
+// 2.x only in the cache record's noc_queue and dram_queue, which readers ignore.
 inline constexpr uint32_t kOldestMajor = 1;
 inline constexpr std::string_view kMagic = "sasskit-stream";
 
@@ -80,7 +82,10 @@ class Record {
   Record() = default;
   // BadInput at `where` when `bytes` is not a map with a string "t".
   Record(std::string bytes, std::string where);
-  const std::string& type() const { return type_; }
+  // Its "t", decoded once when read: Other for a type no tool knows.
+  RecordType type() const { return type_; }
+  // Its "t" as written (an Other record's own name).
+  const std::string& type_name() const { return type_name_; }
   // The parsed record, built on first use (BadInput if it cannot be).
   const msgpack::object& object() const;
   const std::string& bytes() const { return bytes_; }
@@ -97,7 +102,8 @@ class Record {
   void read_type();
 
   std::string bytes_;
-  std::string type_;
+  RecordType type_ = RecordType::Other;
+  std::string type_name_;
   std::string where_;
   mutable std::shared_ptr<const msgpack::object_handle> handle_;  // lazily decoded
 };
@@ -184,7 +190,7 @@ class Writer {
   void next_member(const Header& upstream);
 
  private:
-  void emit(std::string_view type);
+  void emit(RecordType type);
   void write_header(const Header& upstream);
   // Keeps the open kernel's instruction table from an insts slice.
   void note_table(const InstTable& slice);
@@ -202,7 +208,7 @@ class Writer {
 };
 
 // Specialised per record type in records.hpp:
-//   static constexpr std::string_view type;
+//   static constexpr RecordType type;
 //   static void pack(Packer&, const T&);            // the map, "t" included
 //   static T unpack(const Record&);                 // BadInput on bad fields
 template <class T>

@@ -30,8 +30,8 @@ Results read_results(const fs::path& path) {
   Results r;
   stream::Record rec;
   while (reader.next(rec)) {
-    if (rec.type() == "stats") r.stats.push_back(stream::decode<KernelStats>(rec));
-    if (rec.type() == "sample") r.samples.push_back(stream::decode<KernelSample>(rec));
+    if (rec.type() == stream::RecordType::Stats) r.stats.push_back(stream::decode<KernelStats>(rec));
+    if (rec.type() == stream::RecordType::Sample) r.samples.push_back(stream::decode<KernelSample>(rec));
   }
   return r;
 }

@@ -76,10 +76,10 @@ Output run_stream(const std::string& input, const Options& options, unsigned num
   stream::Reader r2(back, "out");
   stream::Record r;
   while (r2.next(r)) {
-    o.types.push_back(r.type());
-    if (r.type() == "cta") o.ctas.push_back(stream::decode<CtaTrace>(r).cta.x);
-    if (r.type() == "sched") o.sched = stream::decode<KernelSchedule>(r);
-    if (r.type() == "sample") o.sample = stream::decode<KernelSample>(r);
+    o.types.push_back(r.type_name());
+    if (r.type() == stream::RecordType::Cta) o.ctas.push_back(stream::decode<CtaTrace>(r).cta.x);
+    if (r.type() == stream::RecordType::Sched) o.sched = stream::decode<KernelSchedule>(r);
+    if (r.type() == stream::RecordType::Sample) o.sample = stream::decode<KernelSample>(r);
   }
   return o;
 }

@@ -70,7 +70,7 @@ CtaTrace read_cta(const std::string& bytes, std::string* cta_record = nullptr) {
   Reader r(in, "t");
   Record rec;
   while (r.next(rec))
-    if (rec.type() == "cta") {
+    if (rec.type() == stream::RecordType::Cta) {
       if (cta_record) *cta_record = rec.bytes();
       return decode<CtaTrace>(rec);
     }

@@ -41,7 +41,7 @@ class LogSink : public Sink<uint32_t> {
  public:
   std::vector<std::string> out;
   void record(const Record& r) override {
-    out.push_back(r.type() == "cta" ? "cta" + std::to_string(decode<CtaTrace>(r).cta.x) : r.type());
+    out.push_back(r.type() == stream::RecordType::Cta ? "cta" + std::to_string(decode<CtaTrace>(r).cta.x) : r.type_name());
   }
   void result(const uint32_t& kernel_id) override { out.push_back("result" + std::to_string(kernel_id)); }
   void finish() override { out.push_back("finish"); }

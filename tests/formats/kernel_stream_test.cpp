@@ -85,12 +85,12 @@ struct Log : KernelHandler {
     EXPECT_EQ(c.decode().warps.size(), 1u);
   }
   void attached(const Kernel& k, const Record& r) override {
-    events.push_back(r.type());
+    events.push_back(r.type_name());
     sched = k.find<KernelSchedule>();
   }
   void end_kernel(const Kernel& k) override { events.push_back("/kernel" + std::to_string(k.id())); }
   void memcpy(const Record&) override { events.push_back("memcpy"); }
-  void other(const Record& r) override { events.push_back(r.type()); }
+  void other(const Record& r) override { events.push_back(r.type_name()); }
 };
 
 Log read_all(const std::string& bytes) {
@@ -228,7 +228,7 @@ TEST(KernelStream, PassingARecordOnNeverDecodesIt) {
   pack_field(pk, "cta", std::vector<uint32_t>{0, 0, 0});
   pack_field(pk, "warps", std::string("not warps"));
   const Record r(std::string(buf.data(), buf.size()), "here");
-  EXPECT_EQ(r.type(), "cta");
+  EXPECT_EQ(r.type(), RecordType::Cta);
   EXPECT_EQ(r.kernel_id(), 1u);
   EXPECT_THROW(decode<CtaTrace>(r), Error);
 }
@@ -251,10 +251,12 @@ std::string sched_for(const std::string& gpu, const std::string& stage_gpu = "QV
 
 // The same bytes under a 2.0 header, whose records do not name their model.
 std::string as_version_2_0(std::string bytes) {
-  const std::string minor = std::string("\xa5minor", 6) + static_cast<char>(sasskit::stream::kMinor);
-  const auto at = bytes.find(minor);
+  const std::string version = std::string("\xa5major", 6) + static_cast<char>(sasskit::stream::kMajor) +
+                              std::string("\xa5minor", 6) + static_cast<char>(sasskit::stream::kMinor);
+  const auto at = bytes.find(version);
   EXPECT_NE(at, std::string::npos);
-  bytes[at + 6] = '\x00';
+  bytes[at + 6] = '\x02';
+  bytes[at + 13] = '\x00';
   return bytes;
 }
 

@@ -6,9 +6,11 @@
 #include "formats/sample_record.hpp"
 #include "formats/stats_record.hpp"
 #include "libcommon/diag.hpp"
+#include "record_bytes.hpp"
 
 using namespace sasskit;
 using namespace sasskit::stream;
+using sasskit::stream::test::record_of;
 
 namespace {
 
@@ -48,19 +50,20 @@ KernelStats stats_with(const SimCounters& total) {
   return s;
 }
 
-template <class T>
-Record record_of(const T& value) {
-  msgpack::sbuffer buf;
-  Packer pk(buf);
-  RecordCodec<T>::pack(pk, value);
-  return Record(std::string(buf.data(), buf.size()), "test");
-}
-
 }  // namespace
 
 TEST(StatsRecord, EveryCounterRoundTrips) {
   KernelStats s = stats_with(distinct_counters(100));
   s.projection.error_frac = 0.25;
+  EXPECT_EQ(decode<KernelStats>(record_of(s)), s);
+}
+
+// The record's own scalars and its projection's, each its own value.
+TEST(StatsRecord, EveryScalarAndProjectionFieldRoundTrips) {
+  KernelStats s = stats_with(distinct_counters(100));
+  s.stream_id = 2;
+  s.start_cycle = 1234;
+  s.projection = {true, 700, 900, 1300, 1500, 17, 0.125};
   EXPECT_EQ(decode<KernelStats>(record_of(s)), s);
 }
 

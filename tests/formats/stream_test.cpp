@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "formats/cache_record.hpp"
+#include "formats/msgpack_pack.hpp"
 #include "formats/records.hpp"
 #include "formats/trace.hpp"
 #include "libcommon/diag.hpp"
@@ -87,7 +88,7 @@ TEST(Stream, RoundTripsEveryRecordType) {
   ASSERT_TRUE(r.next(rec));
   EXPECT_EQ(decode<InstTable>(rec), sample_table());
   ASSERT_TRUE(r.next(rec));
-  EXPECT_EQ(rec.type(), "cta");
+  EXPECT_EQ(rec.type(), RecordType::Cta);
   CtaTrace cta = decode<CtaTrace>(rec);
   EXPECT_EQ(cta, sample_cta());
   EXPECT_NO_THROW(validate_cta(cta, sample_table().insts, "x"));
@@ -133,9 +134,10 @@ TEST(Stream, PassesUnknownRecordsThroughByteForByte) {
   Reader r2(in2, "s2");
   Record rec;
   ASSERT_TRUE(r2.next(rec));
-  EXPECT_EQ(rec.type(), "kernel");
+  EXPECT_EQ(rec.type(), RecordType::Kernel);
   ASSERT_TRUE(r2.next(rec));
-  EXPECT_EQ(rec.type(), "future");
+  EXPECT_EQ(rec.type(), RecordType::Other);  // unknown: kept under its own name
+  EXPECT_EQ(rec.type_name(), "future");
   EXPECT_FALSE(r2.next(rec));
 }
 
@@ -222,9 +224,10 @@ std::string error_of(const std::string& bytes) {
 }  // namespace
 
 TEST(Stream, RefusesUnknownMajorVersionAcceptsHigherMinor) {
-  EXPECT_NE(error_of(header_with_version(3, 0)).find("version 3.0 is not supported"),
+  EXPECT_NE(error_of(header_with_version(kMajor + 1, 0)).find("version 4.0 is not supported"),
             std::string::npos);
   EXPECT_EQ(error_of(header_with_version(kMajor, kMinor + 5)), "");
+  EXPECT_EQ(error_of(header_with_version(2, 7)), "");  // 2.x is still read
   EXPECT_EQ(error_of(header_with_version(1, 2)), "");  // 1.x is still read
 }
 
@@ -329,6 +332,42 @@ TEST(Stream, CacheRecordSaysHowManyCtasItModelsSince2_6) {
   EXPECT_FALSE(read_back(c).ctas);  // a record before 2.6
   c.ctas = 65536;
   EXPECT_EQ(read_back(c), c);
+}
+
+// A 2.x cache record carries rd-cache's queueing estimates, noc_queue and
+// dram_queue (removed in 3.0): a reader ignores them.
+TEST(Stream, Reads2xCacheRecordWithItsQueueKeys) {
+  const KernelCacheModel c = cache_with_writebacks(32, 24);
+  const std::string now = write_stream([&](Writer& w) { w.write(c); });
+  std::string record;
+  {
+    std::istringstream in(now);
+    Reader r(in, "s");
+    Record rec;
+    ASSERT_TRUE(r.next(rec));
+    const msgpack::object_handle h = msgpack::unpack(rec.bytes().data(), rec.bytes().size());
+    auto keys = h.get().as<std::map<std::string, msgpack::object>>();
+    keys["noc_queue"] = msgpack::object(12.5);
+    keys["dram_queue"] = msgpack::object(3.0);
+    msgpack::sbuffer b;
+    msgpack::pack(b, keys);
+    record.assign(b.data(), b.size());
+  }
+  std::string head = header_with_version(2, 7);
+  head.resize(head.size() - 15);  // the end record {t:end, counts:{}}
+  msgpack::sbuffer end;
+  Packer pk(end);
+  pack_map_of(pk, [](auto& map) {
+    map.type(RecordType::End);
+    map("counts", std::map<std::string, uint64_t>{{"cache", 1}});
+  });
+  std::istringstream in(head + record + std::string(end.data(), end.size()));
+  Reader r(in, "s");
+  Record rec;
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(r.header().major, 2u);
+  EXPECT_EQ(decode<KernelCacheModel>(rec), c);
+  EXPECT_FALSE(r.next(rec));
 }
 
 TEST(Stream, CacheRecordWithMoreWriteBacksThanItsAccessesCanEvictIsRefused) {

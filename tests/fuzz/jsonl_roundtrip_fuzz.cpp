@@ -126,16 +126,19 @@ class JsonShape {
 };
 
 void decode_typed(const stream::Record& r) {
-  const std::string& t = r.type();
-  if (t == "kernel") stream::decode<KernelInfo>(r);
-  if (t == "insts") stream::decode<InstTable>(r);
-  if (t == "cta") stream::decode<CtaTrace>(r);
-  if (t == "memcpy") stream::decode<Memcpy>(r);
-  if (t == "cache") stream::decode<KernelCacheModel>(r);
-  if (t == "plan") stream::decode<Plan>(r);
-  if (t == "sample") stream::decode<KernelSample>(r);
-  if (t == "sched") stream::decode<KernelSchedule>(r);
-  if (t == "stats") stream::decode<KernelStats>(r);
+  switch (r.type()) {
+    case stream::RecordType::Kernel: stream::decode<KernelInfo>(r); break;
+    case stream::RecordType::Insts: stream::decode<InstTable>(r); break;
+    case stream::RecordType::Cta: stream::decode<CtaTrace>(r); break;
+    case stream::RecordType::Memcpy: stream::decode<Memcpy>(r); break;
+    case stream::RecordType::Cache: stream::decode<KernelCacheModel>(r); break;
+    case stream::RecordType::Plan: stream::decode<Plan>(r); break;
+    case stream::RecordType::Sample: stream::decode<KernelSample>(r); break;
+    case stream::RecordType::Sched: stream::decode<KernelSchedule>(r); break;
+    case stream::RecordType::Stats: stream::decode<KernelStats>(r); break;
+    case stream::RecordType::End:
+    case stream::RecordType::Other: break;
+  }
 }
 }  // namespace
 

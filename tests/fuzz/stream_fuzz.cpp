@@ -21,10 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     stream::Reader reader(in, "fuzz");
     stream::Record r;
     while (reader.next(r)) {
-      if (r.type() == "kernel") stream::decode<KernelInfo>(r);
-      if (r.type() == "insts") stream::decode<InstTable>(r);
-      if (r.type() == "cta") stream::decode<CtaTrace>(r);
-      if (r.type() == "memcpy") stream::decode<Memcpy>(r);
+      if (r.type() == stream::RecordType::Kernel) stream::decode<KernelInfo>(r);
+      if (r.type() == stream::RecordType::Insts) stream::decode<InstTable>(r);
+      if (r.type() == stream::RecordType::Cta) stream::decode<CtaTrace>(r);
+      if (r.type() == stream::RecordType::Memcpy) stream::decode<Memcpy>(r);
     }
   });
   auto again = fuzz::stream(data, size);

@@ -32,7 +32,7 @@ TEST(PlanRecord, StreamRoundTrip) {
   stream::Reader r(buf, "mem");
   stream::Record rec;
   ASSERT_TRUE(r.next(rec));
-  EXPECT_EQ(rec.type(), "plan");
+  EXPECT_EQ(rec.type(), stream::RecordType::Plan);
   EXPECT_EQ(stream::decode<Plan>(rec), sample_plan());
 }
 

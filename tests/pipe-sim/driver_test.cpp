@@ -301,7 +301,7 @@ TEST(Driver, StatsRecordRoundTrips) {
   stream::Reader reader(in, "s");
   stream::Record r;
   ASSERT_TRUE(reader.next(r));
-  EXPECT_EQ(r.type(), "stats");
+  EXPECT_EQ(r.type(), stream::RecordType::Stats);
   EXPECT_EQ(stream::decode<KernelStats>(r), results[0].stats);
 }
 

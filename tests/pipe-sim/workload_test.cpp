@@ -94,7 +94,7 @@ std::vector<KernelStats> stats_of(const std::string& bytes) {
   stream::Reader reader(in, "test");
   std::vector<KernelStats> out;
   for (stream::Record r; reader.next(r);)
-    if (r.type() == "stats") out.push_back(stream::decode<KernelStats>(r));
+    if (r.type() == stream::RecordType::Stats) out.push_back(stream::decode<KernelStats>(r));
   return out;
 }
 
@@ -344,7 +344,7 @@ TEST(Batches, EachMemberOfAConcatenatedStreamIsSimulated) {
   size_t members = 0, stats = 0;
   do {
     ++members;
-    for (stream::Record r; again.next(r);) stats += r.type() == "stats";
+    for (stream::Record r; again.next(r);) stats += r.type() == stream::RecordType::Stats;
   } while (again.next_member());
   EXPECT_EQ(members, 2u);
   EXPECT_EQ(stats, 2u);

@@ -13,9 +13,9 @@ using sasskit::rdcache::test::expect_same;
 
 namespace {
 
-WarpAccesses warp(uint32_t dyn_insts, std::vector<uint32_t> pos, std::vector<uint32_t> inst,
+WarpAccesses warp(std::vector<uint32_t> pos, std::vector<uint32_t> inst,
                   std::vector<uint32_t> line_begin, std::vector<LineAccess> lines) {
-  return WarpAccesses{dyn_insts, std::move(pos), std::move(inst), std::move(line_begin), std::move(lines)};
+  return WarpAccesses{std::move(pos), std::move(inst), std::move(line_begin), std::move(lines)};
 }
 
 }  // namespace
@@ -24,12 +24,12 @@ TEST(AccessSpill, LoadsBackTheAccessesAppended) {
   const uint64_t top = UINT64_MAX >> 7;  // the last 128-byte line
   CtaAccesses big, small, empty;
   big.linear = 7;
-  big.warps.push_back(warp(17, {8, 9, 12}, {8, 9, 12}, {0, 1, 2, 3}, {{0x40, 0b1111}, {0x60, 0b1}, {0x50, 0b1000}}));
-  big.warps.push_back(warp(0, {}, {}, {0}, {}));
-  big.warps.push_back(warp(100000, {0, 99999}, {70000, 3}, {0, 3, 5},
+  big.warps.push_back(warp({8, 9, 12}, {8, 9, 12}, {0, 1, 2, 3}, {{0x40, 0b1111}, {0x60, 0b1}, {0x50, 0b1000}}));
+  big.warps.push_back(warp({}, {}, {0}, {}));
+  big.warps.push_back(warp({0, 99999}, {70000, 3}, {0, 3, 5},
                            {{top, 0xf}, {0, 0x1}, {top - 1, 0x2}, {1, 0x80000000u}, {top, 0xffffffffu}}));
   small.linear = 3;
-  small.warps.push_back(warp(5, {4}, {1}, {0, 1}, {{0x1234, 0b10}}));
+  small.warps.push_back(warp({4}, {1}, {0, 1}, {{0x1234, 0b10}}));
   AccessSpill spill;
   EXPECT_EQ(spill.append(big), 0u);
   EXPECT_EQ(spill.append(small), 1u);

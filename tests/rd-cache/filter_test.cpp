@@ -28,7 +28,7 @@ GpuConfig gpu_model() {
 // Keeps what reaches it.
 class Capture : public Sink {
  public:
-  void record(const stream::Record& r) override { types.push_back(r.type()); }
+  void record(const stream::Record& r) override { types.push_back(r.type_name()); }
   void result(const KernelCacheResult& r) override {
     types.push_back("cache");
     models.push_back(r.model);

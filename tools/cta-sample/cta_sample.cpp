@@ -78,9 +78,9 @@ struct CtaSampleStream::Impl : stream::HeldKernelFilter {
   }
 
   bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {
-    if (r.type() == "sample")
+    if (r.type() == stream::RecordType::Sample)
       fail_input(r.where(), "this stream was already sampled (it holds a sample record)");
-    if (r.type() != "sched") return true;
+    if (r.type() != stream::RecordType::Sched) return true;
     // A recorded schedule is the placement (the sink writes it again); only
     // a replayed log replaces it.
     if (!options.replay) return false;

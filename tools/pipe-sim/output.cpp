@@ -29,8 +29,8 @@ class StreamSink : public stream::StreamSink<SimulatedKernel> {
              bool with_ctas)
       : stream::StreamSink<SimulatedKernel>(out, name, upstream, std::move(self)), with_ctas_(with_ctas) {}
   void record(const stream::Record& r) override {
-    const std::string& type = r.type();
-    if (type != stream::RecordCodec<KernelStats>::type && (with_ctas_ || type != "cta"))
+    const stream::RecordType type = r.type();
+    if (type != stream::RecordCodec<KernelStats>::type && (with_ctas_ || type != stream::RecordType::Cta))
       stream::StreamSink<SimulatedKernel>::record(r);
   }
   void result(const SimulatedKernel& k) override { writer().write(k.result.stats); }

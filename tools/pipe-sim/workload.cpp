@@ -83,7 +83,7 @@ class BatchBuilder : public stream::KernelHandler {
   void attached(const stream::Kernel&, const stream::Record& r) override {
     count_waiting();
     KernelInput& k = open_.kernels.back();
-    const std::string& type = r.type();
+    const stream::RecordType type = r.type();
     if (type == stream::RecordCodec<KernelCacheModel>::type) k.cache = stream::decode<KernelCacheModel>(r);
     if (type == stream::RecordCodec<KernelSample>::type) k.sample = stream::decode<KernelSample>(r);
     if (type == stream::RecordCodec<KernelSchedule>::type) k.sched = stream::decode<KernelSchedule>(r);

@@ -16,7 +16,7 @@ constexpr size_t kMostVarintBytes = archive::ByteSink::kMaxVarintBytes;
 
 }  // namespace
 
-// Per warp: its dynamic instructions and memory instructions; per memory
+// Per warp: its memory instructions; per memory
 // instruction: the gap to its position from the one before's, its table
 // entry, its lines; per line: the difference from the warp's line before
 // (0 before the first) and the sector mask.
@@ -27,9 +27,8 @@ void AccessSpill::encode(const CtaAccesses& cta, std::string& bytes) {
   bytes.resize(out.at - bytes.data());
   for (const WarpAccesses& w : cta.warps) {
     const size_t used = bytes.size();
-    bytes.resize(used + kMostVarintBytes * (2 + 3 * w.mem_insts() + 2 * w.lines.size()));
+    bytes.resize(used + kMostVarintBytes * (1 + 3 * w.mem_insts() + 2 * w.lines.size()));
     out.at = bytes.data() + used;
-    out.varint(w.dyn_insts);
     out.varint(w.mem_insts());
     uint32_t next_pos = 0;
     uint64_t line = 0;
@@ -55,7 +54,6 @@ void AccessSpill::load(size_t index, uint32_t linear, CtaAccesses& out) const {
   out.linear = linear;
   out.warps.resize(in.varint());
   for (WarpAccesses& w : out.warps) {
-    w.dyn_insts = static_cast<uint32_t>(in.varint());
     const size_t mem_insts = in.varint();
     w.pos.resize(mem_insts);
     w.inst.resize(mem_insts);

@@ -43,7 +43,6 @@ struct CacheModel::Lane {
   std::vector<uint32_t> ctas;  // the SM's, in order of start
   size_t per_group;
   KernelCounts counts;  // traffic, l1, inst (traffic and l1)
-  uint64_t warp_insts = 0;
   size_t next_group = 0;
   uint64_t group_begin = 0, group_end = 0;  // the loaded group's placed time
   std::vector<CtaAccesses> group;  // the resident group
@@ -211,8 +210,6 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
       lane.refs.clear();
       lane.next_ref = 0;
       order_->order(lane.group, lane.refs);
-      for (const CtaAccesses& c : lane.group)
-        for (const WarpAccesses& w : c.warps) lane.warp_insts += w.dyn_insts;
       continue;
     }
     const MemRef& ref = lane.refs[lane.next_ref++];
@@ -381,9 +378,8 @@ void add_l2(const KernelCounts& slice, KernelCounts& counts) {
 }
 
 // A kernel's L1 counts over the SMs' lanes, what they sent to L2 (and past
-// it, where L2 does not look a request up), and its issue cycles.
-void gather_l1(const KernelAccesses& kernel, const std::vector<KernelCounts*>& lanes,
-               const std::vector<uint64_t>& warp_insts, unsigned subcores_per_sm, KernelCounts& counts) {
+// it, where L2 does not look a request up).
+void gather_l1(const KernelAccesses& kernel, const std::vector<KernelCounts*>& lanes, KernelCounts& counts) {
   counts.traffic = kernel.uncached;
   for (size_t sm = 0; sm < lanes.size(); ++sm) {
     const KernelCounts& p = *lanes[sm];
@@ -402,8 +398,6 @@ void gather_l1(const KernelAccesses& kernel, const std::vector<KernelCounts*>& l
       counts.inst[i].traffic.sectors += p.inst[i].traffic.sectors;
       counts.inst[i].l1.merge(p.inst[i].l1);
     }
-    const uint64_t subcores = std::max(1u, subcores_per_sm);
-    counts.issue_cycles = std::max(counts.issue_cycles, (warp_insts[sm] + subcores - 1) / subcores);
   }
 }
 
@@ -437,16 +431,14 @@ std::vector<KernelResult> CacheModel::run(std::span<const KernelRun> kernels) {
 
   for (size_t k = 0; k < kernels.size(); ++k) {
     std::vector<KernelCounts*> lanes;
-    std::vector<uint64_t> warp_insts;
     std::vector<DistanceHistogram> l1_histograms(sms[0].l1.histograms().size());
     for (SmPass& p : sms) {
       lanes.push_back(&p.lanes[k].counts);
-      warp_insts.push_back(p.lanes[k].warp_insts);
       p.l1.measure_into(k);  // a kernel that issued nothing on the SM has an empty set
       const std::vector<DistanceHistogram>& sm_histograms = p.l1.histograms(k);
       for (size_t h = 0; h < l1_histograms.size(); ++h) l1_histograms[h].merge(sm_histograms[h]);
     }
-    gather_l1(kernels[k].kernel, lanes, warp_insts, gpu_.subcores_per_sm, results[k].counts);
+    gather_l1(kernels[k].kernel, lanes, results[k].counts);
     results[k].sweep = LevelStacks(Level::L1, gpu_.l1d, sweep_).sweep_results(l1_histograms);
     for (const SweepResult& r : l2_.sweep_results(l2_.histograms(k))) results[k].sweep.push_back(r);
   }

@@ -44,7 +44,6 @@ struct KernelCounts {
   uint64_t l2_bound_write_sectors = 0; // of those, the sectors of stores
   uint64_t dram_read_sectors = 0;      // misses of loads and atomics, loads L2 does not allocate
   uint64_t dram_write_sectors = 0;     // write-backs of dirty lines, writes L2 does not keep
-  uint64_t issue_cycles = 0;           // max over SMs: warp instructions / sub-cores
   uint64_t gmem_requests() const;
 };
 

@@ -74,7 +74,6 @@ WarpAccesses warp_accesses(const WarpTrace& w, const KernelAccesses& kernel,
                            uint64_t& cached_lanes) {
   const std::vector<StaticInst>& table = kernel.table;
   WarpAccesses out;
-  out.dyn_insts = static_cast<uint32_t>(w.inst.size());
   out.line_begin.push_back(0);
   size_t next = 0;  // into w.addrs
   for (size_t i = 0; i < w.inst.size(); ++i) {
@@ -153,7 +152,6 @@ bool read_payload(const KernelAccesses& kernel, std::string_view payload, const 
     if (warps == accesses.warps.size()) accesses.warps.emplace_back();
     WarpAccesses& w = accesses.warps[warps++];
     for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
-    w.dyn_insts = static_cast<uint32_t>(in.inst().size());
     w.pos.clear();
     w.inst.clear();
     w.line_begin.assign(1, 0);

@@ -21,7 +21,6 @@
 namespace sasskit::rdcache {
 
 struct WarpAccesses {
-  uint32_t dyn_insts = 0;            // all dynamic instructions of the warp
   std::vector<uint32_t> pos;         // per memory instruction: index in the dynamic stream
   std::vector<uint32_t> inst;        // per memory instruction: index into the kernel's table
   std::vector<uint32_t> line_begin;  // per memory instruction + 1: offsets into lines

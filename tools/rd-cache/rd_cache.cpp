@@ -221,7 +221,7 @@ class Filter : public stream::HeldKernelFilter {
   // An upstream cache record is dropped: this run's replaces it.
   bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {
     read_pending();
-    const std::string& type = r.type();
+    const stream::RecordType type = r.type();
     if (type == stream::RecordCodec<KernelCacheModel>::type) return false;
     if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
     if (type == stream::RecordCodec<KernelSample>::type) warn_if_sampled(stream::decode<KernelSample>(r));

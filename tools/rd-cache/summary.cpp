@@ -62,11 +62,7 @@ KernelCacheModel make_record(const KernelAccesses& kernel, const KernelResult& r
   m.dram_read_sectors = counts.dram_read_sectors;
   m.dram_write_sectors = counts.dram_write_sectors;
   m.dram_sectors = m.dram_read_sectors + m.dram_write_sectors;
-  const LatencyModel latency =
-      latency_model(gpu, counts.issue_cycles, counts.l2_bound_sectors * gpu.l1d.sector_bytes,
-                    m.dram_sectors * gpu.l2.sector_bytes);
-  m.noc_queue = latency.noc_queue;
-  m.dram_queue = latency.dram_queue;
+  const LatencyModel latency = latency_model(gpu);
   uint64_t cached_sectors = 0;
   for (const InstCounts& c : counts.inst) cached_sectors += c.traffic.sectors;
   m.kernel_amat = cached_sectors ? amat(latency, miss_rate(counts.l1.hits, cached_sectors),

@@ -39,20 +39,27 @@ struct Collector : stream::KernelHandler {
   }
   void attached(const stream::Kernel&, const stream::Record& r) override {
     Collected& c = members.back();
-    const std::string& t = r.type();
-    if (t == "stats") {
-      c.stats.push_back(stream::decode<KernelStats>(r));
-    } else if (t == "cache") {
-      auto m = stream::decode<KernelCacheModel>(r);
-      c.cache[m.kernel_id] = std::move(m);
-    } else if (t == "sample") {
-      auto s = stream::decode<KernelSample>(r);
-      c.sample[s.kernel_id] = std::move(s);
+    switch (r.type()) {
+      case stream::RecordType::Stats:
+        c.stats.push_back(stream::decode<KernelStats>(r));
+        break;
+      case stream::RecordType::Cache: {
+        auto m = stream::decode<KernelCacheModel>(r);
+        c.cache[m.kernel_id] = std::move(m);
+        break;
+      }
+      case stream::RecordType::Sample: {
+        auto s = stream::decode<KernelSample>(r);
+        c.sample[s.kernel_id] = std::move(s);
+        break;
+      }
+      default:
+        break;
     }
   }
   void other(const stream::Record& r) override {
     Collected& c = members.back();
-    if (r.type() == "plan" && !c.plan) c.plan = stream::decode<Plan>(r);
+    if (r.type() == stream::RecordType::Plan && !c.plan) c.plan = stream::decode<Plan>(r);
   }
 };
 

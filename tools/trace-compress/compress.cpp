@@ -23,8 +23,8 @@ class ArchiveHandler : public TraceHandler {
                         "compress each member on its own");
   }
   void other(const stream::Record& r) override {
-    if (dropped_.insert(r.type()).second)
-      warn(r.where(), "'" + r.type() + "' records are not kept in the archive");
+    if (dropped_.insert(r.type_name()).second)
+      warn(r.where(), "'" + r.type_name() + "' records are not kept in the archive");
   }
 
  private:

@@ -57,7 +57,7 @@ void CtaRangeFilter::fail_if_none_kept(const std::string& input) const {
 }
 
 void CtaRangeFilter::other(const stream::Record& r) {
-  if (r.type() == "sample")
+  if (r.type() == stream::RecordType::Sample)
     fail_input("--ctas", "the stream is CTA-sampled already (a sample record); cut CTA ranges before cta-sample");
   next_.other(r);
 }

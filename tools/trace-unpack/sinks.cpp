@@ -34,7 +34,7 @@ void JsonlSink::header(const stream::Header& upstream) {
 }
 
 void JsonlSink::other(const stream::Record& r) {
-  line(r.bytes().data(), r.bytes().size(), r.type(), r.where());
+  line(r.bytes().data(), r.bytes().size(), r.type_name(), r.where());
 }
 
 void JsonlSink::line(const char* data, size_t size, const std::string& type, const std::string& where) {

@@ -63,7 +63,7 @@ void JsonlSink::typed(const T& value) {
   msgpack::sbuffer buf;
   stream::Packer pk(buf);
   stream::RecordCodec<T>::pack(pk, value);
-  const std::string type(stream::RecordCodec<T>::type);
+  const std::string type(stream::record_type_name(stream::RecordCodec<T>::type));
   line(buf.data(), buf.size(), type, type + " record");
 }
 
