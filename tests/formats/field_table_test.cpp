@@ -28,38 +28,17 @@ T round_trip(const T& value) {
 // Every field set, none to its default, so a field a table drops reads
 // back as its default and the comparison fails.
 KernelCacheModel full_cache() {
-  KernelCacheModel c;
-  c.kernel_id = 3;
-  c.gpu = "QV100";
-  c.l1_hit_rate = 0.25;
-  c.l2_hit_rate = 0.5;
-  c.gmem_requests = 40;
-  c.ctas = 6;
-  c.pc = {0x10, 0x20};
-  c.amat = {31.5, 200.25};
-  c.pc_l1_hit_rate = {0.5, 0.125};
-  c.pc_l2_hit_rate = {0.75, 0.0625};
-  c.pc_requests = {7, 8};
-  c.pc_sectors = {28, 32};
-  c.pc_l2_sectors = {14, 30};
-  c.pc_writeback_sectors = {2, 3};
-  c.kernel_amat = 120.5;
-  c.l1_sectors = 60;
-  c.l1_hits = 15;
-  c.l2_sectors = 44;
-  c.l2_hits = 22;
-  c.l2_bound_sectors = 45;
-  c.l2_bound_write_sectors = 9;
-  c.dram_read_sectors = 20;
-  c.dram_write_sectors = 5;
-  c.dram_sectors = 25;
-  c.sm = {0, 4};
-  c.sm_l1_hit_rate = {0.375, 0.125};
-  c.sm_l2_hit_rate = {0.625, 0.875};
-  c.space = {"global.ld", "local.st"};
-  c.space_requests = {30, 10};
-  c.space_sectors = {50, 10};
-  return c;
+  return KernelCacheModel{
+      .kernel_id = 3, .gpu = "QV100", .l1_hit_rate = 0.25, .l2_hit_rate = 0.5, .gmem_requests = 40, .ctas = 6,
+      // two PCs
+      .pc = {0x10, 0x20}, .amat = {31.5, 200.25}, .pc_l1_hit_rate = {0.5, 0.125}, .pc_l2_hit_rate = {0.75, 0.0625},
+      .pc_requests = {7, 8}, .pc_sectors = {28, 32}, .pc_l2_sectors = {14, 30}, .pc_writeback_sectors = {2, 3},
+      .kernel_amat = 120.5, .l1_sectors = 60, .l1_hits = 15, .l2_sectors = 44, .l2_hits = 22,
+      .l2_bound_sectors = 45, .l2_bound_write_sectors = 9,
+      .dram_sectors = 25, .dram_read_sectors = 20, .dram_write_sectors = 5,
+      // two SMs and two spaces
+      .sm = {0, 4}, .sm_l1_hit_rate = {0.375, 0.125}, .sm_l2_hit_rate = {0.625, 0.875},
+      .space = {"global.ld", "local.st"}, .space_requests = {30, 10}, .space_sectors = {50, 10}};
 }
 
 KernelSample full_sample() {
