@@ -374,7 +374,7 @@ bool MemoryPipeline::step_bulk() {
     coalesce(bulk_queue_.front(), bulk_);
     bulk_queue_.pop_front();
   }
-  const unsigned s = bulk_.op.warp % subcores();  // the sub-core of the warp slot
+  const unsigned s = subcore_of_slot(bulk_.op.warp, subcores());
   return step(s, bulk_, ports_[s]);
 }
 

@@ -39,7 +39,8 @@
 //
 // LatchOutlet is a concrete class of two references; the other ports are
 // concepts, template parameters of the calls that use them, so that the hot
-// paths pay no indirect call and a test passes a fake. Sub-core of warp slot w: w % subcores_per_sm.
+// paths pay no indirect call and a test passes a fake. Sub-core of warp slot w:
+// subcore_of_slot (warp_heads.hpp).
 #pragma once
 
 #include <cstdint>

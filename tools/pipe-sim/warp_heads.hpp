@@ -37,6 +37,9 @@ struct HeadMasks {
   bool operator==(const HeadMasks&) const = default;
 };
 
+// The sub-core that a warp slot belongs to: slots go round the sub-cores.
+inline unsigned subcore_of_slot(uint32_t w, unsigned subcores) { return w % subcores; }
+
 class WarpHeads {
  public:
   // `keep_masks`: maintain the head masks (kept only where a sub-core has
@@ -47,7 +50,7 @@ class WarpHeads {
   const HeadMasks& masks(unsigned subcore) const { return subcores_[subcore].masks; }
   const std::vector<uint32_t>& by_age(unsigned subcore) const { return subcores_[subcore].by_age; }
   const std::vector<uint32_t>& by_slot(unsigned subcore) const { return subcores_[subcore].by_slot; }
-  unsigned subcore_of(uint32_t w) const { return w % nsub_; }
+  unsigned subcore_of(uint32_t w) const { return subcore_of_slot(w, nsub_); }
   unsigned subcores() const { return nsub_; }  // kept: LRR reads it in every scan
   bool keeps_masks() const { return keep_masks_; }
   unsigned subcore_slots() const { return subcore_slots_; }  // the width of a head mask
