@@ -28,21 +28,20 @@ using stream::Field;
 using stream::Merge;
 using stream::Need;
 using Counter = Field<SimCounters>;
-constexpr stream::Check kNoCheck = stream::Check::None;
 
 // The scalars in the record's order: the SM's time and work, written before
 // the per-type columns, and its memory traffic and conflicts, after them;
 // how two SMs' counts merge; Since: records before 2.2 lack them (read as
 // 0). A new counter is a member and a line here (and a row in STREAM.md).
 constexpr Counter kWorkFields[] = {
-    {"active_cycles", &SimCounters::active_cycles, Need::Required, kNoCheck, {}, Merge::Max},
+    {.key = "active_cycles", .member = &SimCounters::active_cycles, .merge = Merge::Max},
     {"sm_cycles", &SimCounters::sm_cycles},
     {"sched_cycles", &SimCounters::sched_cycles},
     {"insts", &SimCounters::insts},
     {"thread_insts", &SimCounters::thread_insts},
     {"ctas", &SimCounters::ctas},
     {"warp_cycles", &SimCounters::warp_cycles},
-    {"max_warps", &SimCounters::max_warps, Need::Required, kNoCheck, {}, Merge::Max},
+    {.key = "max_warps", .member = &SimCounters::max_warps, .merge = Merge::Max},
 };
 constexpr Counter kTrafficFields[] = {
     {"mem_insts", &SimCounters::mem_insts},
