@@ -35,18 +35,13 @@ bool section_timing_on() {
   return on;
 }
 
-void note_parallel_section(double wall_s, std::span<const double> task_cpu_s) {
-  double work = 0, longest = 0;
-  for (double t : task_cpu_s) {
-    work += t;
-    longest = std::max(longest, t);
-  }
+void note_parallel_section(double wall_s, const SectionWork& work) {
   std::lock_guard lock(g_mutex);
   g_totals.sections_s += wall_s;
-  g_totals.tasks_cpu_s += work;
+  g_totals.tasks_cpu_s += work.cpu_s;
   g_totals.sections += 1;
   for (size_t i = 0; i < SectionTotals::kThreads.size(); ++i)
-    g_totals.bounded_sections_s[i] += bounded_section(work, longest, task_cpu_s.size(), SectionTotals::kThreads[i]);
+    g_totals.bounded_sections_s[i] += bounded_section(work.cpu_s, work.longest_s, work.tasks, SectionTotals::kThreads[i]);
 }
 
 SectionTotals section_totals(double wall_s, double cpu_s) {

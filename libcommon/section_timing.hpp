@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cstddef>
-#include <span>
 #include <string>
 
 namespace sasskit {
@@ -15,9 +14,14 @@ namespace sasskit {
 // Whether SASSKIT_TIMING asks for the split (read once).
 bool section_timing_on();
 
-// One section's figures: its wall time, and the CPU time of each task on the
-// thread that ran it (seconds).
-void note_parallel_section(double wall_s, std::span<const double> task_cpu_s);
+// What one section's tasks took (seconds): the CPU time of the threads that
+// ran them, over their whole share; the longest task's CPU time; how many.
+struct SectionWork {
+  double cpu_s = 0, longest_s = 0;
+  size_t tasks = 0;
+};
+// One section's figures: its wall time and its tasks' work.
+void note_parallel_section(double wall_s, const SectionWork& work);
 
 // What the sections noted so far add up to, in a run of `wall_s` seconds of
 // wall time and `cpu_s` of the process's CPU time. The serial part counted in

@@ -52,14 +52,12 @@ TEST(SectionTiming, SerialIsNeverNegative) {
   EXPECT_EQ(SectionTotals{}.amdahl(0), 1);  // nothing measured
 }
 
-// A section adds its wall time, its tasks' sum, and its bound: the tasks
+// A section adds its wall time, its tasks' work, and its bound: the work
 // spread over no more threads than tasks, and never less than the longest.
 TEST(SectionTiming, ASectionAddsItsTimesAndItsBound) {
   const SectionTotals before = sasskit::section_totals(0, 0);
-  const std::vector<double> tasks = {3, 1, 1, 1};  // 6 s of work, longest 3 s
-  sasskit::note_parallel_section(3.5, tasks);
-  const std::vector<double> many(32, 0.5);  // 16 s of work in tasks of 0.5 s
-  sasskit::note_parallel_section(8, many);
+  sasskit::note_parallel_section(3.5, {.cpu_s = 6, .longest_s = 3, .tasks = 4});
+  sasskit::note_parallel_section(8, {.cpu_s = 16, .longest_s = 0.5, .tasks = 32});
   const SectionTotals after = sasskit::section_totals(20, 30);
   EXPECT_EQ(after.sections - before.sections, 2u);
   EXPECT_DOUBLE_EQ(after.sections_s - before.sections_s, 11.5);

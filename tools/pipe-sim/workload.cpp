@@ -1,8 +1,10 @@
 #include "workload.hpp"
 
+#include <exception>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "formats/cta_payload.hpp"
 #include "formats/records.hpp"
@@ -131,7 +133,8 @@ class BatchBuilder : public stream::KernelHandler {
   // (a slice of the table among them) is taken. A compact payload is read
   // through without its addresses; one in full form, or one that disagrees
   // with the table, is decoded (and checked) here; an SM decodes the CTA
-  // again when it takes it.
+  // again when it takes it. One more task appends the group's bytes to the
+  // spill meanwhile, in stream order (the reading's longest serial step).
   void count_waiting() {
     if (waiting_.empty()) return;
     // None left to count twice after an error; the room stays for the next group.
@@ -141,8 +144,10 @@ class BatchBuilder : public stream::KernelHandler {
     text.swap(waiting_text_);
     waiting_bytes_ = 0;
     const std::vector<StaticInst>& table = open_.kernels.back().table;
-    parallel_for(group.size(), options_.threads, [&](size_t i) {
-      WaitingCta& w = group[i];
+    GroupSpill spilled(group.size());
+    parallel_for(group.size() + 1, options_.threads, [&](size_t i) {
+      if (i == 0) return spilled.append(*open_.spill, group, text);
+      WaitingCta& w = group[i - 1];
       try {
         const stream::Record record = w.record_in(text);
         const auto payload = stream::cta_payload(record);
@@ -151,16 +156,45 @@ class BatchBuilder : public stream::KernelHandler {
         w.error = std::current_exception();
       }
     });
-    for (WaitingCta& w : group) {
+    for (size_t i = 0; i < group.size(); ++i) {
+      WaitingCta& w = group[i];
       if (w.error) std::rethrow_exception(w.error);
       if (!w.counted) w.units = decode_and_count(w.record_in(text), table);
-      spill(w, w.bytes_in(text));
+      add_spilled_cta(w, spilled.record(i));
     }
     group.clear();
     text.clear();
     waiting_.swap(group);
     waiting_text_.swap(text);
   }
+
+  // A group's records appended to the spill, in order, on one task; a
+  // failure to write stops there and is reported at that CTA, after any
+  // error of a CTA before it or of its own.
+  class GroupSpill {
+   public:
+    explicit GroupSpill(size_t ctas) : records_(ctas) {}
+    void append(SpillFile& spill, const std::vector<WaitingCta>& group, const std::string& text) {
+      for (; appended_ < group.size(); ++appended_) {
+        try {
+          records_[appended_] = spill.append(group[appended_].bytes_in(text));
+        } catch (...) {
+          error_ = std::current_exception();
+          return;
+        }
+      }
+    }
+    // The spill record of the group's CTA i.
+    size_t record(size_t i) const {
+      if (i == appended_) std::rethrow_exception(error_);
+      return records_[i];
+    }
+
+   private:
+    std::vector<size_t> records_;
+    size_t appended_ = 0;
+    std::exception_ptr error_;
+  };
 
   // As CtaRecord::decode does, without the stream layer's kernel, which is
   // gone when the layer has refused a later record (before_failing).
@@ -172,9 +206,8 @@ class BatchBuilder : public stream::KernelHandler {
     return count_units(c.warps, [&](uint32_t i) { return units_[i]; });
   }
 
-  void spill(const WaitingCta& w, std::string_view bytes) {
+  void add_spilled_cta(const WaitingCta& w, size_t record) {
     KernelInput& k = open_.kernels.back();
-    size_t record = open_.spill->append(bytes);
     if (k.spilled.empty()) k.first_spilled = record;
     k.spilled.add(w.index, w.units);
     add_spilled(record);
