@@ -291,15 +291,26 @@ void CacheModel::send_to_l2(L2Request req, uint64_t bound, SmPass& pass, KernelC
 // of L2's tags sees its own lines in that order, so each set sees its
 // lines in the order one pass over every line would give it.
 void CacheModel::run_l2_slice(const std::vector<SmPass>& sms, unsigned slice, std::vector<KernelCounts>& counts) {
-  std::vector<size_t> next(sms.size(), 0);  // per SM, into its lines of the slice
+  // Per SM, where it stands in its lines of the slice and its requests,
+  // side by side: the merge visits every SM for each request.
+  struct Stream {
+    const SliceLine* at;
+    const SliceLine* end;
+    const L2Request* requests;
+  };
+  std::vector<Stream> streams;
+  streams.reserve(sms.size());
   size_t longest = 0;
-  for (const SmPass& p : sms) longest = std::max(longest, p.l2.size());
+  for (const SmPass& p : sms) {
+    const std::vector<SliceLine>& lines = p.to_l2[slice];
+    streams.push_back(Stream{lines.data(), lines.data() + lines.size(), p.l2.data()});
+    longest = std::max(longest, p.l2.size());
+  }
   for (uint32_t i = 0; i < longest; ++i) {
-    for (size_t sm = 0; sm < sms.size(); ++sm) {
-      const std::vector<SliceLine>& lines = sms[sm].to_l2[slice];
-      size_t& at = next[sm];
-      if (at == lines.size() || lines[at].request != i) continue;
-      const L2Request& req = sms[sm].l2[i];
+    for (size_t sm = 0; sm < streams.size(); ++sm) {
+      Stream& st = streams[sm];
+      if (st.at == st.end || st.at->request != i) continue;
+      const L2Request& req = st.requests[i];
       KernelCounts& c = counts[req.kernel];
       // Loads and atomics read what misses; stores and atomics write, into
       // the line (dirty until evicted) or, past a write-through L2, on to
@@ -307,16 +318,16 @@ void CacheModel::run_l2_slice(const std::vector<SmPass>& sms, unsigned slice, st
       const bool reads = req.op != Op::Store, writes = req.op != Op::Load;
       // Summed over the request's lines, then counted once.
       uint64_t n = 0, h = 0, written_back = 0;
-      for (; at < lines.size() && lines[at].request == i; ++at) {
-        const SliceLine& l = lines[at];
-        n += sectors_in(l.mask);
-        const TagOutcome out = l2_.access_tags(SlicedTags::Place{l.line, slice}, l.mask, writes);
+      for (; st.at != st.end && st.at->request == i; ++st.at) {
+        n += sectors_in(st.at->mask);
+        const TagOutcome out = l2_.access_tags(SlicedTags::Place{st.at->line, slice}, st.at->mask, writes);
         h += sectors_in(out.hits);
         written_back += out.written_back;
       }
-      // The SMs' lines together outgrow the CPU's caches, and this SM's
-      // next ones come up only after every other SM's.
-      __builtin_prefetch(lines.data() + at);
+      // The SMs' lines and requests together outgrow the CPU's caches, and
+      // this SM's next ones come up only after every other SM's.
+      __builtin_prefetch(st.at);
+      __builtin_prefetch(st.requests + i + 1);
       InstCounts& ic = c.inst[req.inst];
       c.l2.add(n, h);
       c.sm_l2[sm].add(n, h);
