@@ -247,7 +247,7 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
         lane.counts.l1.add(sectors, hit_sectors);
         ic.l1.add(sectors, hit_sectors);
       }
-      if (bound) send_to_l2(L2Request{static_cast<uint32_t>(k), inst, route.l2_lookup, route.op}, bound, pass, lane.counts);
+      if (bound) send_to_l2(static_cast<uint32_t>(k), inst, route, bound, pass, lane.counts);
     }
   }
   if (pass.done()) {
@@ -263,27 +263,30 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
 // Hands a request's L1 lines bound for L2 (pass.from_l1, `bound` sectors)
 // on to L2: counts the sectors it sends, and for a request L2 does not look
 // up those that go on to DRAM; the L2 lines to look up go to their slices of
-// L2's tags.
-void CacheModel::send_to_l2(L2Request req, uint64_t bound, SmPass& pass, KernelCounts& counts) const {
+// L2's tags. The request is written once, whole, where it is kept: one
+// built field by field and passed along was read back whole before its
+// stores were done (a store-forwarding stall at every request).
+void CacheModel::send_to_l2(uint32_t kernel, uint32_t inst, const Route& route, uint64_t bound, SmPass& pass,
+                            KernelCounts& counts) const {
   counts.l2_bound_sectors += bound;
-  if (req.op == Op::Store) counts.l2_bound_write_sectors += bound;
+  if (route.op == Op::Store) counts.l2_bound_write_sectors += bound;
   const std::span<const LineAccess> lines =
       in_l2_lines(pass.from_l1, pass.l1.shape(), l2_.shape(), pass.sectors, pass.in_l2);
-  if (!req.lookup) {
+  const auto begin = static_cast<uint32_t>(pass.l2_lines.size());
+  if (!route.l2_lookup) {
     uint64_t n = 0;
     for (const LineAccess& l : lines) n += sectors_in(l.mask);
-    (req.op != Op::Load ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
+    (route.op != Op::Load ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
   } else {
-    const uint32_t request = static_cast<uint32_t>(pass.l2.size());
-    req.begin = static_cast<uint32_t>(pass.l2_lines.size());
+    const auto request = static_cast<uint32_t>(pass.l2.size());
     for (const LineAccess& l : lines) {
       const SlicedTags::Place at = l2_.tags().place(l.line);
       pass.to_l2[at.slice].push_back(SliceLine{at.line, l.mask, request});
     }
     if (l2_.sweeps()) pass.l2_lines.insert(pass.l2_lines.end(), lines.begin(), lines.end());
-    req.end = static_cast<uint32_t>(pass.l2_lines.size());
   }
-  pass.l2.push_back(req);
+  pass.l2.push_back(
+      L2Request{kernel, inst, route.l2_lookup, route.op, begin, static_cast<uint32_t>(pass.l2_lines.size())});
 }
 
 // The SMs' request streams are merged round-robin: request i of SM 0, 1,

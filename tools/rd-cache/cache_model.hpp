@@ -121,7 +121,8 @@ class CacheModel {
   struct Lane;
   struct SmPass;
   void advance_sm(std::span<const KernelRun> kernels, SmPass& pass) const;
-  void send_to_l2(L2Request req, uint64_t bound, SmPass& pass, KernelCounts& counts) const;
+  void send_to_l2(uint32_t kernel, uint32_t inst, const Route& route, uint64_t bound, SmPass& pass,
+                  KernelCounts& counts) const;
   void run_l2(const std::vector<SmPass>& sms, std::vector<std::vector<KernelCounts>>& slice_counts);
   void run_l2_slice(const std::vector<SmPass>& sms, unsigned slice, std::vector<KernelCounts>& counts);
   void run_l2_stacks(const std::vector<SmPass>& sms);
