@@ -193,3 +193,35 @@ TEST(KernelAccesses, AffineLanesRunningPastTheAddressSpaceAreRefused) {
     EXPECT_EQ(refused, past) << std::hex << addrs[0];
   }
 }
+
+// The reader is reused from CTA to CTA: a damaged payload after good ones
+// still fails as decode_warps does, naming its own record, and the next
+// good payload reads as before.
+TEST(KernelAccesses, ADamagedPayloadAfterGoodOnesFailsNamingItsRecord) {
+  const GpuConfig g = gpu();
+  KernelAccesses k = kernel(g);
+  const std::vector<UnitClass> units = units_of(k);
+  std::mt19937_64 rng(9);
+  const CtaTrace cta = random_cta(k, rng);
+  const std::string good = stream::encode_warps(cta.warps, k.table);
+  UnitCounts counted{};
+  CtaAccesses accesses;
+  ASSERT_TRUE(count_payload(k, good, "first", units, counted, accesses));
+  const CtaAccesses first = accesses;
+  const std::string damaged = good.substr(0, good.size() / 2);
+  std::string expected;
+  try {
+    stream::decode_warps(damaged, "record 7");
+  } catch (const Error& e) {
+    expected = std::string(e.where()) + ": " + e.what();
+  }
+  ASSERT_FALSE(expected.empty());
+  try {
+    count_payload(k, damaged, "record 7", units, counted, accesses);
+    ADD_FAILURE() << "a damaged payload was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.where()) + ": " + e.what(), expected);
+  }
+  ASSERT_TRUE(count_payload(k, good, "third", units, counted, accesses));
+  expect_same(accesses, first);
+}

@@ -247,7 +247,7 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
         lane.counts.l1.add(sectors, hit_sectors);
         ic.l1.add(sectors, hit_sectors);
       }
-      if (bound) send_to_l2(L2Request{static_cast<uint32_t>(k), inst, route.l2_lookup, route.op}, bound, pass, lane.counts);
+      if (bound) send_to_l2(static_cast<uint32_t>(k), inst, route, bound, pass, lane.counts);
     }
   }
   if (pass.done()) {
@@ -263,27 +263,30 @@ void CacheModel::advance_sm(std::span<const KernelRun> kernels, SmPass& pass) co
 // Hands a request's L1 lines bound for L2 (pass.from_l1, `bound` sectors)
 // on to L2: counts the sectors it sends, and for a request L2 does not look
 // up those that go on to DRAM; the L2 lines to look up go to their slices of
-// L2's tags.
-void CacheModel::send_to_l2(L2Request req, uint64_t bound, SmPass& pass, KernelCounts& counts) const {
+// L2's tags. The request is written once, whole, where it is kept: one
+// built field by field and passed along was read back whole before its
+// stores were done (a store-forwarding stall at every request).
+void CacheModel::send_to_l2(uint32_t kernel, uint32_t inst, const Route& route, uint64_t bound, SmPass& pass,
+                            KernelCounts& counts) const {
   counts.l2_bound_sectors += bound;
-  if (req.op == Op::Store) counts.l2_bound_write_sectors += bound;
+  if (route.op == Op::Store) counts.l2_bound_write_sectors += bound;
   const std::span<const LineAccess> lines =
       in_l2_lines(pass.from_l1, pass.l1.shape(), l2_.shape(), pass.sectors, pass.in_l2);
-  if (!req.lookup) {
+  const auto begin = static_cast<uint32_t>(pass.l2_lines.size());
+  if (!route.l2_lookup) {
     uint64_t n = 0;
     for (const LineAccess& l : lines) n += sectors_in(l.mask);
-    (req.op != Op::Load ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
+    (route.op != Op::Load ? counts.dram_write_sectors : counts.dram_read_sectors) += n;
   } else {
-    const uint32_t request = static_cast<uint32_t>(pass.l2.size());
-    req.begin = static_cast<uint32_t>(pass.l2_lines.size());
+    const auto request = static_cast<uint32_t>(pass.l2.size());
     for (const LineAccess& l : lines) {
       const SlicedTags::Place at = l2_.tags().place(l.line);
       pass.to_l2[at.slice].push_back(SliceLine{at.line, l.mask, request});
     }
     if (l2_.sweeps()) pass.l2_lines.insert(pass.l2_lines.end(), lines.begin(), lines.end());
-    req.end = static_cast<uint32_t>(pass.l2_lines.size());
   }
-  pass.l2.push_back(req);
+  pass.l2.push_back(
+      L2Request{kernel, inst, route.l2_lookup, route.op, begin, static_cast<uint32_t>(pass.l2_lines.size())});
 }
 
 // The SMs' request streams are merged round-robin: request i of SM 0, 1,
@@ -291,15 +294,26 @@ void CacheModel::send_to_l2(L2Request req, uint64_t bound, SmPass& pass, KernelC
 // of L2's tags sees its own lines in that order, so each set sees its
 // lines in the order one pass over every line would give it.
 void CacheModel::run_l2_slice(const std::vector<SmPass>& sms, unsigned slice, std::vector<KernelCounts>& counts) {
-  std::vector<size_t> next(sms.size(), 0);  // per SM, into its lines of the slice
+  // Per SM, where it stands in its lines of the slice and its requests,
+  // side by side: the merge visits every SM for each request.
+  struct Stream {
+    const SliceLine* at;
+    const SliceLine* end;
+    const L2Request* requests;
+  };
+  std::vector<Stream> streams;
+  streams.reserve(sms.size());
   size_t longest = 0;
-  for (const SmPass& p : sms) longest = std::max(longest, p.l2.size());
+  for (const SmPass& p : sms) {
+    const std::vector<SliceLine>& lines = p.to_l2[slice];
+    streams.push_back(Stream{lines.data(), lines.data() + lines.size(), p.l2.data()});
+    longest = std::max(longest, p.l2.size());
+  }
   for (uint32_t i = 0; i < longest; ++i) {
-    for (size_t sm = 0; sm < sms.size(); ++sm) {
-      const std::vector<SliceLine>& lines = sms[sm].to_l2[slice];
-      size_t& at = next[sm];
-      if (at == lines.size() || lines[at].request != i) continue;
-      const L2Request& req = sms[sm].l2[i];
+    for (size_t sm = 0; sm < streams.size(); ++sm) {
+      Stream& st = streams[sm];
+      if (st.at == st.end || st.at->request != i) continue;
+      const L2Request& req = st.requests[i];
       KernelCounts& c = counts[req.kernel];
       // Loads and atomics read what misses; stores and atomics write, into
       // the line (dirty until evicted) or, past a write-through L2, on to
@@ -307,16 +321,16 @@ void CacheModel::run_l2_slice(const std::vector<SmPass>& sms, unsigned slice, st
       const bool reads = req.op != Op::Store, writes = req.op != Op::Load;
       // Summed over the request's lines, then counted once.
       uint64_t n = 0, h = 0, written_back = 0;
-      for (; at < lines.size() && lines[at].request == i; ++at) {
-        const SliceLine& l = lines[at];
-        n += sectors_in(l.mask);
-        const TagOutcome out = l2_.access_tags(SlicedTags::Place{l.line, slice}, l.mask, writes);
+      for (; st.at != st.end && st.at->request == i; ++st.at) {
+        n += sectors_in(st.at->mask);
+        const TagOutcome out = l2_.access_tags(SlicedTags::Place{st.at->line, slice}, st.at->mask, writes);
         h += sectors_in(out.hits);
         written_back += out.written_back;
       }
-      // The SMs' lines together outgrow the CPU's caches, and this SM's
-      // next ones come up only after every other SM's.
-      __builtin_prefetch(lines.data() + at);
+      // The SMs' lines and requests together outgrow the CPU's caches, and
+      // this SM's next ones come up only after every other SM's.
+      __builtin_prefetch(st.at);
+      __builtin_prefetch(st.requests + i + 1);
       InstCounts& ic = c.inst[req.inst];
       c.l2.add(n, h);
       c.sm_l2[sm].add(n, h);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <span>
 #include <sstream>
 
@@ -139,9 +140,11 @@ bool count_payload(KernelAccesses& kernel, std::string_view payload, const std::
   return true;
 }
 
-bool read_payload(const KernelAccesses& kernel, std::string_view payload, const std::string& where,
-                  std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses, CtaTally& tally) {
-  stream::PayloadReader in(payload, where);
+namespace {
+
+// read_payload's work, through `in`.
+bool read_warps(stream::PayloadReader& in, const KernelAccesses& kernel, std::span<const UnitClass> unit_of,
+                UnitCounts& units, CtaAccesses& accesses, CtaTally& tally) {
   std::array<Traffic, kCategories> uncached{};
   uint64_t lane_addresses = 0;
   UnitCounts counted{};
@@ -187,6 +190,27 @@ bool read_payload(const KernelAccesses& kernel, std::string_view payload, const 
   tally.lane_addresses = lane_addresses;
   units = counted;
   return true;
+}
+
+}  // namespace
+
+// A reader per thread, restarted CTA after CTA, keeps its columns and its
+// tables (a new one allocated five of them per CTA). It knows no record, so
+// a payload it fails on is read again by one that names `where`: the same
+// bytes fail the same way.
+bool read_payload(const KernelAccesses& kernel, std::string_view payload, const std::string& where,
+                  std::span<const UnitClass> unit_of, UnitCounts& units, CtaAccesses& accesses, CtaTally& tally) {
+  thread_local std::optional<stream::PayloadReader> reused;
+  try {
+    if (reused)
+      reused->restart(payload);
+    else
+      reused.emplace(payload, std::string());
+    return read_warps(*reused, kernel, unit_of, units, accesses, tally);
+  } catch (const Error&) {
+    stream::PayloadReader in(payload, where);
+    return read_warps(in, kernel, unit_of, units, accesses, tally);
+  }
 }
 
 void add_cta(KernelAccesses& kernel, const CtaTrace& cta, const std::string& where) {
