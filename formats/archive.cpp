@@ -1,5 +1,6 @@
 #include "formats/archive.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include "formats/archive_cta.hpp"
 #include "formats/records.hpp"
 #include "libcommon/diag.hpp"
+#include "libcommon/parallel.hpp"
 
 namespace sasskit::archive {
 namespace {
@@ -206,7 +208,7 @@ const KernelEntry* ArchiveReader::find_kernel(uint32_t id) const {
   return nullptr;
 }
 
-void ArchiveReader::read_kernel(const KernelEntry& kernel, const accelsim::KernelSink& sink) {
+void ArchiveReader::read_kernel(const KernelEntry& kernel, const accelsim::KernelSink& sink, unsigned threads) {
   uint32_t id = kernel.info.id;
   std::string meta = read_block(kernel.meta_offset, BlockKind::Kernel, id);
   ByteSource in(meta, block_name(kernel.meta_offset, id));
@@ -224,15 +226,23 @@ void ArchiveReader::read_kernel(const KernelEntry& kernel, const accelsim::Kerne
   if (sink.insts) sink.insts(table);
   CtaDecoder decoder(kernel.info, dict_bytes);
   uint64_t total = 0;
-  for (const auto& [offset, ctas] : blocks) {
-    std::string where = block_name(offset, id);
-    uint64_t seen = 0;
-    decoder.decode(read_block(offset, BlockKind::Ctas, id), table.insts, where, [&](const CtaTrace& c) {
-      ++seen;
-      if (sink.cta) sink.cta(c);
-    });
-    if (seen != ctas) fail_input(where, "damaged archive: " + std::to_string(seen) + " CTAs, the kernel block says " + std::to_string(ctas));
-    total += seen;
+  const size_t group = std::max(1u, threads);
+  std::vector<RawBlock> raw(group);
+  for (size_t first = 0; first < blocks.size(); first += group) {
+    const size_t n = std::min(group, blocks.size() - first);
+    read_raw_blocks(std::span(blocks).subspan(first, n), id, threads, raw);
+    for (size_t i = 0; i < n; ++i) {
+      if (raw[i].error) std::rethrow_exception(raw[i].error);
+      const auto& [offset, ctas] = blocks[first + i];
+      std::string where = block_name(offset, id);
+      uint64_t seen = 0;
+      decoder.decode(raw[i].bytes, table.insts, where, [&](const CtaTrace& c) {
+        ++seen;
+        if (sink.cta) sink.cta(c);
+      });
+      if (seen != ctas) fail_input(where, "damaged archive: " + std::to_string(seen) + " CTAs, the kernel block says " + std::to_string(ctas));
+      total += seen;
+    }
   }
   if (total != kernel.ctas)
     fail_input(name_, "damaged archive: kernel " + std::to_string(id) + " has " + std::to_string(total) +
@@ -243,7 +253,38 @@ std::string ArchiveReader::block_name(uint64_t offset, uint32_t kernel) const {
   return name_ + ": " + kernel_label(kernel) + " at offset " + std::to_string(offset);
 }
 
+// Reads the CTA blocks at `blocks` (offset, CTAs) into raw[0, n) as the
+// serial reader would one by one: from the file in order, stopping at the
+// first that fails, then decompressed on `threads` threads, each failure
+// kept with its block for the caller to throw when its turn comes.
+void ArchiveReader::read_raw_blocks(std::span<const std::pair<uint64_t, uint64_t>> blocks, uint32_t kernel,
+                                    unsigned threads, std::vector<RawBlock>& raw) {
+  std::vector<StoredBlock> stored(blocks.size());
+  size_t read = 0;
+  for (auto& r : raw) r.error = nullptr;
+  for (; read < blocks.size(); ++read) {
+    try {
+      stored[read] = read_stored(blocks[read].first, BlockKind::Ctas, kernel);
+    } catch (...) {
+      raw[read].error = std::current_exception();
+      break;
+    }
+  }
+  parallel_for(read, threads, [&](size_t i) {
+    try {
+      raw[i].bytes = decode_block_payload(stored[i].header, stored[i].stored, stored[i].where);
+    } catch (...) {
+      raw[i].error = std::current_exception();
+    }
+  });
+}
+
 std::string ArchiveReader::read_block(uint64_t offset, BlockKind kind, uint32_t kernel) {
+  StoredBlock b = read_stored(offset, kind, kernel);
+  return decode_block_payload(b.header, b.stored, b.where);
+}
+
+ArchiveReader::StoredBlock ArchiveReader::read_stored(uint64_t offset, BlockKind kind, uint32_t kernel) {
   std::string where = block_name(offset, kernel);
   if (offset < kHeaderSize || offset > size_ || size_ - offset < kBlockHeaderSize)
     fail_input(name_, "truncated archive (" + kernel_label(kernel) + " at offset " + std::to_string(offset) + ")");
@@ -259,7 +300,7 @@ std::string ArchiveReader::read_block(uint64_t offset, BlockKind kind, uint32_t 
   std::string stored(h.stored_size, '\0');
   file_.read(stored.data(), h.stored_size);
   if (!file_) fail_io(name_, "read error");
-  return decode_block_payload(h, stored, where);
+  return {h, std::move(stored), std::move(where)};
 }
 
 // The trailer is missing: walk the blocks from the start to say where the file was cut.

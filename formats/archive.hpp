@@ -22,9 +22,11 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <fstream>
 #include <memory>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -100,10 +102,26 @@ class ArchiveReader {
   const std::vector<Entry>& entries() const { return entries_; }
   // The first kernel with this id, or nullptr.
   const KernelEntry* find_kernel(uint32_t id) const;
-  void read_kernel(const KernelEntry& kernel, const accelsim::KernelSink& sink);
+  // With `threads` > 1, that many CTA blocks at a time are decompressed on
+  // the threads; their CTAs are still decoded in order on the calling thread
+  // (the dictionary spans blocks), and the first error in file order is the
+  // one thrown, after the CTAs before it are given.
+  void read_kernel(const KernelEntry& kernel, const accelsim::KernelSink& sink, unsigned threads = 1);
 
  private:
+  struct StoredBlock {
+    BlockHeader header;
+    std::string stored, where;
+  };
   std::string read_block(uint64_t offset, BlockKind kind, uint32_t kernel);
+  // A block as stored, its header checked: read_block but for decompressing it.
+  StoredBlock read_stored(uint64_t offset, BlockKind kind, uint32_t kernel);
+  struct RawBlock {
+    std::string bytes;
+    std::exception_ptr error;  // why it could not be read, if it could not
+  };
+  void read_raw_blocks(std::span<const std::pair<uint64_t, uint64_t>> blocks, uint32_t kernel, unsigned threads,
+                       std::vector<RawBlock>& raw);
   std::string block_name(uint64_t offset, uint32_t kernel) const;
   [[noreturn]] void report_truncation();
 

@@ -15,7 +15,7 @@
 namespace sasskit::archive {
 
 void read_archive(const std::string& path, KernelSelector& selection, TraceHandler& handler,
-                  const std::string& name) {
+                  const std::string& name, unsigned threads) {
   const std::string& shown = name.empty() ? path : name;
   ArchiveReader reader(path, shown);
   // Progress by CTAs, which the index counts per kernel; a copy of the
@@ -34,7 +34,7 @@ void read_archive(const std::string& path, KernelSelector& selection, TraceHandl
     if (const auto* copy = std::get_if<Memcpy>(&e))
       handler.memcpy(*copy);
     else if (const auto& k = std::get<KernelEntry>(e); selection.select(k.info))
-      reader.read_kernel(k, sink);
+      reader.read_kernel(k, sink, threads);
   }
 }
 
@@ -77,7 +77,8 @@ std::string temporary_dir() {
 
 }  // namespace
 
-void read_archive(Input& in, std::string_view head, KernelSelector& selection, TraceHandler& handler) {
+void read_archive(Input& in, std::string_view head, KernelSelector& selection, TraceHandler& handler,
+                  unsigned threads) {
   const std::string dir = temporary_dir();
   std::string path = dir + "/sasskit-stdin-XXXXXX";
   std::optional<RemoveOnSignal> on_signal;
@@ -101,7 +102,7 @@ void read_archive(Input& in, std::string_view head, KernelSelector& selection, T
   }
   on_signal.reset();
   // The name is gone; the open descriptor still reaches the copy.
-  read_archive("/proc/self/fd/" + std::to_string(spool.get()), selection, handler, in.name());
+  read_archive("/proc/self/fd/" + std::to_string(spool.get()), selection, handler, in.name(), threads);
 }
 
 }  // namespace sasskit::archive

@@ -269,10 +269,21 @@ bool agrees_with(const CtaTrace& cta, const std::vector<StaticInst>& table) {
 }  // namespace
 
 void Writer::write(const CtaTrace& cta) {
-  Packer pk(buf_);
+  if (!payload_) payload_ = std::make_shared<PayloadEncoder>();
+  pack_cta(cta, buf_, *payload_);
+  emit(RecordCodec<CtaTrace>::type);
+}
+
+void Writer::write_packed_ctas(const msgpack::sbuffer& packed, uint64_t records) {
+  if (records == 0) return;  // no "cta" count where there is no cta record
+  counts_[std::string(record_type_name(RecordCodec<CtaTrace>::type))] += records;
+  out_.write(packed.data(), static_cast<std::streamsize>(packed.size()));
+}
+
+void Writer::pack_cta(const CtaTrace& cta, msgpack::sbuffer& into, PayloadEncoder& encoder) const {
+  Packer pk(into);
   if (table_ && table_->kernel_id == cta.kernel_id && agrees_with(cta, table_->insts)) {
-    if (!payload_) payload_ = std::make_shared<PayloadEncoder>();
-    const std::string_view data = payload_->encode(cta.warps, table_->insts);
+    const std::string_view data = encoder.encode(cta.warps, table_->insts);
     pack_map_of(pk, [&](auto& map) {
       map.type(RecordCodec<CtaTrace>::type);
       map("kernel", cta.kernel_id);
@@ -285,7 +296,6 @@ void Writer::write(const CtaTrace& cta) {
   } else {
     RecordCodec<CtaTrace>::pack(pk, cta);
   }
-  emit(RecordCodec<CtaTrace>::type);
 }
 
 void validate_cta(const CtaTrace& cta, const std::vector<StaticInst>& table,

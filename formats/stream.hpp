@@ -183,6 +183,14 @@ class Writer {
   // A cta record in the compact form when it agrees with the table written
   // before it (validate_cta), else in the expanded form (formats/STREAM.md).
   void write(const CtaTrace& cta);
+  // write(const CtaTrace&) in two halves, for CTAs packed on threads and
+  // written in their order (trace-unpack -j): pack_cta appends to `into` the
+  // record write(cta) would write now, against the table written so far,
+  // with `encoder`'s storage; safe from several threads at once, each with
+  // its own `into` and `encoder`, while nothing is written. write_packed_ctas
+  // writes `records` such records, packed one after another into `packed`.
+  void pack_cta(const CtaTrace& cta, msgpack::sbuffer& into, PayloadEncoder& encoder) const;
+  void write_packed_ctas(const msgpack::sbuffer& packed, uint64_t records);
   // Writes the end record and flushes; a failed write is an Io error.
   void finish();
   // Ends the current member (as finish()) and starts a new one: a header

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "formats/cache_record.hpp"
+#include "formats/cta_payload.hpp"
 #include "formats/msgpack_pack.hpp"
 #include "formats/records.hpp"
 #include "formats/trace.hpp"
@@ -93,6 +94,36 @@ TEST(Stream, RoundTripsEveryRecordType) {
   EXPECT_EQ(cta, sample_cta());
   EXPECT_NO_THROW(validate_cta(cta, sample_table().insts, "x"));
   EXPECT_FALSE(r.next(rec));
+}
+
+// trace-unpack -j packs cta records apart from the writer and writes them
+// after: the bytes, end record included, are write(CtaTrace)'s, in the
+// compact form and in the expanded one (a CTA the table does not take).
+TEST(Stream, CtaRecordsPackedApartAreTheBytesWriteWrites) {
+  CtaTrace expanded = sample_cta();
+  expanded.warps[0].inst = {0, 7, 0, 1};  // 7 is beyond the table
+  auto start = [](Writer& w) {
+    w.write(sample_kernel());
+    w.write(sample_table());
+  };
+  const std::string written = write_stream([&](Writer& w) {
+    start(w);
+    w.write(sample_cta());
+    w.write(expanded);
+    w.write(sample_cta());
+  });
+  const std::string packed = write_stream([&](Writer& w) {
+    start(w);
+    PayloadEncoder one, two;
+    msgpack::sbuffer first, second;
+    w.pack_cta(sample_cta(), first, one);
+    w.pack_cta(expanded, first, one);
+    w.pack_cta(sample_cta(), second, two);
+    w.write_packed_ctas(first, 2);
+    w.write_packed_ctas(second, 1);
+    w.write_packed_ctas(msgpack::sbuffer(), 0);
+  });
+  EXPECT_EQ(packed, written);
 }
 
 TEST(Stream, ReadsRecordsLargerThanTheReadChunkUpToTheLastByte) {

@@ -184,6 +184,22 @@ TEST(Archive, ReadsOneKernelThroughTheIndex) {
   EXPECT_EQ(ctas, std::get<KernelTrace>(items[3]).ctas);
 }
 
+// Blocks decompressed several at a time give the CTAs one at a time gives,
+// in order, whatever the group's size against the blocks' count.
+TEST(Archive, ReadsTheSameCtasWithBlocksDecompressedOnThreads) {
+  std::string path = temp_path("threads");
+  auto items = mixed_trace();
+  write_archive(path, items, {.codec = archive::Codec::Zlib, .block_bytes = 512});
+  archive::ArchiveReader r(path);
+  const archive::KernelEntry* k = r.find_kernel(3);
+  ASSERT_NE(k, nullptr);
+  for (unsigned threads : {1u, 2u, 3u, 64u}) {
+    std::vector<CtaTrace> ctas;
+    r.read_kernel(*k, accelsim::KernelSink{nullptr, nullptr, [&](const CtaTrace& c) { ctas.push_back(c); }}, threads);
+    EXPECT_EQ(ctas, std::get<KernelTrace>(items[4]).ctas) << threads << " threads";
+  }
+}
+
 namespace {
 struct Collect : TraceHandler {
   std::vector<uint32_t> kernels;

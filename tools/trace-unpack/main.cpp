@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   sasskit::ToolApp tool("trace-unpack",
                         "Expand a sasskit archive or an Accel-Sim trace into the sasskit stream, "
                         "Accel-Sim text or JSON Lines.",
-                        argc, argv, {.force = true, .provenance = true});
+                        argc, argv, {.threads = true, .force = true, .provenance = true});
   CLI::App& app = tool.app();
   sasskit::unpack::Options opt;
   std::string ctas;

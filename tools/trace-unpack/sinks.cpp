@@ -2,15 +2,94 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
+#include "formats/cta_payload.hpp"
 #include "formats/stream_json.hpp"
 #include "libcommon/diag.hpp"
 #include "libcommon/json.hpp"
+#include "libcommon/parallel.hpp"
 
 namespace sasskit::unpack {
 namespace fs = std::filesystem;
+
+// The CTAs held, and per part of them (a task of the parallel section) its
+// encoder and its records packed one after another. Several parts per thread
+// even out CTAs of unequal sizes; 256 CTAs a batch (as rd-cache reads them)
+// are enough to share among threads and few enough to hold.
+struct StreamSink::Batch {
+  static constexpr size_t kCtas = 256;
+  static constexpr size_t kPartsPerThread = 4;
+  struct Part {
+    stream::PayloadEncoder encoder;
+    msgpack::sbuffer packed;
+  };
+  explicit Batch(unsigned threads) : ctas(kCtas), parts(size_t(threads) * kPartsPerThread) {}
+  std::vector<CtaTrace> ctas;  // the first `held`; the others keep their capacity
+  size_t held = 0;
+  std::vector<Part> parts;
+};
+
+StreamSink::StreamSink(stream::Writer& writer, unsigned threads)
+    : w_(writer), threads_(threads), batch_(threads > 1 ? std::make_unique<Batch>(threads) : nullptr) {}
+
+StreamSink::~StreamSink() = default;
+
+void StreamSink::memcpy(const Memcpy& m) {
+  flush();
+  w_.write(m);
+}
+
+void StreamSink::kernel(const KernelInfo& k) {
+  flush();
+  w_.write(k);
+}
+
+void StreamSink::insts(const InstTable& t) {
+  flush();
+  w_.write(t);
+}
+
+void StreamSink::cta(const CtaTrace& c) {
+  if (!batch_) {
+    w_.write(c);
+    return;
+  }
+  batch_->ctas[batch_->held++] = c;
+  if (batch_->held == Batch::kCtas) flush();
+}
+
+void StreamSink::cta_record(const stream::CtaRecord& c) {
+  flush();
+  w_.write(c.record());
+}
+
+void StreamSink::other(const stream::Record& r) {
+  flush();
+  w_.write(r);
+}
+
+void StreamSink::next_member(const stream::Header& upstream, const std::string&) {
+  flush();
+  w_.next_member(upstream);
+}
+
+void StreamSink::flush() {
+  if (!batch_ || batch_->held == 0) return;
+  Batch& b = *batch_;
+  const size_t parts = std::min(b.parts.size(), b.held);
+  parallel_for(parts, threads_, [&](size_t p) {
+    Batch::Part& part = b.parts[p];
+    part.packed.clear();
+    for (size_t i = b.held * p / parts; i < b.held * (p + 1) / parts; ++i)
+      w_.pack_cta(b.ctas[i], part.packed, part.encoder);
+  });
+  for (size_t p = 0; p < parts; ++p)
+    w_.write_packed_ctas(b.parts[p].packed, b.held * (p + 1) / parts - b.held * p / parts);
+  b.held = 0;
+}
 
 JsonlSink::JsonlSink(std::ostream& out, const stream::Header& upstream, stream::Stage self)
     : out_(out), self_(std::move(self)), json_(out) {

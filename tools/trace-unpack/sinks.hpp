@@ -15,21 +15,31 @@
 
 namespace sasskit::unpack {
 
-// Writes every event as a stream record; other records pass through.
+// Writes every event as a stream record; other records pass through. With
+// more than one thread, CTAs are held in batches whose records are packed on
+// the threads, each batch's in CTA order, then written in that order: the
+// bytes are those of one thread. Any other event writes the batch held
+// first, so a batch is packed against one state of the kernel's table.
 class StreamSink : public TraceHandler {
  public:
-  explicit StreamSink(stream::Writer& writer) : w_(writer) {}
-  void memcpy(const Memcpy& m) override { w_.write(m); }
-  void kernel(const KernelInfo& k) override { w_.write(k); }
-  void insts(const InstTable& t) override { w_.write(t); }
-  void cta(const CtaTrace& c) override { w_.write(c); }
+  StreamSink(stream::Writer& writer, unsigned threads);
+  ~StreamSink() override;
+  void memcpy(const Memcpy& m) override;
+  void kernel(const KernelInfo& k) override;
+  void insts(const InstTable& t) override;
+  void cta(const CtaTrace& c) override;
   // A stream's cta records are copied undecoded.
-  void cta_record(const stream::CtaRecord& c) override { w_.write(c.record()); }
-  void other(const stream::Record& r) override { w_.write(r); }
-  void next_member(const stream::Header& upstream, const std::string&) override { w_.next_member(upstream); }
+  void cta_record(const stream::CtaRecord& c) override;
+  void other(const stream::Record& r) override;
+  void next_member(const stream::Header& upstream, const std::string&) override;
+  // Writes the batch held; before the writer finishes.
+  void flush();
 
  private:
+  struct Batch;
   stream::Writer& w_;
+  unsigned threads_;
+  std::unique_ptr<Batch> batch_;  // with more than one thread
 };
 
 // One JSON object per line: the header, each record, the end record; a

@@ -15,10 +15,12 @@ namespace sasskit::unpack {
 namespace {
 
 // The input, opened once: its upstream header (empty for Accel-Sim text)
-// and a way to feed its events to a handler.
+// and a way to feed its events to a handler (an archive's blocks
+// decompressed on `threads`).
 class Source {
  public:
-  Source(const std::string& path, KernelSelector& kernels) : path_(path), kernels_(kernels) {
+  Source(const std::string& path, KernelSelector& kernels, unsigned threads)
+      : path_(path), kernels_(kernels), threads_(threads) {
     if (is_accelsim_path(path)) {
       format_ = TraceFormat::AccelsimDir;
       return;
@@ -43,9 +45,9 @@ class Source {
         break;
       case TraceFormat::Archive:
         if (path_ == "-")
-          archive::read_archive(*input_, head_, kernels_, handler);
+          archive::read_archive(*input_, head_, kernels_, handler, threads_);
         else
-          archive::read_archive(path_, kernels_, handler);
+          archive::read_archive(path_, kernels_, handler, {}, threads_);
         break;
     }
   }
@@ -53,6 +55,7 @@ class Source {
  private:
   std::string path_;
   KernelSelector& kernels_;
+  unsigned threads_;
   TraceFormat format_ = TraceFormat::Stream;
   std::unique_ptr<Input> input_;
   std::string head_;
@@ -92,15 +95,16 @@ void run(const Options& options, const CommonOptions& common) {
   std::optional<Plan> plan;
   if (!options.plan.empty()) plan = load_plan(options.plan);
   KernelSelector kernels = kernels_to_keep(options, plan);
-  Source source(options.input, kernels);
+  Source source(options.input, kernels, common.threads);
   stream::Stage self = stream::this_stage("trace-unpack", common.argv, common.no_provenance, common.effective_options);
   switch (options.target) {
     case Target::Stream: {
       Output out(options.output, OutputKind::Binary, common.force);
       stream::Writer writer(out.stream(), out.name(), source.upstream(), self);
       if (plan) writer.write(*plan);
-      StreamSink sink(writer);
+      StreamSink sink(writer, common.threads);
       feed_selected(source, kernels, options, sink);
+      sink.flush();
       writer.finish();
       out.commit();
       break;
