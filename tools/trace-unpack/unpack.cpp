@@ -103,7 +103,14 @@ void run(const Options& options, const CommonOptions& common) {
       stream::Writer writer(out.stream(), out.name(), source.upstream(), self);
       if (plan) writer.write(*plan);
       StreamSink sink(writer, common.threads);
-      feed_selected(source, kernels, options, sink);
+      try {
+        feed_selected(source, kernels, options, sink);
+      } catch (const Error& e) {
+        // The CTAs before a refused input are written, as one thread writes
+        // them: what reaches stdout does not depend on the thread count.
+        if (e.code() == ExitCode::BadInput) sink.flush();
+        throw;
+      }
       sink.flush();
       writer.finish();
       out.commit();
