@@ -233,8 +233,8 @@ void ArchiveReader::read_kernel(const KernelEntry& kernel, const accelsim::Kerne
     read_raw_blocks(std::span(blocks).subspan(first, n), id, threads, raw);
     for (size_t i = 0; i < n; ++i) {
       if (raw[i].error) std::rethrow_exception(raw[i].error);
-      const auto& [offset, ctas] = blocks[first + i];
-      std::string where = block_name(offset, id);
+      const uint64_t ctas = blocks[first + i].second;
+      const std::string& where = raw[i].where;
       uint64_t seen = 0;
       decoder.decode(raw[i].bytes, table.insts, where, [&](const CtaTrace& c) {
         ++seen;
@@ -273,6 +273,7 @@ void ArchiveReader::read_raw_blocks(std::span<const std::pair<uint64_t, uint64_t
   parallel_for(read, threads, [&](size_t i) {
     try {
       raw[i].bytes = decode_block_payload(stored[i].header, stored[i].stored, stored[i].where);
+      raw[i].where = std::move(stored[i].where);
     } catch (...) {
       raw[i].error = std::current_exception();
     }

@@ -118,6 +118,7 @@ class ArchiveReader {
   StoredBlock read_stored(uint64_t offset, BlockKind kind, uint32_t kernel);
   struct RawBlock {
     std::string bytes;
+    std::string where;         // the block's name in messages
     std::exception_ptr error;  // why it could not be read, if it could not
   };
   void read_raw_blocks(std::span<const std::pair<uint64_t, uint64_t>> blocks, uint32_t kernel, unsigned threads,
