@@ -103,7 +103,7 @@ struct CacheModel::SmPass {
 CacheModel::CacheModel(const GpuConfig& gpu, const LaunchRules& rules, std::unique_ptr<AccessOrder> order,
                        std::vector<SweepPoint> sweep, unsigned threads)
     : gpu_(gpu), rules_(rules), order_(std::move(order)), sweep_(std::move(sweep)), threads_(std::max(1u, threads)),
-      l2_(Level::L2, gpu.l2, sweep_) {
+      l2_(Level::L2, gpu.l2, sweep_, threads_) {
   // Checks the L1 geometry and sweep points now rather than at the first kernel.
   LevelStacks(Level::L1, gpu_.l1d, sweep_);
   if (gpu_.num_sms == 0) fail_usage("the GPU model has no SMs (num-sms is 0)");
