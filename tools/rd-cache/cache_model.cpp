@@ -103,11 +103,32 @@ struct CacheModel::SmPass {
 CacheModel::CacheModel(const GpuConfig& gpu, const LaunchRules& rules, std::unique_ptr<AccessOrder> order,
                        std::vector<SweepPoint> sweep, unsigned threads)
     : gpu_(gpu), rules_(rules), order_(std::move(order)), sweep_(std::move(sweep)), threads_(std::max(1u, threads)),
-      l2_(Level::L2, gpu.l2, sweep_) {
+      l2_(Level::L2, gpu.l2, sweep_, threads_) {
   // Checks the L1 geometry and sweep points now rather than at the first kernel.
   LevelStacks(Level::L1, gpu_.l1d, sweep_);
   if (gpu_.num_sms == 0) fail_usage("the GPU model has no SMs (num-sms is 0)");
 }
+
+namespace {
+
+// The L2 lookups of a copy of `bytes` from `address`, in order: body(access)
+// for each line that wanted(line) takes. The bytes of the copy within line
+// a / line_bytes are one lookup of that line, so lines are picked before
+// they are coalesced.
+template <class Wanted, class Body>
+void for_each_copied_line(uint64_t address, uint64_t bytes, const LineShape& shape, Wanted wanted, Body body) {
+  const unsigned line = shape.line_bytes;
+  std::vector<LineAccess> lines;
+  for (uint64_t a = address - address % line; a < address + bytes; a += line) {
+    if (!wanted(a / line)) continue;
+    const uint64_t from = std::max(a, address), to = std::min(a + line, address + bytes);
+    const uint64_t start[1] = {from};
+    coalesce(start, static_cast<uint32_t>(to - from), shape, lines);
+    for (const LineAccess& l : lines) body(l);
+  }
+}
+
+}  // namespace
 
 void CacheModel::copy_to_l2(uint64_t address, uint64_t bytes) {
   uint64_t keep = gpu_.l2.size_bytes;
@@ -117,14 +138,20 @@ void CacheModel::copy_to_l2(uint64_t address, uint64_t bytes) {
     address += bytes - keep;
     bytes = keep;
   }
-  const unsigned line = l2_.shape().line_bytes;
-  std::vector<LineAccess> lines;
-  for (uint64_t a = address - address % line; a < address + bytes; a += line) {
-    const uint64_t from = std::max(a, address), to = std::min(a + line, address + bytes);
-    const uint64_t start[1] = {from};
-    coalesce(start, static_cast<uint32_t>(to - from), l2_.shape(), lines);
-    for (const LineAccess& l : lines) l2_.access(l, false, false);
-  }
+  // A task per slice of L2's tags, each looking up its own lines of the
+  // copy in order, and one for the sweep's stacks (which see every line).
+  const SlicedTags& tags = l2_.tags();
+  const size_t stacks = l2_.sweeps() ? 1 : 0;
+  parallel_for(stacks + tags.slices(), threads_, [&](size_t task) {
+    if (task < stacks) {
+      for_each_copied_line(address, bytes, l2_.shape(), [](uint64_t) { return true; },
+                           [&](const LineAccess& l) { l2_.access_stacks(l, false); });
+      return;
+    }
+    const unsigned slice = static_cast<unsigned>(task - stacks);
+    for_each_copied_line(address, bytes, l2_.shape(), [&](uint64_t line) { return tags.place(line).slice == slice; },
+                         [&](const LineAccess& l) { l2_.access_tags(tags.place(l.line), l.mask, false); });
+  });
 }
 
 LaunchRules::CtaRun placed_run(const LaunchRules& rules, const KernelSchedule& schedule,

@@ -200,7 +200,11 @@ class Filter : public stream::HeldKernelFilter {
         const auto payload = stream::cta_payload(p.record);
         p.from_payload = payload && read_payload(open_->accesses, *payload, p.record.where(), units_, p.units,
                                                  p.accesses, p.tally);
-        if (p.from_payload) AccessSpill::encode(p.accesses, p.spilled);
+        if (!p.from_payload) return;
+        AccessSpill::encode(p.accesses, p.spilled);
+        // Not read again: its bytes and parsed object are freed here, not
+        // on the main thread when the next batch takes the slot.
+        p.record = stream::Record();
       } catch (...) {
         p.error = std::current_exception();
       }
