@@ -42,14 +42,20 @@ void write_kernel_list(std::ostream& out, const std::vector<ListEntry>& entries)
 struct KernelSink {
   std::function<void(const KernelInfo&)> kernel;
   std::function<void(const InstTable&)> insts;  // only called with new entries
-  std::function<void(const CtaTrace&)> cta;
+  // May take the CTA's columns, swapping them with others of its own: the
+  // reader reuses what it gets back.
+  std::function<void(CtaTrace&)> cta;
 };
 
 // Reads one kernel-N.traceg, post-processed or raw (formats/ACCELSIM.md).
 // KernelInfo::trace_file is set to the file name of `path`. Malformed input
 // throws BadInput "file:line: expected ..., found ...". A raw trace holds
-// the whole kernel in memory (its lines interleave thread blocks).
-void read_kernel_trace(std::istream& in, const std::string& path, const KernelSink& sink);
+// the whole kernel in memory (its lines interleave thread blocks). With
+// `threads` > 1 a post-processed trace's thread blocks are parsed on that
+// many threads, pieces of text at a time: the sink gets the same calls, and
+// a fault the same message after the same thread blocks, as with one; the
+// text of the largest thread block is then held in memory.
+void read_kernel_trace(std::istream& in, const std::string& path, const KernelSink& sink, unsigned threads = 1);
 
 // Writes one kernel-N.traceg in the layout of tracer version
 // `kernel.tracer_version`, so that reading it back gives equal records.

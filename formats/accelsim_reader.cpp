@@ -2,362 +2,93 @@
 // blocks in the post-processed layout (#BEGIN_TB ... #END_TB), or the
 // tracer's raw layout whose lines start with thread block and warp ids.
 #include <filesystem>
-#include <map>
-#include <optional>
-#include <unordered_map>
 
 #include "formats/accelsim.hpp"
-#include "formats/accelsim_text.hpp"
-#include "formats/count_checks.hpp"
+#include "formats/accelsim_parser.hpp"
 #include "formats/kernel_stream.hpp"
 
 namespace sasskit::accelsim {
 using namespace detail;
 
+namespace detail {
+
+void BlocksRead::check_new(const Dim3& cta, const Dim3& grid, const std::string& path, uint64_t line) {
+  // Inside the grid, checked by the parser with its own message.
+  if (!read_.insert(stream::cta_linear_index(cta, grid, {}, location(path, line))))
+    fail_input(path, line, "thread block " + dim_text(cta) + " appears twice in the trace");
+}
+
+}  // namespace detail
+
 namespace {
-
-// The kernel's static instruction table: each distinct instruction once,
-// with the text of its body (parse_body) as first read, so that a line
-// repeating that text is matched without parsing it again.
-class TableBuilder {
- public:
-  // The entry with `head`'s PC and line whose body text `f` goes on with,
-  // its text passed over; none if there is no such entry.
-  std::optional<uint32_t> match_body(const StaticInst& head, Fields& f) const {
-    auto it = first_by_pc_.find(head.pc);
-    if (it == first_by_pc_.end()) return std::nullopt;
-    for (uint32_t i = it->second; i != kNone; i = next_same_pc_[i])
-      if (table_[i].line == head.line && f.skip_text(body_text_[i])) return i;
-    return std::nullopt;
-  }
-  const StaticInst& operator[](uint32_t i) const { return table_[i]; }
-  const std::string& body_text(uint32_t i) const { return body_text_[i]; }
-  DeltaMemo& deltas(uint32_t i) { return deltas_[i]; }
-
-  uint32_t intern(const StaticInst& inst, std::string_view body_text) {
-    auto [it, inserted] = first_by_pc_.try_emplace(inst.pc, static_cast<uint32_t>(table_.size()));
-    if (!inserted) {
-      uint32_t i = it->second;
-      for (;;) {
-        if (table_[i] == inst) return i;
-        if (next_same_pc_[i] == kNone) break;
-        i = next_same_pc_[i];
-      }
-      next_same_pc_[i] = static_cast<uint32_t>(table_.size());
-    }
-    table_.push_back(inst);
-    body_text_.emplace_back(body_text);
-    deltas_.emplace_back();
-    next_same_pc_.push_back(kNone);
-    return static_cast<uint32_t>(table_.size() - 1);
-  }
-
-  // Hands the entries added since the last call to the sink.
-  void announce(uint32_t kernel_id, const KernelSink& sink) {
-    if (announced_ == table_.size()) return;
-    InstTable slice{kernel_id, static_cast<uint32_t>(announced_),
-                    {table_.begin() + static_cast<ptrdiff_t>(announced_), table_.end()}};
-    announced_ = table_.size();
-    if (sink.insts) sink.insts(slice);
-  }
-
- private:
-  static constexpr uint32_t kNone = UINT32_MAX;
-  std::vector<StaticInst> table_;
-  std::vector<std::string> body_text_;
-  std::vector<DeltaMemo> deltas_;  // each entry's last base+delta deltas
-  std::unordered_map<uint64_t, uint32_t> first_by_pc_;
-  std::vector<uint32_t> next_same_pc_;
-  size_t announced_ = 0;
-};
-
-// Warps whose columns keep their capacity from one thread block to the
-// next, so that reading a block allocates only where it outgrows the last.
-class WarpPool {
- public:
-  WarpTrace& add_to(std::vector<WarpTrace>& warps) {
-    if (spare_.empty()) return warps.emplace_back();
-    WarpTrace& w = warps.emplace_back(std::move(spare_.back()));
-    spare_.pop_back();
-    w.warp_id = 0;
-    w.inst.clear();
-    w.mask.clear();
-    w.addr_mode.clear();
-    w.addrs.clear();
-    w.addr_extra.clear();
-    return w;
-  }
-  void take_back(std::vector<WarpTrace>& warps) {
-    for (WarpTrace& w : warps) spare_.push_back(std::move(w));
-    warps.clear();
-  }
-
- private:
-  std::vector<WarpTrace> spare_;
-};
-
-// Where the first field of `line` starts: its size if it is blank.
-size_t first_field(std::string_view line) {
-  size_t i = 0;
-  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-  return i;
-}
-
-bool is_blank(std::string_view line) { return first_field(line) == line.size(); }
-
-// Instruction lines start with a number (line, PC or thread block id);
-// structural lines with a word or '#', none of which is a hex digit.
-bool is_instruction(std::string_view line) {
-  const size_t i = first_field(line);
-  return i < line.size() && kHexDigit[static_cast<unsigned char>(line[i])] >= 0;
-}
-
-// Whether `line` is "KEY = VALUE" (KEY may be several words); sets `value`.
-bool keyword_value(std::string_view line, std::string_view key, std::string_view& value) {
-  Fields f(line);
-  Fields probe(key);
-  for (std::string_view word = probe.next(); !word.empty(); word = probe.next())
-    if (f.next() != word) return false;
-  if (f.next() != "=") return false;
-  value = f.next();
-  return !value.empty() && f.at_end();
-}
-
-bool parse_triplet(std::string_view s, Dim3& d) {
-  size_t a = s.find(','), b = a == std::string_view::npos ? a : s.find(',', a + 1);
-  return b != std::string_view::npos && parse_dec(s.substr(0, a), d.x) &&
-         parse_dec(s.substr(a + 1, b - a - 1), d.y) && parse_dec(s.substr(b + 1), d.z);
-}
-
-std::string dim_text(const Dim3& d) {
-  return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
-}
 
 class TraceReader {
  public:
-  TraceReader(std::istream& in, const std::string& path, const KernelSink& sink)
-      : lines_(in, path), path_(path), sink_(sink) {}
+  TraceReader(std::istream& in, const std::string& path, const KernelSink& sink, unsigned threads,
+              size_t piece_size)
+      : in_(in), lines_(in, path), path_(path), sink_(sink), threads_(threads), piece_size_(piece_size) {}
 
   void run() {
-    read_header();
-    if (!next_line()) return;
-    if (is_instruction(line_)) {
-      read_raw();
+    std::string_view first;
+    if (!read_header(first)) return;
+    CtaParser<LineReader> parser(lines_, path_, kernel_, table_);
+    parser.unread(first);
+    if (is_instruction(first)) {
+      parser.next_line();
+      parser.read_raw(sink_);
       return;
     }
-    do {
-      if (!line_.starts_with("#BEGIN_TB"))
-        expected(here(), "'#BEGIN_TB'", quoted(line_));
-      read_cta();
-    } while (next_line());
+    if (threads_ > 1) {
+      parser.next_cta();  // refuses a first line that is not '#BEGIN_TB', before the pieces
+      read_in_pieces(in_, lines_.rest_from_last_line(), lines_.number() - 1, path_, kernel_, table_, sink_,
+                     threads_, piece_size_);
+      return;
+    }
+    BlocksRead blocks;
+    parser.read_rest(blocks, sink_);
   }
 
  private:
-  Place here() const { return {path_, lines_.number()}; }
-
-  // The next non-blank line into line_; false at end of file.
-  bool next_line() {
-    if (unread_) {
-      unread_ = false;
-      return true;
-    }
-    while (lines_.next(line_))
-      if (!is_blank(line_)) return true;
-    return false;
-  }
-
-  void read_header() {
+  // Reads the header and hands it to the sink; false at end of file, else
+  // `first` is the first line after it (not blank).
+  bool read_header(std::string_view& first) {
     HeaderParser header(path_);
     bool more = false, ends_blank = false;
-    while ((more = lines_.next(line_)) && is_header_line(line_)) {
-      header.add(line_, lines_.number());
-      ends_blank = is_blank(line_);
+    std::string_view line;
+    while ((more = lines_.next(line)) && is_header_line(line)) {
+      header.add(line, lines_.number());
+      ends_blank = is_blank(line);
     }
-    kernel_ = header.finish(here(), more ? line_ : std::string_view());
+    kernel_ = header.finish({path_, lines_.number()}, more ? line : std::string_view());
     // The tracer ends its header with blank lines: a file that stops on a
     // header line was cut inside the header.
-    if (!more && !ends_blank) expected(here(), "a blank line after the header", "end of file");
-    unread_ = more;
+    if (!more && !ends_blank) expected({path_, lines_.number()}, "a blank line after the header", "end of file");
     if (path_ != "-" && path_ != "<stdin>")
       kernel_.trace_file = std::filesystem::path(path_).filename().string();
-    layout_ = layout_of(kernel_);
     if (sink_.kernel) sink_.kernel(kernel_);
+    first = line;
+    return more;
   }
 
-  void read_cta() {
-    CtaTrace& cta = cta_;
-    warps_.take_back(cta.warps);
-    cta.kernel_id = kernel_.id;
-    std::string_view v;
-    if (!next_line()) expected(here(), "'thread block = X,Y,Z'", "end of file");
-    if (!keyword_value(line_, "thread block", v) || !parse_triplet(v, cta.cta))
-      expected(here(), "'thread block = X,Y,Z'", quoted(line_));
-    const Dim3& g = kernel_.grid;
-    if (cta.cta.x >= g.x || cta.cta.y >= g.y || cta.cta.z >= g.z)
-      expected(here(), "a thread block inside the grid " + dim_text(g), dim_text(cta.cta));
-    const std::string block = "thread block " + dim_text(cta.cta);
-    // Inside the grid, checked above with the reader's own message.
-    if (!blocks_read_.insert(stream::cta_linear_index(cta.cta, g, {}, location(path_, lines_.number()))))
-      fail_input(path_, lines_.number(), block + " appears twice in the trace");
-    warp_ids_.clear();
-    for (;;) {
-      if (!next_line())
-        expected(here(), "'warp = N' or '#END_TB' to finish " + block, "end of file");
-      if (line_.starts_with("#END_TB")) break;
-      WarpTrace& w = warps_.add_to(cta.warps);
-      if (!keyword_value(line_, "warp", v) || !parse_dec(v, w.warp_id))
-        expected(here(), "'warp = N' or '#END_TB' in " + block, quoted(line_));
-      if (!warp_ids_.insert(w.warp_id))
-        fail_input(path_, lines_.number(), "warp " + std::to_string(w.warp_id) + " appears twice in " + block);
-      uint64_t count = 0;
-      if (!next_line()) expected(here(), "'insts = N'", "end of file");
-      if (!keyword_value(line_, "insts", v) || !parse_dec(v, count))
-        expected(here(), "'insts = N'", quoted(line_));
-      read_warp(w, count, block);
-    }
-    table_.announce(kernel_.id, sink_);
-    if (sink_.cta) sink_.cta(cta);
-  }
-
-  void read_warp(WarpTrace& w, uint64_t count, const std::string& block) {
-    const uint64_t insts_line = lines_.number();
-    auto want = [&] {
-      return std::to_string(count) + " instruction lines in warp " + std::to_string(w.warp_id) +
-             " of " + block + " ('insts = " + std::to_string(count) + "' at line " +
-             std::to_string(insts_line) + ")";
-    };
-    uint32_t after = kWarpStart;
-    for (uint64_t i = 0; i < count; ++i) {
-      if (!next_line()) expected(here(), want(), std::to_string(i) + " before end of file");
-      if (!is_instruction(line_)) expected(here(), want(), std::to_string(i));
-      after = add_warp_line(after, w);
-    }
-    if (next_line()) {
-      if (is_instruction(line_)) expected(here(), want(), "more");
-      unread_ = true;
-    }
-  }
-
-  void read_raw() {
-    uint64_t warps = (kernel_.block.volume() + 31) / 32;
-    if (warps > kMaxWarpsPerCta)
-      expected(here(), "at most " + std::to_string(kMaxWarpsPerCta * 32) + " threads per block",
-               std::to_string(kernel_.block.volume()));
-    // Raw lines interleave the thread blocks, so all of them are held
-    // until the end, then given out in index order as post-processing does.
-    std::map<uint64_t, CtaTrace> ctas;
-    const Dim3& g = kernel_.grid;
-    do {
-      if (!is_instruction(line_))
-        expected(here(), "a raw instruction line 'TB_X TB_Y TB_Z WARP PC ...'", quoted(line_));
-      Fields f(line_);
-      uint32_t ids[4];
-      for (auto& id : ids)
-        if (!parse_dec(f.next(), id))
-          expected(here(), "thread block x, y, z and warp ids at the start of a raw line",
-                   quoted(line_));
-      Dim3 tb{ids[0], ids[1], ids[2]};
-      if (tb.x >= g.x || tb.y >= g.y || tb.z >= g.z)
-        expected(here(), "a thread block inside the grid " + dim_text(g), dim_text(tb));
-      if (ids[3] >= warps)
-        expected(here(), "a warp id below " + std::to_string(warps), std::to_string(ids[3]));
-      CtaTrace& cta = ctas[(uint64_t(tb.z) * g.y + tb.y) * g.x + tb.x];
-      if (cta.warps.empty()) {
-        cta.kernel_id = kernel_.id;
-        cta.cta = tb;
-        cta.warps.resize(warps);
-        for (uint32_t i = 0; i < warps; ++i) cta.warps[i].warp_id = i;
-      }
-      add_instruction(f, cta.warps[ids[3]]);
-    } while (next_line());
-    table_.announce(kernel_.id, sink_);
-    for (const auto& [index, cta] : ctas)
-      if (sink_.cta) sink_.cta(cta);
-  }
-
-  // Adds the instruction of line_ to `w`, the warp's previous line being
-  // table entry `after` - 1 (kWarpStart: none); returns the value of
-  // `after` for the next line. A line that repeats the text of the one that
-  // last followed the same entry, without a memory access, is that
-  // instruction and mask again.
-  uint32_t add_warp_line(uint32_t after, WarpTrace& w) {
-    if (after < line_after_.size() && line_ == line_after_[after].text && lines_.terminated()) {
-      const KnownLine& known = line_after_[after];
-      w.inst.push_back(known.inst);
-      w.mask.push_back(known.mask);
-      return known.inst + 1;
-    }
-    Fields f(line_);
-    const uint32_t inst = add_instruction(f, w);
-    if (table_[inst].mem_width == 0) {
-      if (after >= line_after_.size()) line_after_.resize(after + 1);
-      KnownLine& known = line_after_[after];
-      known.text.assign(line_);
-      known.inst = inst;
-      known.mask = w.mask.back();
-    }
-    return inst + 1;
-  }
-
-  // Returns the line's table index.
-  uint32_t add_instruction(Fields& f, WarpTrace& w) {
-    if (!lines_.terminated())
-      expected(here(), "a complete instruction line", "end of file in the middle of the line");
-    uint32_t mask = 0;
-    parse_head(f, here(), layout_, scratch_, mask);
-    const uint32_t inst = static_instruction(f, mask, w);
-    w.inst.push_back(inst);
-    w.mask.push_back(mask);
-    return inst;
-  }
-
-  // The table index of the line's instruction, its head in scratch_; reads
-  // the rest of the line, the addresses into `w`.
-  uint32_t static_instruction(Fields& f, uint32_t mask, WarpTrace& w) {
-    if (std::optional<uint32_t> same = table_.match_body(scratch_, f)) {
-      const StaticInst& known = table_[*same];
-      std::string_view imm =
-          parse_tail(f, here(), layout_, known.mem_width, mask, w, &table_.deltas(*same));
-      if (known.imm ? *known.imm == imm : imm.empty()) return *same;
-      scratch_ = known;  // the same body with another immediate
-      scratch_.imm.emplace(imm);
-      const std::string body_text = table_.body_text(*same);
-      return table_.intern(scratch_, body_text);
-    }
-    const char* body = f.upcoming();
-    parse_body(f, here(), scratch_);
-    const std::string_view body_text(body, static_cast<size_t>(f.position() - body));
-    std::string_view imm = parse_tail(f, here(), layout_, scratch_.mem_width, mask, w);
-    if (imm.empty()) scratch_.imm.reset();
-    else scratch_.imm.emplace(imm);
-    return table_.intern(scratch_, body_text);
-  }
-
+  std::istream& in_;
   LineReader lines_;
   const std::string& path_;
   const KernelSink& sink_;
-  std::string_view line_;
-  bool unread_ = false;
+  unsigned threads_;
+  size_t piece_size_;
   KernelInfo kernel_;
-  LineLayout layout_;
   TableBuilder table_;
-  StaticInst scratch_;
-  struct KnownLine {
-    std::string text;
-    uint32_t inst = 0, mask = 0;
-  };
-  static constexpr uint32_t kWarpStart = 0;
-  std::vector<KnownLine> line_after_;  // by table index + 1, kWarpStart first
-  CtaTrace cta_;  // the thread block being read
-  WarpPool warps_;
-  stream::CtaIndexSet blocks_read_;
-  stream::WarpIdSet warp_ids_;  // of the thread block being read
 };
 
 }  // namespace
 
-void read_kernel_trace(std::istream& in, const std::string& path, const KernelSink& sink) {
-  TraceReader(in, path, sink).run();
+void read_kernel_trace(std::istream& in, const std::string& path, const KernelSink& sink, unsigned threads) {
+  TraceReader(in, path, sink, threads, kTextPieceSize).run();
+}
+
+void detail::read_kernel_trace_in_pieces(std::istream& in, const std::string& path, const KernelSink& sink,
+                                         unsigned threads, size_t piece_size) {
+  TraceReader(in, path, sink, threads, piece_size).run();
 }
 
 }  // namespace sasskit::accelsim

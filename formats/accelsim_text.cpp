@@ -29,6 +29,18 @@ constinit const std::array<int8_t, 256> kHexDigit = [] {
 
 LineReader::LineReader(std::istream& in, const std::string& path) : in_(in), path_(path) {}
 
+LineReader::LineReader(std::istream& in, const std::string& path, std::string_view first,
+                       uint64_t lines_before)
+    : in_(in), path_(path), buf_(first.begin(), first.end()), end_(first.size()), number_(lines_before) {}
+
+namespace {
+
+[[noreturn]] void refuse_long_line(const std::string& path, uint64_t number) {
+  fail_input(path, number, "expected a line shorter than 1 MiB, found a longer one");
+}
+
+}  // namespace
+
 bool LineReader::refill() {
   if (eof_) return false;
   if (begin_ > 0) {
@@ -57,6 +69,8 @@ bool LineReader::next(std::string_view& line) {
                                     : nullptr;
     if (nl) {
       size_t len = static_cast<size_t>(nl - start);
+      if (len > kMaxLine) refuse_long_line(path_, number_ + 1);
+      last_begin_ = begin_;
       begin_ += len + 1;
       if (len > 0 && start[len - 1] == '\r') --len;
       line = std::string_view(start, len);
@@ -66,10 +80,10 @@ bool LineReader::next(std::string_view& line) {
     }
     scanned = end_;
     size_t pending = end_ - begin_;
-    if (pending > kMaxLine)
-      fail_input(path_, number_ + 1, "expected a line shorter than 1 MiB, found a longer one");
+    if (pending > kMaxLine) refuse_long_line(path_, number_ + 1);
     if (!refill()) {
       if (pending == 0) return false;
+      last_begin_ = begin_;
       line = std::string_view(buf_.data() + begin_, pending);
       begin_ = end_;
       terminated_ = false;
@@ -78,6 +92,19 @@ bool LineReader::next(std::string_view& line) {
     }
     scanned = begin_ + pending;  // refill moved the pending bytes to the front
   }
+}
+
+bool ViewLines::next(std::string_view& line) {
+  if (rest_.empty()) return false;
+  const size_t nl = rest_.find('\n');
+  size_t len = nl == std::string_view::npos ? rest_.size() : nl;
+  if (len > kMaxLine) refuse_long_line(path_, number_ + 1);
+  line = rest_.substr(0, len);
+  terminated_ = nl != std::string_view::npos;
+  rest_.remove_prefix(terminated_ ? len + 1 : len);
+  if (terminated_ && len > 0 && line[len - 1] == '\r') line.remove_suffix(1);
+  ++number_;
+  return true;
 }
 
 std::string quoted(std::string_view token) {

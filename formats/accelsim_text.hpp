@@ -21,9 +21,13 @@ namespace sasskit::accelsim::detail {
 
 // Lines of a text stream, read in large blocks. A line excludes its '\n'
 // (and a '\r' before it).
+// A line longer than 1 MiB (with a '\r' before its '\n') is refused.
 class LineReader {
  public:
   LineReader(std::istream& in, const std::string& path);
+  // Reads `first` (the text before what `in` holds, whose first line is
+  // number `lines_before` + 1), then `in`.
+  LineReader(std::istream& in, const std::string& path, std::string_view first, uint64_t lines_before);
   // The next line; false at end of input.
   bool next(std::string_view& line);
   // 1-based number of the line last returned.
@@ -31,6 +35,11 @@ class LineReader {
   // Whether the line last returned ended with a newline (false only for a
   // last line cut short).
   bool terminated() const { return terminated_; }
+  // The text read from `in` but not returned, from the start of the line
+  // last returned: where another reader of `in` takes over.
+  std::string_view rest_from_last_line() const {
+    return {buf_.data() + last_begin_, end_ - last_begin_};
+  }
 
  private:
   bool refill();
@@ -39,9 +48,27 @@ class LineReader {
   const std::string& path_;
   std::vector<char> buf_;
   size_t begin_ = 0, end_ = 0;
+  size_t last_begin_ = 0;  // of the line last returned
   bool eof_ = false;
   bool terminated_ = true;
   uint64_t number_ = 0;
+};
+
+// The same lines from text in memory (LineReader's rules), numbered from
+// `lines_before` + 1.
+class ViewLines {
+ public:
+  ViewLines(std::string_view text, const std::string& path, uint64_t lines_before)
+      : rest_(text), path_(path), number_(lines_before) {}
+  bool next(std::string_view& line);
+  uint64_t number() const { return number_; }
+  bool terminated() const { return terminated_; }
+
+ private:
+  std::string_view rest_;
+  const std::string& path_;
+  uint64_t number_;
+  bool terminated_ = true;
 };
 
 // Where a message points: file and line.

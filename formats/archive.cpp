@@ -236,7 +236,7 @@ void ArchiveReader::read_kernel(const KernelEntry& kernel, const accelsim::Kerne
       const uint64_t ctas = blocks[first + i].second;
       const std::string& where = raw[i].where;
       uint64_t seen = 0;
-      decoder.decode(raw[i].bytes, table.insts, where, [&](const CtaTrace& c) {
+      decoder.decode(raw[i].bytes, table.insts, where, [&](CtaTrace& c) {
         ++seen;
         if (sink.cta) sink.cta(c);
       });

@@ -271,7 +271,7 @@ struct CtaDecoder::Sources {
 };
 
 void CtaDecoder::decode(std::string_view payload, const std::vector<StaticInst>& table,
-                        const std::string& where, const std::function<void(const CtaTrace&)>& emit) {
+                        const std::string& where, const std::function<void(CtaTrace&)>& emit) {
   grow_to(table.size());
   ByteSource head(payload, where);
   uint64_t ctas = head.varint();

@@ -162,8 +162,9 @@ class CtaDecoder : private KernelModel {
  public:
   using KernelModel::KernelModel;
   // Decodes every CTA of one block payload in order; `where` names the block.
+  // `emit` may take the CTA's columns (swap them): each CTA is decoded afresh.
   void decode(std::string_view payload, const std::vector<StaticInst>& table,
-              const std::string& where, const std::function<void(const CtaTrace&)>& emit);
+              const std::string& where, const std::function<void(CtaTrace&)>& emit);
 
  private:
   struct Sources;

@@ -33,7 +33,7 @@ class SelectingSink {
           h_.kernel(named);
         },
         [this](const InstTable& t) { h_.insts(t); },
-        [this](const CtaTrace& c) { h_.cta(c); }};
+        [this](CtaTrace& c) { h_.take_cta(c); }};
   }
 
  private:
@@ -105,7 +105,7 @@ TraceFormat detect_trace_format(const std::string& path) {
   return detect_trace_format(in, head);
 }
 
-void read_accelsim(const std::string& path, KernelSelector& selection, TraceHandler& handler) {
+void read_accelsim(const std::string& path, KernelSelector& selection, TraceHandler& handler, unsigned threads) {
   std::string list_path = accelsim_list_path(path);
   if (!fs::exists(list_path)) {
     if (fs::is_directory(path)) {
@@ -140,7 +140,7 @@ void read_accelsim(const std::string& path, KernelSelector& selection, TraceHand
     std::string file = find_kernel_file(dir, listed);
     Input in(file);
     try {
-      accelsim::read_kernel_trace(in.stream(), file, sink);
+      accelsim::read_kernel_trace(in.stream(), file, sink, threads);
     } catch (const SkipKernel&) {
     }
     in.check_read_error();

@@ -23,6 +23,9 @@ class TraceHandler {
   virtual void kernel(const KernelInfo&) = 0;
   virtual void insts(const InstTable&) = 0;
   virtual void cta(const CtaTrace&) = 0;
+  // A CTA whose columns the handler may take, swapping them with others of
+  // its own (a handler that keeps CTAs saves a copy); by default cta().
+  virtual void take_cta(CtaTrace& c) { cta(c); }
   // A stream's cta record, as read; by default decoded (and checked against
   // the kernel's table) for cta(). A handler that copies records passes the
   // bytes on instead.
@@ -53,8 +56,10 @@ TraceFormat detect_trace_format(Input& in, std::string& head);
 
 // Reads an Accel-Sim trace (directory or kernelslist.g): the kernels
 // `selection` keeps. Kernel files are looked up as listed, then with .xz and
-// .gz appended.
-void read_accelsim(const std::string& path, KernelSelector& selection, TraceHandler& handler);
+// .gz appended. Thread blocks are parsed on `threads` threads
+// (accelsim::read_kernel_trace).
+void read_accelsim(const std::string& path, KernelSelector& selection, TraceHandler& handler,
+                   unsigned threads = 1);
 
 // Reads a stream's records after its header, every member of it, through
 // the kernel layer (formats/kernel_stream.hpp): the kernels `selection`

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/accelsim.hpp"
+#include "formats/accelsim_parser.hpp"
 #include "libcommon/diag.hpp"
 
 namespace sasskit::test {
@@ -16,6 +17,7 @@ struct Records {
   std::vector<KernelInfo> kernels;
   std::vector<InstTable> tables;
   std::vector<CtaTrace> ctas;
+  bool operator==(const Records&) const = default;
 };
 
 inline Records read_records(std::istream& in, const std::string& path = "t.traceg") {
@@ -72,6 +74,31 @@ inline std::string read_error(const std::string& text) {
     return e.where() + ": " + e.what();
   }
   return "no error";
+}
+
+// All that reading `text` gives: the records in order ('k', 't' and 'c' per
+// record, in `order`), and the refusal that ended it ("file:line: message",
+// empty if none). With `threads` > 1, thread blocks are parsed in pieces of
+// about `piece_size` bytes.
+struct Reading {
+  Records records;
+  std::string order;
+  std::string error;
+  bool operator==(const Reading&) const = default;
+};
+
+inline Reading read_all(const std::string& text, unsigned threads = 1, size_t piece_size = 1) {
+  Reading r;
+  accelsim::KernelSink sink{[&](const KernelInfo& k) { r.records.kernels.push_back(k), r.order += 'k'; },
+                            [&](const InstTable& t) { r.records.tables.push_back(t), r.order += 't'; },
+                            [&](const CtaTrace& c) { r.records.ctas.push_back(c), r.order += 'c'; }};
+  std::istringstream in(text);
+  try {
+    accelsim::detail::read_kernel_trace_in_pieces(in, "t.traceg", sink, threads, piece_size);
+  } catch (const Error& e) {
+    r.error = e.code() == ExitCode::BadInput ? e.where() + ": " + e.what() : "not BadInput: " + std::string(e.what());
+  }
+  return r;
 }
 
 // A kernel header as the tracer writes it.

@@ -36,16 +36,16 @@ void CtaRangeFilter::kernel(const KernelInfo& k) {
   next_.kernel(k);
 }
 
-void CtaRangeFilter::cta(const CtaTrace& c) {
+bool CtaRangeFilter::keeps(const CtaTrace& c) {
   auto grid = grids_.find(c.kernel_id);
   if (grid == grids_.end())
     fail_input("--ctas", "a CTA of kernel " + std::to_string(c.kernel_id) + " before its kernel record");
   const Dim3& g = grid->second;
   const uint64_t index = c.cta.x + uint64_t(c.cta.y) * g.x + uint64_t(c.cta.z) * g.x * g.y;
   ++ctas_seen_;
-  if (!range_.contains(index)) return;
+  if (!range_.contains(index)) return false;
   ++ctas_kept_;
-  next_.cta(c);
+  return true;
 }
 
 void CtaRangeFilter::fail_if_none_kept(const std::string& input) const {

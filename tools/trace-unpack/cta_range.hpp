@@ -29,13 +29,21 @@ class CtaRangeFilter : public TraceHandler {
   void memcpy(const Memcpy& m) override { next_.memcpy(m); }
   void kernel(const KernelInfo& k) override;
   void insts(const InstTable& t) override { next_.insts(t); }
-  void cta(const CtaTrace& c) override;
+  void cta(const CtaTrace& c) override {
+    if (keeps(c)) next_.cta(c);
+  }
+  void take_cta(CtaTrace& c) override {
+    if (keeps(c)) next_.take_cta(c);
+  }
   void other(const stream::Record& r) override;
   // After the whole input: fails (ExitCode::Failure, where `input`) when
   // kernels were kept but the range holds none of their CTAs.
   void fail_if_none_kept(const std::string& input) const;
 
  private:
+  // Counts `c`, and whether it is in the range.
+  bool keeps(const CtaTrace& c);
+
   TraceHandler& next_;
   CtaRange range_;
   std::map<uint32_t, Dim3> grids_;  // kernel id -> grid

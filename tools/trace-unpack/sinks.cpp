@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <iostream>
 
@@ -19,17 +20,53 @@ namespace fs = std::filesystem;
 // encoder and its records packed one after another. Several parts per thread
 // even out CTAs of unequal sizes; 256 CTAs a batch (as rd-cache reads them)
 // are enough to share among threads and few enough to hold.
+// CTAs held to be packed on the threads: up to kCtas, and while they hold
+// less than kBytesPerThread per thread of columns (a batch of 256 CTAs of a
+// large gemm held 400 MB).
 struct StreamSink::Batch {
   static constexpr size_t kCtas = 256;
   static constexpr size_t kPartsPerThread = 4;
+  static constexpr size_t kBytesPerThread = size_t(1) << 20;
   struct Part {
     stream::PayloadEncoder encoder;
     msgpack::sbuffer packed;
   };
-  explicit Batch(unsigned threads) : ctas(kCtas), parts(size_t(threads) * kPartsPerThread) {}
+  explicit Batch(unsigned threads)
+      : ctas(kCtas), parts(size_t(threads) * kPartsPerThread), most_bytes(threads * kBytesPerThread) {}
+  // Whether `c`, copied or taken (swapped with a slot), fills the batch.
+  bool add(const CtaTrace& c) {
+    ctas[held] = c;
+    return added();
+  }
+  bool take(CtaTrace& c) {
+    std::swap(ctas[held], c);
+    return added();
+  }
+  bool added() {
+    bytes += (bytes_of[held] = column_bytes(ctas[held]));
+    return ++held == kCtas || bytes >= most_bytes;
+  }
+  // Called once packed: a slot that held a CTA of more than a sixteenth of
+  // a batch gives its memory back (what the slots keep stays within 16
+  // batches; a slot given back at every batch costs its CTA's allocations).
+  void clear() {
+    for (size_t i = 0; i < held; ++i)
+      if (bytes_of[i] > most_bytes / 16) ctas[i] = CtaTrace();
+    held = 0;
+    bytes = 0;
+  }
+  static size_t column_bytes(const CtaTrace& c) {
+    size_t b = 0;
+    for (const WarpTrace& w : c.warps)
+      b += (w.inst.size() + w.mask.size()) * 4 + w.addr_mode.size() + (w.addrs.size() + w.addr_extra.size()) * 8;
+    return b;
+  }
+
   std::vector<CtaTrace> ctas;  // the first `held`; the others keep their capacity
-  size_t held = 0;
+  std::array<size_t, kCtas> bytes_of{};
+  size_t held = 0, bytes = 0;
   std::vector<Part> parts;
+  size_t most_bytes;
 };
 
 StreamSink::StreamSink(stream::Writer& writer, unsigned threads)
@@ -57,8 +94,15 @@ void StreamSink::cta(const CtaTrace& c) {
     w_.write(c);
     return;
   }
-  batch_->ctas[batch_->held++] = c;
-  if (batch_->held == Batch::kCtas) flush();
+  if (batch_->add(c)) flush();
+}
+
+void StreamSink::take_cta(CtaTrace& c) {
+  if (!batch_) {
+    w_.write(c);
+    return;
+  }
+  if (batch_->take(c)) flush();
 }
 
 void StreamSink::cta_record(const stream::CtaRecord& c) {
@@ -88,7 +132,7 @@ void StreamSink::flush() {
   });
   for (size_t p = 0; p < parts; ++p)
     w_.write_packed_ctas(b.parts[p].packed, b.held * (p + 1) / parts - b.held * p / parts);
-  b.held = 0;
+  b.clear();
 }
 
 JsonlSink::JsonlSink(std::ostream& out, const stream::Header& upstream, stream::Stage self)

@@ -28,6 +28,8 @@ class StreamSink : public TraceHandler {
   void kernel(const KernelInfo& k) override;
   void insts(const InstTable& t) override;
   void cta(const CtaTrace& c) override;
+  // With more than one thread, takes the CTA's columns into the batch.
+  void take_cta(CtaTrace& c) override;
   // A stream's cta records are copied undecoded.
   void cta_record(const stream::CtaRecord& c) override;
   void other(const stream::Record& r) override;

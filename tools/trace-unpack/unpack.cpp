@@ -15,8 +15,8 @@ namespace sasskit::unpack {
 namespace {
 
 // The input, opened once: its upstream header (empty for Accel-Sim text)
-// and a way to feed its events to a handler (an archive's blocks
-// decompressed on `threads`).
+// and a way to feed its events to a handler (Accel-Sim text parsed and an
+// archive's blocks decompressed on `threads`).
 class Source {
  public:
   Source(const std::string& path, KernelSelector& kernels, unsigned threads)
@@ -38,7 +38,7 @@ class Source {
   void feed(TraceHandler& handler) {
     switch (format_) {
       case TraceFormat::AccelsimDir:
-        read_accelsim(path_, kernels_, handler);
+        read_accelsim(path_, kernels_, handler, threads_);
         break;
       case TraceFormat::Stream:
         read_stream(*reader_, kernels_, handler);
