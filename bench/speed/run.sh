@@ -32,8 +32,8 @@
 # SPEED_STAGES=1 adds the other stages' goals (rd-cache's accesses per CPU
 # second, `trace-unpack --to accelsim` against `xz -dc`) on a 1.04 GB vecadd and
 # a 0.46 GB gather kernel (stages.tsv; a few minutes more, 2 GB of scratch).
-# SPEED_SERIAL=1 adds the serial part of rd-cache and pipe-sim (issue 61):
-# each at -j 1 and -j 2 under SASSKIT_TIMING (sasskit(7)) on a generated
+# SPEED_SERIAL=1 adds the serial part of trace-unpack (from the text),
+# rd-cache and pipe-sim (issue 61): each at -j 1 and -j 2 under SASSKIT_TIMING (sasskit(7)) on a generated
 # gather of 65,536 CTAs of 256 threads (-n 16M, 0.4 GB of text), the wall and
 # CPU time outside the parallel sections and Amdahl's speed-up at 16 and 64
 # threads (serial.tsv; one run each, a few minutes on a 2-core machine).
@@ -240,10 +240,12 @@ measure_serial() {
   trace-unpack -q --no-provenance "$dir" -o "$s"
   rd-cache -q --no-provenance --config qv100 "$s" -o "$r"
   for j in 1 2; do
-    for tool in "rd-cache:$s" "pipe-sim:$r"; do
+    for tool in "trace-unpack:$dir" "rd-cache:$s" "pipe-sim:$r"; do
       input=${tool#*:}
       tool=${tool%%:*}
-      SASSKIT_TIMING=1 "$tool" -q --no-provenance --config qv100 -j "$j" "$input" -o /dev/null 2>"$work/timing.txt"
+      local gpu=(--config qv100)
+      [[ $tool == trace-unpack ]] && gpu=()
+      SASSKIT_TIMING=1 "$tool" -q --no-provenance "${gpu[@]}" -j "$j" "$input" -o /dev/null 2>"$work/timing.txt"
       awk -v OFS='\t' -v n="$name" -v t="$tool" -v j="$j" '
         { for (i = 1; i <= NF; i++) { gsub(/[,;%x()]/, "", $i); v[i] = $i } }
         END { print n, t, j, v[4], v[7], v[9], v[13], v[18], v[22], v[25], v[28], v[34], v[38], v[48], v[49] }' \
