@@ -146,6 +146,7 @@ class ByteSource {
   }
 
   size_t remaining() const { return data_.size() - pos_; }
+  std::string_view rest() const { return data_.substr(pos_); }
   bool done() const { return pos_ == data_.size(); }
   const std::string& where() const { return where_; }
   [[noreturn]] void damaged(const std::string& what) const {

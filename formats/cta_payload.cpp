@@ -1,5 +1,6 @@
 #include "formats/cta_payload.hpp"
 
+#include <cstring>
 
 #include "formats/archive_lanes.hpp"
 
@@ -180,6 +181,35 @@ bool PayloadReader::next_warp(bool addresses) {
   warp_id_ = static_cast<uint32_t>(id);
   if (!warp_ids_.insert(warp_id_))
     fail_input(in_.where(), "warp " + std::to_string(warp_id_) + " appears twice in the CTA");
+  columns_repeat_ = skip_repeated_columns();
+  if (!columns_repeat_) read_columns();
+  next_access_ = 0;
+  model_.reset();
+  if (!addresses) {
+    for (uint32_t i : memory()) {
+      read_mode_and_extras(mask_[i]);
+      if (active_lanes(mask_[i]) > 0) skip_lanes(mask_[i]);
+    }
+    next_access_ = memory_size_;
+  }
+  return true;
+}
+
+// Reading the columns checks nothing beyond their own bytes but the bound
+// on the instruction count, and they hold two bytes or more for each
+// instruction: the bound holds wherever the same bytes lie whole.
+bool PayloadReader::skip_repeated_columns() {
+  const std::string_view rest = in_.rest();
+  if (columns_.empty() || rest.size() < columns_.size() ||
+      std::memcmp(rest.data(), columns_.data(), columns_.size()) != 0)
+    return false;
+  in_.raw(columns_.size());
+  return true;
+}
+
+void PayloadReader::read_columns() {
+  const std::string_view start = in_.rest();
+  columns_.clear();  // until these read whole
   const uint64_t n = in_.varint();
   if (n > in_.remaining() / 2) in_.damaged(std::to_string(n) + " instructions exceed the record");
   size_ = n;
@@ -211,16 +241,7 @@ bool PayloadReader::next_warp(bool addresses) {
     memory_[k] = static_cast<uint32_t>(uint64_t(prev_pos + 1) + gap);
     prev_pos = int64_t(memory_[k]);
   }
-  next_access_ = 0;
-  model_.reset();
-  if (!addresses) {
-    for (uint32_t i : memory()) {
-      read_mode_and_extras(mask_[i]);
-      if (active_lanes(mask_[i]) > 0) skip_lanes(mask_[i]);
-    }
-    next_access_ = m;
-  }
-  return true;
+  columns_.assign(start.data(), start.size() - in_.remaining());
 }
 
 PayloadReader::Access PayloadReader::read_access(uint64_t* lanes, bool affine_first_only) {
@@ -292,15 +313,27 @@ bool warp_agrees_with(const PayloadReader& in, const std::vector<StaticInst>& ta
   return true;
 }
 
+bool WarpUnits::add(const PayloadReader& in, const std::vector<StaticInst>& table,
+                    std::span<const UnitClass> unit_of, UnitCounts& counts) {
+  if (!known_ || !in.columns_repeat()) {
+    known_ = false;
+    if (!warp_agrees_with(in, table)) return false;
+    units_ = {};
+    for (uint32_t i : in.inst()) ++units_[static_cast<size_t>(unit_of[i])];
+    known_ = true;
+  }
+  counts += units_;
+  return true;
+}
+
 bool count_payload_units(std::string_view payload, const std::string& where, const std::vector<StaticInst>& table,
                          std::span<const UnitClass> unit_of, UnitCounts& counts) {
   PayloadReader in(payload, where);
   if (in.warps() == 0) return false;
   UnitCounts counted{};
-  while (in.next_warp(false)) {
-    if (!warp_agrees_with(in, table)) return false;
-    for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
-  }
+  WarpUnits units;
+  while (in.next_warp(false))
+    if (!units.add(in, table, unit_of, counted)) return false;
   counts = counted;
   return true;
 }

@@ -99,6 +99,11 @@ class PayloadReader {
   // number the payload gave before.
   bool next_warp(bool addresses);
   uint32_t warp_id() const { return warp_id_; }
+  // Whether this warp's instruction and mask columns and memory positions
+  // are, byte for byte, those of the warp read before it (by this reader,
+  // in this payload or the one before): the same bytes read the same way,
+  // so they were taken as read and what a reader derived from them holds.
+  bool columns_repeat() const { return columns_repeat_; }
   // The warp's dynamic instructions: index into the kernel's table, and
   // active mask.
   std::span<const uint32_t> inst() const { return std::span(inst_).first(size_); }
@@ -122,6 +127,8 @@ class PayloadReader {
   Access read_access(uint64_t* lanes, bool affine_first_only = false);
 
  private:
+  bool skip_repeated_columns();
+  void read_columns();
   Access read_mode_and_extras(uint32_t mask);
   void read_lanes(uint32_t inst, uint32_t mask, uint64_t* lanes, bool affine_first_only, Access& access);
   void skip_lanes(uint32_t mask);
@@ -131,6 +138,8 @@ class PayloadReader {
   uint32_t warp_id_ = 0;
   size_t size_ = 0, memory_size_ = 0, next_access_ = 0;
   std::vector<uint32_t> inst_, mask_, memory_;  // capacity kept from warp to warp
+  std::string columns_;  // the last warp's columns as read; empty if none
+  bool columns_repeat_ = false;
   WarpModel model_;
   WarpIdSet warp_ids_;
 };
@@ -139,6 +148,22 @@ class PayloadReader {
 // range, and memory instructions where the table has them and nowhere
 // else (then validate_cta passes the warp).
 bool warp_agrees_with(const PayloadReader& in, const std::vector<StaticInst>& table);
+
+// A warp's dynamic instructions by unit class, once it agrees with the
+// kernel's table, for one CTA's warps read in turn: a warp that repeats the
+// columns of the one before (most warps of a CTA) is neither checked nor
+// counted again.
+class WarpUnits {
+ public:
+  // Adds `in`'s warp's counts to `counts`; false, adding nothing, where the
+  // warp disagrees with `table` (`unit_of`: per entry of it).
+  bool add(const PayloadReader& in, const std::vector<StaticInst>& table, std::span<const UnitClass> unit_of,
+           UnitCounts& counts);
+
+ private:
+  bool known_ = false;  // units_ holds the last warp's counts
+  UnitCounts units_{};
+};
 
 // A CTA's dynamic warp instructions by unit class (`unit_of`: per entry of
 // `table`) into `counts`, read through its compact payload once, the

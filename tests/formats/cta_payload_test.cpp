@@ -289,3 +289,58 @@ TEST(CtaPayload, CountingUnitsFromThePayloadMatchesCountingDecodedWarps) {
   EXPECT_EQ(error_of([&] { count_payload_units(cut, "t", table(), unit_of, kept); }),
             error_of([&] { decode_warps(cut, "t"); }));
 }
+
+// A warp whose columns repeat the warp's before it, in its payload or, for
+// a reader restarted, in the payload before, is read as the first was.
+TEST(CtaPayload, TheReaderTakesRepeatedColumnsAsRead) {
+  std::vector<StaticInst> t = table();
+  for (const StaticInst& s : loads(5)) t.push_back(s);
+  std::vector<WarpTrace> warps = numbered({every_lane_kind(), every_lane_kind(), warp_over(5), every_lane_kind()});
+  for (uint32_t& i : warps[2].inst) i += 3;  // warp_over's loads come after table()'s entries
+  const std::string payload = encode_warps(warps, t);
+  EXPECT_EQ(decode_warps(payload, "t"), warps);
+  PayloadReader in(payload, "t");
+  const bool repeats[] = {false, true, false, false};
+  for (size_t k = 0; k < warps.size(); ++k) {
+    ASSERT_TRUE(in.next_warp(true));
+    EXPECT_EQ(in.columns_repeat(), repeats[k]) << k;
+    EXPECT_EQ(std::vector<uint32_t>(in.inst().begin(), in.inst().end()), warps[k].inst) << k;
+    EXPECT_EQ(std::vector<uint32_t>(in.mask().begin(), in.mask().end()), warps[k].mask) << k;
+    EXPECT_EQ(in.memory().size(), warps[k].addr_mode.size()) << k;
+    std::vector<uint64_t> addrs;
+    for (uint32_t i : in.memory()) {
+      std::array<uint64_t, 32> lanes;
+      in.read_access(lanes.data());
+      addrs.insert(addrs.end(), lanes.begin(), lanes.begin() + active_lanes(in.mask()[i]));
+    }
+    EXPECT_EQ(addrs, warps[k].addrs) << k;
+  }
+  EXPECT_FALSE(in.next_warp(true));
+  // The next payload's first warp repeats this one's last.
+  const std::vector<WarpTrace> next = numbered({every_lane_kind()});
+  const std::string next_payload = encode_warps(next, t);
+  in.restart(next_payload);
+  ASSERT_TRUE(in.next_warp(false));
+  EXPECT_TRUE(in.columns_repeat());
+  EXPECT_EQ(std::vector<uint32_t>(in.inst().begin(), in.inst().end()), next[0].inst);
+  EXPECT_FALSE(in.next_warp(false));
+}
+
+// Columns a read failed in are not taken as read: the reader, restarted on
+// a payload whose warp repeats the last good one, reads that warp afresh.
+TEST(CtaPayload, ColumnsThatFailedToReadAreNotTakenAsRead) {
+  const std::string good = encode_warps(numbered({every_lane_kind()}), table());
+  WarpTrace alu;
+  alu.inst = {0, 0, 0, 0};
+  alu.mask = {0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff};
+  std::string bad = encode_warps(numbered({alu}), table());
+  bad.back() = '\x05';  // its memory-instruction count, after the instructions were read
+  PayloadReader in(good, "t");
+  ASSERT_TRUE(in.next_warp(false));
+  in.restart(bad);
+  EXPECT_EQ(error_of([&] { in.next_warp(false); }), "t: damaged cta record: 5 memory instructions among 4");
+  in.restart(good);
+  ASSERT_TRUE(in.next_warp(false));
+  EXPECT_FALSE(in.columns_repeat());
+  EXPECT_EQ(std::vector<uint32_t>(in.inst().begin(), in.inst().end()), every_lane_kind().inst);
+}

@@ -150,11 +150,11 @@ bool read_warps(stream::PayloadReader& in, const KernelAccesses& kernel, std::sp
   UnitCounts counted{};
   std::array<uint64_t, 32> lanes;
   size_t warps = 0;  // a warp's buffers come as it is read: a count alone allocates nothing
+  stream::WarpUnits warp_units;
   while (in.next_warp(true)) {
-    if (!stream::warp_agrees_with(in, kernel.table)) return false;
+    if (!warp_units.add(in, kernel.table, unit_of, counted)) return false;
     if (warps == accesses.warps.size()) accesses.warps.emplace_back();
     WarpAccesses& w = accesses.warps[warps++];
-    for (uint32_t i : in.inst()) ++counted[static_cast<size_t>(unit_of[i])];
     w.pos.clear();
     w.inst.clear();
     w.line_begin.assign(1, 0);
