@@ -16,7 +16,7 @@ using sasskit::rdcache::test::generated_stream;
 TEST(LruTags, HitsAndWriteBacksMatchExactLruForEveryGeometry) {
   const auto stream = generated_stream(30000, 11);
   for (uint64_t sets : {1ull, 4ull, 6ull, 64ull}) {
-    for (uint64_t ways : {1ull, 3ull, 16ull, 200ull}) {
+    for (uint64_t ways : {1ull, 3ull, 8ull, 15ull, 16ull, 17ull, 200ull}) {
       const std::unique_ptr<CacheTags> tags = make_cache_tags("lru", sets, ways);
       ExactLru ref(sets, ways);
       uint64_t hits = 0, written_back = 0;

@@ -1,6 +1,10 @@
 #include "lru_tags.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <string>
+
+#include "libcommon/diag.hpp"
 
 namespace sasskit::rdcache {
 
@@ -69,30 +73,75 @@ std::unique_ptr<CacheTags> make_lru_tags(uint64_t sets, uint64_t ways) {
   return std::make_unique<ListedLru>(sets, ways);
 }
 
-ScannedLru::ScannedLru(uint64_t sets, uint64_t ways) : set_of_(sets), ways_(ways), ways_of_sets_(sets * ways) {}
+namespace {
 
-// A set's lines are held newest first, the empty ways last; the line found
-// (or allocated) moves to the front. A missing line takes the last way's
-// place: the least recent line's, or an empty way's (nothing dirty), so the
-// search compares keys only.
+constexpr uint64_t kEveryByte = 0x0101010101010101ull, kEveryNibble = 0x1111111111111111ull;
+
+uint8_t signature(uint64_t key) { return static_cast<uint8_t>((key * kFibonacciHash) >> 56); }
+
+// Bit 7 of each byte of `x` equal to `byte` (and maybe of bytes above such a
+// byte: the lowest flagged one always is).
+uint64_t bytes_equal(uint64_t x, uint8_t byte) {
+  const uint64_t y = x ^ (kEveryByte * byte);
+  return (y - kEveryByte) & ~y & (kEveryByte << 7);
+}
+
+// The place of way `w` in `recency` (the lowest four-bit field equal to w).
+unsigned place_of(uint64_t recency, unsigned w) {
+  const uint64_t y = recency ^ (kEveryNibble * w);
+  return static_cast<unsigned>(std::countr_zero((y - kEveryNibble) & ~y & (kEveryNibble << 3))) / 4;
+}
+
+// `recency` with the way at `place` moved to the front.
+uint64_t to_front(uint64_t recency, unsigned place) {
+  const uint64_t w = (recency >> (4 * place)) & 0xf;
+  const uint64_t newer = recency & ((uint64_t{1} << (4 * place)) - 1);
+  const uint64_t older = place == 15 ? 0 : recency & (~uint64_t{0} << (4 * (place + 1)));
+  return older | newer << 4 | w;
+}
+
+}  // namespace
+
+ScannedLru::ScannedLru(uint64_t sets, uint64_t ways)
+    : set_of_(sets), ways_(static_cast<unsigned>(ways)), sets_(sets), ways_of_sets_(sets * ways) {
+  if (ways == 0 || ways > kScannedWays) fail("ScannedLru: " + std::to_string(ways) + " ways");
+  uint64_t identity = 0;  // way w at place w; places past the ways hold 15s, found only as way 15
+  for (unsigned place = 0; place < kScannedWays; ++place) identity |= uint64_t{place < ways_ ? place : 15} << (4 * place);
+  for (Set& set : sets_) set.recency = identity;
+}
+
+unsigned ScannedLru::find(const Set& set, const Way* ways, uint64_t key) const {
+  const uint8_t sig = signature(key);
+  for (unsigned half = 0; half < 2; ++half)
+    for (uint64_t bits = bytes_equal(set.sig[half], sig); bits; bits &= bits - 1) {
+      const unsigned w = 8 * half + static_cast<unsigned>(std::countr_zero(bits)) / 8;
+      if (w < ways_ && ways[w].key == key) return w;
+    }
+  return ways_;
+}
+
 TagOutcome ScannedLru::access(uint64_t line, uint32_t mask, bool write) {
   TagOutcome out;
-  Way* const set = ways_of_sets_.data() + set_of_(line) * ways_;
+  const uint64_t index = set_of_(line);
+  Set& set = sets_[index];
+  Way* const ways = ways_of_sets_.data() + index * ways_;
   const uint64_t key = line + 1;
-  uint64_t i = 0;
-  while (i < ways_ && set[i].key != key) ++i;
-  Way found{key};
-  if (i < ways_) {
-    found = set[i];
-    out.hits = found.valid & mask;
+  unsigned w = find(set, ways, key);
+  unsigned place;
+  if (w < ways_) {
+    out.hits = ways[w].valid & mask;
+    place = place_of(set.recency, w);
   } else {
-    i = ways_ - 1;
-    out.written_back = static_cast<unsigned>(sectors_in(set[i].dirty));
+    place = ways_ - 1;
+    w = static_cast<unsigned>((set.recency >> (4 * place)) & 0xf);
+    out.written_back = static_cast<unsigned>(sectors_in(ways[w].dirty));
+    ways[w] = Way{key};
+    const unsigned shift = 8 * (w % 8);
+    set.sig[w / 8] = (set.sig[w / 8] & ~(uint64_t{0xff} << shift)) | uint64_t{signature(key)} << shift;
   }
-  std::move_backward(set, set + i, set + i + 1);
-  found.valid |= mask;
-  if (write) found.dirty |= mask;
-  set[0] = found;
+  set.recency = to_front(set.recency, place);
+  ways[w].valid |= mask;
+  if (write) ways[w].dirty |= mask;
   return out;
 }
 

@@ -3,6 +3,7 @@
 // geometry; the stacks answer for every size at once, this for one.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -12,20 +13,25 @@
 
 namespace sasskit::rdcache {
 
-// Sets of up to this many ways are scanned (ScannedLru), larger ones listed
-// (ListedLru): a scanned set's lines lie side by side, newest first, in one
-// or a few CPU cache lines, where the index's probe and the LRU list's
+// Sets of up to this many ways are held by ScannedLru, larger ones listed
+// (ListedLru): a scanned set's signatures, recency and lines lie side by
+// side in a few CPU cache lines, where the index's probe and the LRU list's
 // neighbours are scattered over a table the size of the cache (an L2 of
-// megabytes: a CPU cache miss each). A miss scans every way, more
-// instructions than the index, but the run is faster.
+// megabytes: a CPU cache miss each).
 inline constexpr uint64_t kScannedWays = 16;
 
 // LRU tags of `sets` x `ways` (each at least 1), scanned or listed by ways.
 std::unique_ptr<CacheTags> make_lru_tags(uint64_t sets, uint64_t ways);
 
+// A set's lines stay in the ways they were allocated to. A one-byte
+// signature per way finds the few ways that may hold a line (all 16 compared
+// at once, a byte per lane of two 64-bit words), and the set's recency is
+// the list of its ways' numbers, newest first, four bits each in one word:
+// a hit or an allocation moves one number to the front, a miss takes the
+// last one's way (the least recent line's, or an empty way's).
 class ScannedLru final : public CacheTags {
  public:
-  ScannedLru(uint64_t sets, uint64_t ways);
+  ScannedLru(uint64_t sets, uint64_t ways);  // ways at most kScannedWays
   TagOutcome access(uint64_t line, uint32_t mask, bool write) override;
 
  private:
@@ -33,9 +39,16 @@ class ScannedLru final : public CacheTags {
     uint64_t key = 0;  // line + 1; 0 = empty
     uint32_t valid = 0, dirty = 0;
   };
+  struct Set {
+    uint64_t recency = 0;             // way numbers, newest in the low four bits
+    std::array<uint64_t, 2> sig{};   // byte w: way w's signature
+  };
+  // The way of `set` holding `key`, or ways_ when none does.
+  unsigned find(const Set& set, const Way* ways, uint64_t key) const;
   SetIndex set_of_;
-  uint64_t ways_;
-  std::vector<Way> ways_of_sets_;  // sets x ways, a set's ways newest first
+  unsigned ways_;
+  std::vector<Set> sets_;
+  std::vector<Way> ways_of_sets_;  // sets x ways
 };
 
 class ListedLru final : public CacheTags {
