@@ -98,6 +98,16 @@ std::optional<std::string_view> raw_str(std::string_view value) {
   return value.substr(head, length);
 }
 
+std::optional<std::string_view> raw_bin(std::string_view value) {
+  if (value.empty()) return std::nullopt;
+  const auto tag = static_cast<unsigned char>(value[0]);
+  if (tag < 0xc4 || tag > 0xc6) return std::nullopt;
+  const size_t n = size_t(1) << (tag - 0xc4);
+  const auto length = sized_uint(value, n);
+  if (!length || value.size() - 1 - n < *length) return std::nullopt;
+  return value.substr(1 + n, *length);
+}
+
 std::optional<std::array<uint64_t, 3>> raw_uint3(std::string_view value) {
   if (value.empty() || static_cast<unsigned char>(value[0]) != 0x93) return std::nullopt;
   std::array<uint64_t, 3> out{};

@@ -24,6 +24,8 @@ bool is_raw_map(std::string_view bytes);
 std::optional<uint64_t> raw_uint(std::string_view value);
 // An encoded string's body; nullopt for any other object.
 std::optional<std::string_view> raw_str(std::string_view value);
+// An encoded bin's body; nullopt for any other object.
+std::optional<std::string_view> raw_bin(std::string_view value);
 // An encoded array of three non-negative integers; nullopt otherwise.
 std::optional<std::array<uint64_t, 3>> raw_uint3(std::string_view value);
 

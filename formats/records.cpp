@@ -4,6 +4,8 @@
 
 #include "formats/cta_payload.hpp"
 #include "formats/field_table.hpp"
+#include "formats/msgpack_raw.hpp"
+#include "libcommon/diag.hpp"
 
 namespace sasskit::stream {
 namespace {
@@ -199,9 +201,32 @@ std::optional<std::string_view> find_payload(const MapView& m, const Record& r) 
   if (data->type != msgpack::type::BIN) fail_input(r.where(), "field 'data' is not binary");
   return std::string_view(data->via.bin.ptr, data->via.bin.size);
 }
+
+// cta_payload's answer from the record's bytes, without building its
+// msgpack object, where each field it checks has the form a writer gives
+// it (then the object's checks pass too): true, with `payload` set. False
+// for anything else, which the object's checks then name.
+bool raw_cta_payload(const Record& r, std::optional<std::string_view>& payload) {
+  try {
+    const auto kernel = raw_field(r.bytes(), "kernel", r.where());
+    const auto cta = raw_field(r.bytes(), "cta", r.where());
+    const auto id = kernel ? raw_uint(*kernel) : std::nullopt;
+    const auto dims = cta ? raw_uint3(*cta) : std::nullopt;
+    if (!id || *id > UINT32_MAX || !dims || std::any_of(dims->begin(), dims->end(), [](uint64_t d) { return d > UINT32_MAX; }))
+      return false;
+    const auto data = raw_field(r.bytes(), "data", r.where());
+    payload = data ? raw_bin(*data) : std::nullopt;
+    return !data || payload;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 std::optional<std::string_view> cta_payload(const Record& r) {
+  std::optional<std::string_view> payload;
+  if (raw_cta_payload(r, payload)) return payload;
   MapView m(r.object(), r.where());
   unpack_cta_place(m);
   return find_payload(m, r);
