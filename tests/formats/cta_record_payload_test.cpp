@@ -50,7 +50,8 @@ Record cta_with(const std::string& kernel, const std::string& cta, const std::st
 }  // namespace
 
 TEST(CtaRecordPayload, FieldsAsAWriterGivesThemReadTheirPayload) {
-  const auto payload = cta_payload(cta_with(unsigned_int(7), dims({1, 2, 3}), kBin));
+  const Record r = cta_with(unsigned_int(7), dims({1, 2, 3}), kBin);
+  const auto payload = cta_payload(r);  // a view into r
   ASSERT_TRUE(payload);
   EXPECT_EQ(*payload, kBody);
   EXPECT_FALSE(cta_payload(record({{str("kernel"), unsigned_int(7)}, {str("cta"), dims({1, 2, 3})}})));
