@@ -212,8 +212,8 @@ bool raw_cta_payload(const Record& r, std::optional<std::string_view>& payload) 
     const auto cta = raw_field(r.bytes(), "cta", r.where());
     const auto id = kernel ? raw_uint(*kernel) : std::nullopt;
     const auto dims = cta ? raw_uint3(*cta) : std::nullopt;
-    if (!id || *id > UINT32_MAX || !dims || std::any_of(dims->begin(), dims->end(), [](uint64_t d) { return d > UINT32_MAX; }))
-      return false;
+    const auto past_32_bits = [](uint64_t v) { return v > UINT32_MAX; };
+    if (!id || past_32_bits(*id) || !dims || std::any_of(dims->begin(), dims->end(), past_32_bits)) return false;
     const auto data = raw_field(r.bytes(), "data", r.where());
     payload = data ? raw_bin(*data) : std::nullopt;
     return !data || payload;

@@ -79,7 +79,10 @@ TEST(CtaRecordPayload, OtherFormsGiveWhatTheRecordsObjectGives) {
       cta_with(unsigned_int(7), str("1,2,3"), kBin),
       cta_with(unsigned_int(7), dims({1, 2, 3}), str("xyz")),
       record({{str("cta"), dims({1, 2, 3})}, {str("data"), kBin}}),
-      record({{str("kernel"), unsigned_int(7)}, {str("cta"), dims({1, 2, 3})}, {str("data"), str("x")}, {str("data"), kBin}}),
+      record({{str("kernel"), unsigned_int(7)},
+              {str("cta"), dims({1, 2, 3})},
+              {str("data"), str("x")},
+              {str("data"), kBin}}),
   };
   for (size_t i = 0; i < refused.size(); ++i) {
     const std::string expected = error_of([&] { RecordCodec<CtaTrace>::unpack(refused[i]); });

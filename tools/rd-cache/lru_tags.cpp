@@ -106,7 +106,8 @@ ScannedLru::ScannedLru(uint64_t sets, uint64_t ways)
     : set_of_(sets), ways_(static_cast<unsigned>(ways)), sets_(sets), ways_of_sets_(sets * ways) {
   if (ways == 0 || ways > kScannedWays) fail("ScannedLru: " + std::to_string(ways) + " ways");
   uint64_t identity = 0;  // way w at place w; places past the ways hold 15s, found only as way 15
-  for (unsigned place = 0; place < kScannedWays; ++place) identity |= uint64_t{place < ways_ ? place : 15} << (4 * place);
+  for (unsigned place = 0; place < kScannedWays; ++place)
+    identity |= uint64_t{place < ways_ ? place : 15} << (4 * place);
   for (Set& set : sets_) set.recency = identity;
 }
 
