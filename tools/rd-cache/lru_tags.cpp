@@ -79,17 +79,17 @@ constexpr uint64_t kEveryByte = 0x0101010101010101ull, kEveryNibble = 0x11111111
 
 uint8_t signature(uint64_t key) { return static_cast<uint8_t>((key * kFibonacciHash) >> 56); }
 
-// Bit 7 of each byte of `x` equal to `byte` (and maybe of bytes above such a
-// byte: the lowest flagged one always is).
-uint64_t bytes_equal(uint64_t x, uint8_t byte) {
-  const uint64_t y = x ^ (kEveryByte * byte);
-  return (y - kEveryByte) & ~y & (kEveryByte << 7);
+// Of `x` cut into lanes of `bits` (`every`: a 1 in each lane's lowest
+// bit), the top bit of each lane equal to `value`, and maybe of lanes above
+// such a lane: the lowest flagged one always is.
+uint64_t lanes_equal(uint64_t x, uint64_t value, uint64_t every, unsigned bits) {
+  const uint64_t y = x ^ (every * value);
+  return (y - every) & ~y & (every << (bits - 1));
 }
 
-// The place of way `w` in `recency` (the lowest four-bit field equal to w).
+// The place of way `w` in `recency` (the lowest four-bit lane equal to w).
 unsigned place_of(uint64_t recency, unsigned w) {
-  const uint64_t y = recency ^ (kEveryNibble * w);
-  return static_cast<unsigned>(std::countr_zero((y - kEveryNibble) & ~y & (kEveryNibble << 3))) / 4;
+  return static_cast<unsigned>(std::countr_zero(lanes_equal(recency, w, kEveryNibble, 4))) / 4;
 }
 
 // `recency` with the way at `place` moved to the front.
@@ -114,7 +114,7 @@ ScannedLru::ScannedLru(uint64_t sets, uint64_t ways)
 unsigned ScannedLru::find(const Set& set, const Way* ways, uint64_t key) const {
   const uint8_t sig = signature(key);
   for (unsigned half = 0; half < 2; ++half)
-    for (uint64_t bits = bytes_equal(set.sig[half], sig); bits; bits &= bits - 1) {
+    for (uint64_t bits = lanes_equal(set.sig[half], sig, kEveryByte, 8); bits; bits &= bits - 1) {
       const unsigned w = 8 * half + static_cast<unsigned>(std::countr_zero(bits)) / 8;
       if (w < ways_ && ways[w].key == key) return w;
     }
