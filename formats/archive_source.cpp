@@ -26,8 +26,8 @@ void read_archive(const std::string& path, KernelSelector& selection, TraceHandl
     if (const auto* k = std::get_if<KernelEntry>(&e); k && counting.select(k->info)) progress.expect(k->ctas);
   accelsim::KernelSink sink{[&](const KernelInfo& k) { handler.kernel(k); },
                             [&](const InstTable& t) { handler.insts(t); },
-                            [&](const CtaTrace& c) {
-                              handler.cta(c);
+                            [&](CtaTrace& c) {  // decoded afresh each time, so taken, not copied
+                              handler.take_cta(c);
                               progress.advance();
                             }};
   for (const Entry& e : reader.entries()) {

@@ -1,5 +1,7 @@
 #include "formats/msgpack_raw.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <msgpack.hpp>
 
@@ -7,6 +9,8 @@
 
 namespace sasskit::stream {
 namespace {
+
+constexpr size_t kMostPlainDepth = 64;  // plain_object_size's cap
 
 uint64_t big_endian(const unsigned char* p, size_t n) {
   uint64_t v = 0;
@@ -28,33 +32,59 @@ std::optional<MapHeader> map_header(std::string_view bytes) {
   return std::nullopt;
 }
 
-// Bytes of a scalar, str or bin object from its tag and length (most keys
-// and values of a record), or 0 for the kinds the parser walks: arrays,
-// maps, ext, the unused tag, and a length field cut short.
-size_t flat_object_size(std::string_view bytes) {
-  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  const unsigned char tag = p[0];
-  if (tag < 0x80 || tag >= 0xe0 || tag == 0xc0 || tag == 0xc2 || tag == 0xc3) return 1;
-  if ((tag & 0xe0) == 0xa0) return 1 + (tag & 0x1fu);
-  if (tag >= 0xca && tag <= 0xd3) {  // float32, float64, uint8 to 64, int8 to 64
-    static constexpr unsigned char kBody[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8};
-    return 1 + size_t(kBody[tag - 0xca]);
+// What an object's tag says of its size, for every tag: the whole size
+// (scalars, fixstr), the width of a length field that follows (str, bin),
+// or the count of objects it holds (array, map: in the tag or in a count
+// field that follows); ext and the unused tag are left to msgpack's parser.
+struct TagShape {
+  enum Kind : uint8_t { kWhole, kLengthed, kContainer, kUnwalked };
+  Kind kind = kUnwalked;
+  uint8_t field_bytes = 0;  // of the length or count after the tag (0: none)
+  uint8_t size = 0;         // kWhole: the object's bytes; kContainer without a field: its count
+  uint8_t per_count = 1;    // kContainer: objects per counted entry (a map's key and value)
+};
+
+constexpr std::array<TagShape, 256> kTagShapes = [] {
+  std::array<TagShape, 256> t{};
+  auto whole = [&](unsigned tag, unsigned size) { t[tag] = {TagShape::kWhole, 0, uint8_t(size), 1}; };
+  for (unsigned tag = 0; tag < 0x80; ++tag) whole(tag, 1);          // positive fixint
+  for (unsigned tag = 0xe0; tag < 0x100; ++tag) whole(tag, 1);      // negative fixint
+  for (unsigned tag : {0xc0u, 0xc2u, 0xc3u}) whole(tag, 1);         // nil, false, true
+  for (unsigned tag = 0xa0; tag < 0xc0; ++tag) whole(tag, 1 + (tag & 0x1f));  // fixstr
+  constexpr unsigned kBody[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8};      // float32, float64, uint8-64, int8-64
+  for (unsigned tag = 0xca; tag <= 0xd3; ++tag) whole(tag, 1 + kBody[tag - 0xca]);
+  for (unsigned i = 0; i < 3; ++i) {
+    t[0xc4 + i] = {TagShape::kLengthed, uint8_t(1u << i), 0, 1};  // bin8 to 32
+    t[0xd9 + i] = {TagShape::kLengthed, uint8_t(1u << i), 0, 1};  // str8 to 32
   }
-  size_t length_bytes = 0;
-  if (tag >= 0xc4 && tag <= 0xc6) length_bytes = size_t(1) << (tag - 0xc4);  // bin8 to 32
-  if (tag >= 0xd9 && tag <= 0xdb) length_bytes = size_t(1) << (tag - 0xd9);  // str8 to 32
-  if (length_bytes == 0 || bytes.size() < 1 + length_bytes) return 0;
-  return 1 + length_bytes + big_endian(p + 1, length_bytes);
+  for (unsigned n = 0; n < 16; ++n) {
+    t[0x90 + n] = {TagShape::kContainer, 0, uint8_t(n), 1};  // fixarray
+    t[0x80 + n] = {TagShape::kContainer, 0, uint8_t(n), 2};  // fixmap
+  }
+  t[0xdc] = {TagShape::kContainer, 2, 0, 1};  // array16, array32
+  t[0xdd] = {TagShape::kContainer, 4, 0, 1};
+  t[0xde] = {TagShape::kContainer, 2, 0, 2};  // map16, map32
+  t[0xdf] = {TagShape::kContainer, 4, 0, 2};
+  return t;
+}();
+
+// Bytes of the scalar, str or bin object at p[0, n) (n > 0) where it lies
+// there whole; nullopt for any other object or one cut short.
+inline std::optional<size_t> scalar_size(const unsigned char* p, size_t n) {
+  const TagShape shape = kTagShapes[p[0]];
+  if (shape.kind == TagShape::kWhole) return shape.size <= n ? std::optional<size_t>(shape.size) : std::nullopt;
+  if (shape.kind != TagShape::kLengthed || n - 1 < shape.field_bytes) return std::nullopt;
+  const uint64_t length = big_endian(p + 1, shape.field_bytes);
+  if (length > n - 1 - shape.field_bytes) return std::nullopt;
+  return 1 + shape.field_bytes + length;
 }
 
 // Bytes of the msgpack object at `bytes`, walked without building it.
 size_t object_size(std::string_view bytes, const std::string& where) {
-  if (!bytes.empty()) {
-    if (const size_t flat = flat_object_size(bytes)) {
-      if (flat > bytes.size()) fail_input(where, "record is cut short");
-      return flat;
-    }
-  }
+  if (!bytes.empty())
+    if (const auto scalar = scalar_size(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()))
+      return *scalar;
+  if (const auto plain = plain_object_size(bytes, kMostPlainDepth)) return *plain;
   msgpack::null_visitor v;
   size_t off = 0;
   if (!msgpack::parse(bytes.data(), bytes.size(), off, v)) fail_input(where, "record is cut short");
@@ -69,6 +99,34 @@ std::optional<uint64_t> sized_uint(std::string_view value, size_t n) {
 }
 
 }  // namespace
+
+std::optional<size_t> plain_object_size(std::string_view bytes, size_t max_depth) {
+  std::array<uint64_t, kMostPlainDepth> outer_left;  // per open container, the objects left in the one around it
+  max_depth = std::min(max_depth, outer_left.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t n = bytes.size();
+  size_t depth = 0, at = 0;
+  uint64_t left = 1;  // objects still to walk in the innermost open container
+  for (;;) {
+    while (left == 0) {
+      if (depth == 0) return at;
+      left = outer_left[--depth];
+    }
+    if (at == n) return std::nullopt;
+    --left;
+    const TagShape shape = kTagShapes[p[at]];
+    if (shape.kind != TagShape::kContainer) {
+      const auto scalar = scalar_size(p + at, n - at);
+      if (!scalar) return std::nullopt;
+      at += *scalar;
+      continue;
+    }
+    if (depth == max_depth || n - at - 1 < shape.field_bytes) return std::nullopt;
+    outer_left[depth++] = left;
+    left = (shape.field_bytes ? big_endian(p + at + 1, shape.field_bytes) : shape.size) * shape.per_count;
+    at += 1 + shape.field_bytes;
+  }
+}
 
 std::optional<uint64_t> raw_uint(std::string_view value) {
   if (value.empty()) return std::nullopt;
@@ -124,23 +182,35 @@ std::optional<std::array<uint64_t, 3>> raw_uint3(std::string_view value) {
 
 bool is_raw_map(std::string_view bytes) { return map_header(bytes).has_value(); }
 
-std::optional<std::string_view> raw_field(std::string_view bytes, std::string_view key,
-                                          const std::string& where) {
+void raw_fields(std::string_view bytes, std::span<const std::string_view> keys,
+                std::span<std::optional<std::string_view>> values, const std::string& where) {
   const auto header = map_header(bytes);
   if (!header) fail_input(where, "record is not a map");
+  std::fill(values.begin(), values.end(), std::nullopt);
+  size_t missing = keys.size();
   std::string_view rest = bytes.substr(header->size);
-  for (uint64_t i = 0; i < header->entries; ++i) {
+  for (uint64_t i = 0; i < header->entries && missing > 0; ++i) {
     const size_t key_size = object_size(rest, where);
     const std::string_view k = rest.substr(0, key_size);
     rest.remove_prefix(key_size);
     const size_t value_size = object_size(rest, where);
-    // A str key matches when its body equals `key` (fixstr or str8/16/32).
+    // A str key matches when its body equals a key (fixstr or str8/16/32).
     const auto* p = reinterpret_cast<const unsigned char*>(k.data());
-    size_t head = (p[0] & 0xe0) == 0xa0 ? 1 : p[0] == 0xd9 ? 2 : p[0] == 0xda ? 3 : p[0] == 0xdb ? 5 : 0;
-    if (head > 0 && k.substr(head) == key) return rest.substr(0, value_size);
+    const size_t head = (p[0] & 0xe0) == 0xa0 ? 1 : p[0] == 0xd9 ? 2 : p[0] == 0xda ? 3 : p[0] == 0xdb ? 5 : 0;
+    for (size_t f = 0; head > 0 && f < keys.size(); ++f)
+      if (!values[f] && k.substr(head) == keys[f]) {
+        values[f] = rest.substr(0, value_size);
+        --missing;
+      }
     rest.remove_prefix(value_size);
   }
-  return std::nullopt;
+}
+
+std::optional<std::string_view> raw_field(std::string_view bytes, std::string_view key,
+                                          const std::string& where) {
+  std::optional<std::string_view> value;
+  raw_fields(bytes, {&key, 1}, {&value, 1}, where);
+  return value;
 }
 
 }  // namespace sasskit::stream

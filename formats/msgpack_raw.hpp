@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,19 @@ namespace sasskit::stream {
 // does not start with a map or a key cannot be walked.
 std::optional<std::string_view> raw_field(std::string_view bytes, std::string_view key,
                                           const std::string& where);
+
+// Bytes of the msgpack object at the start of `bytes` where it lies there
+// whole and holds only scalars, strs, bins, arrays and maps, nested at most
+// `max_depth` (at most 64) deep; nullopt otherwise: cut short, an ext or the
+// unused tag inside, or nested deeper. Where this gives a size, msgpack's
+// parser gives the same; the rest is left to it to tell apart.
+std::optional<size_t> plain_object_size(std::string_view bytes, size_t max_depth);
+
+// raw_field for several keys in one walk of the map: values[i] is keys[i]'s
+// (the first entry of that key), or nullopt. The walk stops once every key
+// is found.
+void raw_fields(std::string_view bytes, std::span<const std::string_view> keys,
+                std::span<std::optional<std::string_view>> values, const std::string& where);
 
 // Whether `bytes` starts with a msgpack map.
 bool is_raw_map(std::string_view bytes);

@@ -1,6 +1,7 @@
 #include "formats/records.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "formats/cta_payload.hpp"
 #include "formats/field_table.hpp"
@@ -208,13 +209,14 @@ std::optional<std::string_view> find_payload(const MapView& m, const Record& r) 
 // for anything else, which the object's checks then name.
 bool raw_cta_payload(const Record& r, std::optional<std::string_view>& payload) {
   try {
-    const auto kernel = raw_field(r.bytes(), "kernel", r.where());
-    const auto cta = raw_field(r.bytes(), "cta", r.where());
+    static constexpr std::array<std::string_view, 3> kKeys = {"kernel", "cta", "data"};
+    std::array<std::optional<std::string_view>, 3> fields;
+    raw_fields(r.bytes(), kKeys, fields, r.where());
+    const auto& [kernel, cta, data] = fields;
     const auto id = kernel ? raw_uint(*kernel) : std::nullopt;
     const auto dims = cta ? raw_uint3(*cta) : std::nullopt;
     const auto past_32_bits = [](uint64_t v) { return v > UINT32_MAX; };
     if (!id || past_32_bits(*id) || !dims || std::any_of(dims->begin(), dims->end(), past_32_bits)) return false;
-    const auto data = raw_field(r.bytes(), "data", r.where());
     payload = data ? raw_bin(*data) : std::nullopt;
     return !data || payload;
   } catch (const Error&) {
@@ -301,7 +303,7 @@ void Writer::write(const CtaTrace& cta) {
 
 void Writer::write_packed_ctas(const msgpack::sbuffer& packed, uint64_t records) {
   if (records == 0) return;  // no "cta" count where there is no cta record
-  counts_[std::string(record_type_name(RecordCodec<CtaTrace>::type))] += records;
+  counts_.add(record_type_name(RecordCodec<CtaTrace>::type), records);
   out_.write(packed.data(), static_cast<std::streamsize>(packed.size()));
 }
 

@@ -1,6 +1,7 @@
 #include "formats/stream.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "formats/records.hpp"
@@ -56,11 +57,21 @@ T raw_as(std::string_view raw, std::string_view key, const std::string& where) {
 
 // "file: record N", or "file: member M, record N" past the first member,
 // into `out` (whose buffer is reused: the reader fills one per record).
+void append_decimal(std::string& out, uint64_t n) {
+  char digits[20];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+}
+
 void record_where(std::string& out, const std::string& name, size_t member, uint64_t index) {
   out.assign(name);
   out += ": ";
-  if (member > 0) out.append("member ").append(std::to_string(member + 1)).append(", ");
-  out.append("record ").append(std::to_string(index));
+  if (member > 0) {
+    out += "member ";
+    append_decimal(out, member + 1);
+    out += ", ";
+  }
+  out += "record ";
+  append_decimal(out, index);
 }
 
 std::string record_where(const std::string& name, size_t member, uint64_t index) {
@@ -74,6 +85,14 @@ std::string record_where(const std::string& name, size_t member, uint64_t index)
 Record::Record(std::string bytes, std::string where)
     : bytes_(std::move(bytes)), where_(std::move(where)) {
   read_type();
+}
+
+void Record::refill(std::string_view bytes, std::string_view where, RecordType type, std::string_view type_name) {
+  bytes_.assign(bytes);
+  where_.assign(where);
+  type_ = type;
+  type_name_.assign(type_name);
+  handle_.reset();
 }
 
 void Record::read_type() {
@@ -183,9 +202,12 @@ bool Reader::read_object(std::string& bytes) {
     fill(need);
     size_t available = end_ - pos_;
     if (available == 0) return false;  // clean end between objects
+    // Most records are walked here; msgpack's parser takes the others and
+    // tells a record cut short from a malformed or too deep one.
+    const auto plain = plain_object_size(std::string_view(buf_).substr(pos_, available), kMaxDepth);
     CompletenessVisitor v;
-    size_t off = 0;
-    if (msgpack::parse(buf_.data() + pos_, available, off, v)) {
+    size_t off = plain.value_or(0);
+    if (plain || msgpack::parse(buf_.data() + pos_, available, off, v)) {
       bytes.assign(buf_, pos_, off);
       pos_ += off;
       consumed_ += off;
@@ -214,7 +236,7 @@ bool Reader::next(Record& out) {
     look_past_end();
     return false;
   }
-  ++counts_[out.type_name()];
+  counts_.add(out.type_name());
   return true;
 }
 
@@ -247,11 +269,11 @@ bool Reader::next_member() {
 void Reader::check_end(const Record& end) {
   MapView m(end.object(), end.where());
   auto declared = m.get<std::map<std::string, uint64_t>>("counts");
-  if (declared != counts_) {
+  if (declared != counts_.by_type()) {
     std::string detail;
     for (const auto& [type, n] : declared)
-      if (counts_[type] != n)
-        detail += " " + type + ": " + std::to_string(counts_[type]) + " of " + std::to_string(n);
+      if (counts_.of(type) != n)
+        detail += " " + type + ": " + std::to_string(counts_.of(type)) + " of " + std::to_string(n);
     fail_input(end.where(), "record counts do not match the end record (stream damaged):" +
                                 (detail.empty() ? std::string(" extra records") : detail));
   }
@@ -296,14 +318,14 @@ void Writer::next_member(const Header& upstream) {
 }
 
 void Writer::emit(RecordType type) {
-  ++counts_[std::string(record_type_name(type))];
+  counts_.add(record_type_name(type));
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
 }
 
 void Writer::write(const Record& record) {
   if (record.type() == RecordType::Insts) note_table(decode<InstTable>(record));
-  ++counts_[record.type_name()];
+  counts_.add(record.type_name());
   out_.write(record.bytes().data(), static_cast<std::streamsize>(record.bytes().size()));
 }
 
@@ -312,7 +334,7 @@ void Writer::finish() {
   Packer pk(buf_);
   pack_map_of(pk, [&](auto& map) {
     map.type(RecordType::End);
-    map("counts", counts_);
+    map("counts", counts_.by_type());
   });
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();

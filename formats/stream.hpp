@@ -82,6 +82,10 @@ class Record {
   Record() = default;
   // BadInput at `where` when `bytes` is not a map with a string "t".
   Record(std::string bytes, std::string where);
+  // Becomes `bytes` read at `where`, whose "t" a read before found to be
+  // `type` (`type_name` as written): not walked again. Its buffers are
+  // reused, and no parsed object is kept.
+  void refill(std::string_view bytes, std::string_view where, RecordType type, std::string_view type_name);
   // Its "t", decoded once when read: Other for a type no tool knows.
   RecordType type() const { return type_; }
   // Its "t" as written (an Other record's own name).
@@ -106,6 +110,30 @@ class Record {
   std::string type_name_;
   std::string where_;
   mutable std::shared_ptr<const msgpack::object_handle> handle_;  // lazily decoded
+};
+
+// Records counted by type name, as an end record lists them. Records come in
+// runs of one type (a kernel's cta records), so the last type counted is
+// kept at hand rather than looked up again.
+class RecordCounts {
+ public:
+  void add(std::string_view type, uint64_t n = 1) {
+    if (!last_ || last_->first != type) last_ = &*counts_.try_emplace(std::string(type)).first;
+    last_->second += n;
+  }
+  uint64_t of(const std::string& type) const {
+    const auto it = counts_.find(type);
+    return it == counts_.end() ? 0 : it->second;
+  }
+  const std::map<std::string, uint64_t>& by_type() const { return counts_; }
+  void clear() {
+    counts_.clear();
+    last_ = nullptr;
+  }
+
+ private:
+  std::map<std::string, uint64_t> counts_;
+  std::pair<const std::string, uint64_t>* last_ = nullptr;  // in counts_, whose nodes stay put
 };
 
 // A stream may be a concatenation of members, each header ... end (like
@@ -160,7 +188,7 @@ class Reader {
   uint64_t index_ = 0;
   uint64_t consumed_ = 0;
   Header header_;
-  std::map<std::string, uint64_t> counts_;
+  RecordCounts counts_;
   bool members_ = false;
   size_t member_ = 0;
   std::optional<std::string> pending_;  // the next member's header bytes
@@ -211,7 +239,7 @@ class Writer {
   Stage self_;
   std::string name_;
   msgpack::sbuffer buf_;
-  std::map<std::string, uint64_t> counts_;
+  RecordCounts counts_;
   bool finished_ = false;
 };
 

@@ -103,3 +103,68 @@ TEST(RawField, ARecordCutAnywhereIsRefused) {
     }
   }
 }
+
+namespace {
+
+// What msgpack's parser says of `bytes`: the first object's size where it
+// lies whole and is at most `depth` containers deep, else nullopt.
+std::optional<size_t> parser_size(std::string_view bytes, size_t depth) {
+  struct Visitor : msgpack::null_visitor {
+    size_t depth = 0, most = 0;
+    bool too_deep = false;
+    bool enter() { return !(too_deep = too_deep || ++depth > most); }
+    bool start_array(uint32_t) { return enter(); }
+    bool end_array() { return --depth, true; }
+    bool start_map(uint32_t) { return enter(); }
+    bool end_map() { return --depth, true; }
+    void parse_error(size_t, size_t) {}
+    void insufficient_bytes(size_t, size_t) {}
+  } v;
+  v.most = depth;
+  size_t off = 0;
+  if (!msgpack::parse(bytes.data(), bytes.size(), off, v)) return std::nullopt;
+  return off;
+}
+
+// `value` inside `levels` arrays of one element each.
+std::string nested(const std::string& value, size_t levels) { return std::string(levels, '\x91') + value; }
+
+}  // namespace
+
+TEST(PlainObjectSize, AgreesWithTheParserOnEveryKindWholeOrCut) {
+  for (const auto& [kind, value] : every_kind()) {
+    const std::string record = record_with(value) + "tail";
+    const std::string whole = record.substr(0, record.size() - 4);
+    const auto size = plain_object_size(record, 32);
+    if (kind == "ext") {
+      EXPECT_EQ(size, std::nullopt) << "an ext is left to the parser";
+    } else {
+      EXPECT_EQ(size, whole.size()) << kind;
+    }
+    EXPECT_EQ(parser_size(record, 32), whole.size()) << kind;
+    for (size_t cut = 0; cut < whole.size(); cut += 1 + cut / 64)
+      EXPECT_EQ(plain_object_size(whole.substr(0, cut), 32), std::nullopt) << kind << " cut at " << cut;
+  }
+}
+
+TEST(PlainObjectSize, NestsAsDeepAsAskedAndNoDeeper) {
+  const std::string leaf = encoded([](auto& p) { p.pack(std::string("leaf")); });
+  for (size_t depth : {size_t(0), size_t(1), size_t(5), size_t(32)}) {
+    EXPECT_EQ(plain_object_size(nested(leaf, depth), 32), depth + leaf.size()) << depth;
+    EXPECT_EQ(parser_size(nested(leaf, depth), 32), depth + leaf.size()) << depth;
+  }
+  EXPECT_EQ(plain_object_size(nested(leaf, 33), 32), std::nullopt);
+  EXPECT_EQ(parser_size(nested(leaf, 33), 32), std::nullopt);
+  EXPECT_EQ(plain_object_size(nested(leaf, 4), 3), std::nullopt);
+  EXPECT_EQ(plain_object_size(nested(leaf, 64), 100), 64 + leaf.size()) << "the depth is capped at 64";
+  EXPECT_EQ(plain_object_size(nested(leaf, 65), 100), std::nullopt);
+}
+
+TEST(PlainObjectSize, EmptyContainersAndTheUnusedTag) {
+  EXPECT_EQ(plain_object_size(std::string("\x90\x80", 2), 32), 1u);
+  EXPECT_EQ(plain_object_size(std::string("\x92\x80\x90", 3), 32), 3u);
+  EXPECT_EQ(plain_object_size(std::string("\x91\xc1", 2), 32), std::nullopt);
+  EXPECT_EQ(plain_object_size(std::string("\xdc\x00", 2), 32), std::nullopt) << "array16 header cut short";
+  EXPECT_EQ(plain_object_size(std::string("\xde\x00\x01\xa1k\x07", 6), 32), 6u) << "map16";
+  EXPECT_EQ(plain_object_size("", 32), std::nullopt);
+}

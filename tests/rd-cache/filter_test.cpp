@@ -112,6 +112,20 @@ TEST(Filter, ModelsTheScheduleWithoutASchedRecord) {
   EXPECT_EQ(c.models[0].gmem_requests, 3u);
 }
 
+// Without a sched record the CTAs a stream holds are placed by their rank
+// in grid order, whether they come in that order or not.
+TEST(Filter, PlacesTheCtasHeldByRankInGridOrderInAnyOrder) {
+  for (const std::vector<uint32_t>& order : {std::vector<uint32_t>{1, 4, 9, 12}, {12, 1, 9, 4}}) {
+    const Capture c = run([&](stream::Writer& w) {
+      kernel_records(w, 1, 16);
+      for (uint32_t x : order) w.write(cta(1, x));
+    });
+    ASSERT_EQ(c.models.size(), 1u);
+    EXPECT_EQ(c.models[0].sm, (std::vector<uint32_t>{0, 1, 2, 3})) << "four ranks on four SMs, round-robin";
+    EXPECT_EQ(c.models[0].gmem_requests, 4u);
+  }
+}
+
 TEST(Filter, CacheRecordPrecedesItsKernelsCtasAndTheNextCopy) {
   const Capture c = run([](stream::Writer& w) {
     kernel_records(w, 1, 2);

@@ -55,6 +55,10 @@ class SpilledCtas : public CtaSource {
   // CTA is then numbered by its rank in grid order, which for a complete
   // grid is its linear index.
   void number_by_rank() {
+    if (std::is_sorted(linear_.begin(), linear_.end())) {  // in grid order, as a tracer writes them
+      std::iota(linear_.begin(), linear_.end(), 0u);
+      return;
+    }
     std::vector<uint32_t> order(linear_.size());  // a kernel has at most 2^32 - 1 CTAs
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return linear_[a] < linear_[b]; });
@@ -159,7 +163,8 @@ class Filter : public stream::HeldKernelFilter {
     PendingCta& p = pending_[pending_size_++];
     // A record of its own, not a copy: a copy would share the reader's
     // parsed object.
-    p.record = stream::Record(cta.record().bytes(), cta.record().where());
+    const stream::Record& r = cta.record();
+    p.record.refill(r.bytes(), r.where(), r.type(), r.type_name());
     p.index = cta.index();
     if (pending_size_ == kBatchCtas) read_pending();
   }
@@ -202,9 +207,6 @@ class Filter : public stream::HeldKernelFilter {
                                                  p.accesses, p.tally);
         if (!p.from_payload) return;
         AccessSpill::encode(p.accesses, p.spilled);
-        // Not read again: its bytes and parsed object are freed here, not
-        // on the main thread when the next batch takes the slot.
-        p.record = stream::Record();
       } catch (...) {
         p.error = std::current_exception();
       }
