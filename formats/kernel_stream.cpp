@@ -56,14 +56,15 @@ class KernelAssembler {
   void record(const Record& r) {
     const RecordType type = r.type();
     if (type == RecordType::Kernel) return begin_kernel(r);
-    const std::optional<uint32_t> id = r.kernel_id();
+    std::optional<std::string_view> kernel_field, cta_field;
+    const std::optional<uint32_t> id = r.kernel_and_place(kernel_field, cta_field);
     if (!id) {
       end_kernel();
       return type == RecordType::Memcpy ? handler_.memcpy(r) : handler_.other(r);
     }
     Kernel& k = open_kernel(*id, r);
     if (type == RecordType::Insts) return insts(k, r);
-    if (type == RecordType::Cta) return cta(k, r);
+    if (type == RecordType::Cta) return cta(k, r, cta_field);
     if (expected_gpu_) check_record_gpu(r, *expected_gpu_);
     check_attached_counts(k, r);
     k.attached_.push_back(r);
@@ -105,8 +106,7 @@ class KernelAssembler {
     handler_.insts(k, slice, r);
   }
 
-  void cta(Kernel& k, const Record& r) {
-    const auto raw = r.raw("cta");
+  void cta(Kernel& k, const Record& r, const std::optional<std::string_view>& raw) {
     if (!raw) fail_input(r.where(), "field 'cta' is missing");
     const auto v = raw_uint3(*raw);
     if (!v || (*v)[0] > UINT32_MAX || (*v)[1] > UINT32_MAX || (*v)[2] > UINT32_MAX)

@@ -1,6 +1,7 @@
 #include "formats/stream.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 
@@ -124,11 +125,21 @@ std::optional<std::string_view> Record::raw(std::string_view key) const {
 }
 
 std::optional<uint32_t> Record::kernel_id() const {
+  std::optional<std::string_view> kernel, cta;
+  return kernel_and_place(kernel, cta);
+}
+
+std::optional<uint32_t> Record::kernel_and_place(std::optional<std::string_view>& kernel,
+                                                 std::optional<std::string_view>& cta) const {
   const std::string_view key = type_ == RecordType::Kernel ? "id" : "kernel";
-  const auto v = raw(key);
-  if (!v) return std::nullopt;
-  if (const auto u = raw_uint(*v); u && *u <= UINT32_MAX) return static_cast<uint32_t>(*u);
-  return raw_as<uint32_t>(*v, key, where_);
+  const std::array<std::string_view, 2> keys = {key, "cta"};
+  std::array<std::optional<std::string_view>, 2> values;
+  raw_fields(bytes_, std::span(keys).first(type_ == RecordType::Cta ? 2 : 1), values, where_);
+  kernel = values[0];
+  cta = values[1];
+  if (!kernel) return std::nullopt;
+  if (const auto u = raw_uint(*kernel); u && *u <= UINT32_MAX) return static_cast<uint32_t>(*u);
+  return raw_as<uint32_t>(*kernel, key, where_);
 }
 
 Reader::Reader(std::istream& in, std::string name, std::string prefix)

@@ -100,6 +100,10 @@ class Record {
   // The kernel this record is about: `id` of a kernel record, `kernel` of
   // any other; nullopt for records about no kernel (memcpy, plan, ...).
   std::optional<uint32_t> kernel_id() const;
+  // kernel_id(), and for a cta record its encoded `cta` field too (else
+  // nullopt), in one walk; `kernel` is the encoded field the id is read from.
+  std::optional<uint32_t> kernel_and_place(std::optional<std::string_view>& kernel,
+                                           std::optional<std::string_view>& cta) const;
 
  private:
   friend class Reader;  // refills a Record in place, reusing its buffers
