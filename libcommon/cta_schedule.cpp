@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -32,7 +33,9 @@ struct SmState {
     uint32_t kernel = 0;
     SmLoad load;
   };
-  std::multimap<uint64_t, Held> live;  // by end: placed CTAs not known to be over
+  // Placed CTAs not known to be over, by end (a few per SM: a sorted vector,
+  // where a tree node per CTA cost more than the rest of its placement).
+  std::vector<std::pair<uint64_t, Held>> live;
   SmLoad used;                         // what `live` holds
   size_t own = 0;                      // of `live`, CTAs of the kernel being placed
   uint64_t work = 0;                   // predicted cycles assigned in this kernel
@@ -54,7 +57,10 @@ struct SmState {
   }
 
   void place(uint64_t start, uint64_t duration, const CtaNeed& need) {
-    live.emplace(start + duration, Held{need.kernel, need.load});
+    const uint64_t end = start + duration;
+    const auto after = std::upper_bound(live.begin(), live.end(), end,
+                                        [](uint64_t e, const std::pair<uint64_t, Held>& p) { return e < p.first; });
+    live.insert(after, {end, Held{need.kernel, need.load}});
     used += need.load;
     ++own;
     work += duration;
@@ -72,7 +78,7 @@ struct SmState {
 
  private:
   Slot first_fit(uint64_t floor, const CtaNeed& need) {
-    while (!live.empty() && live.begin()->first <= floor) release(live.begin(), need.kernel);
+    release_ended_by(floor, need.kernel);
     struct Tally {  // of the CTAs resident at the answer
       SmLoad load;
       size_t own = 0, resident = 0;
@@ -80,7 +86,7 @@ struct SmState {
     const std::optional<uint64_t> t = first_room(
         floor, held, live.begin(), live.end(),
         [&](const Tally& h) { return h.own < need.ctas_per_sm && need.rules->fits(h.load, need.load); },
-        [&](Tally& h, const std::pair<const uint64_t, Held>& ending) {
+        [&](Tally& h, const std::pair<uint64_t, Held>& ending) {
           h.load -= ending.second.load;
           h.own -= ending.second.kernel == need.kernel;
           --h.resident;
@@ -90,10 +96,13 @@ struct SmState {
     return Slot{*t, held.resident - held.own, held.resident};
   }
 
-  void release(std::multimap<uint64_t, Held>::iterator it, uint32_t kernel) {
-    used -= it->second.load;
-    own -= it->second.kernel == kernel;
-    live.erase(it);
+  void release_ended_by(uint64_t floor, uint32_t kernel) {
+    auto ended = live.begin();
+    for (; ended != live.end() && ended->first <= floor; ++ended) {
+      used -= ended->second.load;
+      own -= ended->second.kernel == kernel;
+    }
+    live.erase(live.begin(), ended);
   }
 };
 
@@ -117,13 +126,11 @@ class RoundRobinPicker {
       wait(stale_, sms_[stale_].earliest_start(floor, need_).start, floor);
       stale_ = kNone;
     }
-    for (; !waiting_.empty() && waiting_.begin()->first <= floor; waiting_.erase(waiting_.begin()))
-      set_ready(waiting_.begin()->second);
+    while (!waiting_.empty() && waiting_.front().first <= floor) set_ready(pop_waiting());
     start = floor;
     if (none_ready()) {
-      start = waiting_.begin()->first;
-      for (; !waiting_.empty() && waiting_.begin()->first == start; waiting_.erase(waiting_.begin()))
-        set_ready(waiting_.begin()->second);
+      start = waiting_.front().first;
+      while (!waiting_.empty() && waiting_.front().first == start) set_ready(pop_waiting());
     }
     const unsigned sm = next_ready_after(last_sm_);
     ready_[sm / 64] &= ~(uint64_t(1) << (sm % 64));
@@ -138,7 +145,19 @@ class RoundRobinPicker {
     if (fits_at <= floor)
       set_ready(sm);
     else
-      waiting_.emplace(fits_at, sm);
+      push_waiting(fits_at, sm);
+  }
+  // waiting_ is a heap whose front fits first (ties in any order: they turn
+  // ready together).
+  void push_waiting(uint64_t fits_at, unsigned sm) {
+    waiting_.emplace_back(fits_at, sm);
+    std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+  }
+  unsigned pop_waiting() {
+    std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+    const unsigned sm = waiting_.back().second;
+    waiting_.pop_back();
+    return sm;
   }
   void set_ready(unsigned sm) { ready_[sm / 64] |= uint64_t(1) << (sm % 64); }
   bool none_ready() const {
@@ -165,7 +184,7 @@ class RoundRobinPicker {
   std::vector<SmState>& sms_;
   const CtaNeed& need_;
   std::vector<uint64_t> ready_;                      // SMs whose slot is the floor
-  std::set<std::pair<uint64_t, unsigned>> waiting_;  // the others, by when they fit
+  std::vector<std::pair<uint64_t, unsigned>> waiting_;  // the others, by when they fit (a heap)
   unsigned last_sm_;
   unsigned stale_ = kNone;  // placed on since it was asked
 };
