@@ -121,6 +121,14 @@ class Record {
 // kept at hand rather than looked up again.
 class RecordCounts {
  public:
+  RecordCounts() = default;
+  // A copy looks its first type up afresh: last_ points into the original.
+  RecordCounts(const RecordCounts& other) : counts_(other.counts_) {}
+  RecordCounts& operator=(const RecordCounts& other) {
+    counts_ = other.counts_;
+    last_ = nullptr;
+    return *this;
+  }
   void add(std::string_view type, uint64_t n = 1) {
     if (!last_ || last_->first != type) last_ = &*counts_.try_emplace(std::string(type)).first;
     last_->second += n;

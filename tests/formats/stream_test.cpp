@@ -417,3 +417,21 @@ TEST(Trace, ActiveLanesCountsTheMaskBits) {
   for (int i = 0; i < 1000; ++i) masks.push_back(static_cast<uint32_t>(rng()));
   for (uint32_t m : masks) EXPECT_EQ(active_lanes(m), static_cast<unsigned>(std::popcount(m))) << m;
 }
+
+TEST(RecordCounts, CountsRunsOfATypeAndCopiesApart) {
+  stream::RecordCounts a;
+  a.add("cta");
+  a.add("cta", 3);
+  a.add("insts");
+  a.add("cta");
+  stream::RecordCounts b = a;
+  b.add("cta");
+  a.add("kernel");
+  EXPECT_EQ(a.by_type(), (std::map<std::string, uint64_t>{{"cta", 5}, {"insts", 1}, {"kernel", 1}}));
+  EXPECT_EQ(b.by_type(), (std::map<std::string, uint64_t>{{"cta", 6}, {"insts", 1}}));
+  EXPECT_EQ(b.of("memcpy"), 0u);
+  b = a;
+  b.add("insts");
+  EXPECT_EQ(a.of("insts"), 1u);
+  EXPECT_EQ(b.of("insts"), 2u);
+}
