@@ -81,6 +81,7 @@ inline std::optional<size_t> scalar_size(const unsigned char* p, size_t n) {
 
 // Bytes of the msgpack object at `bytes`, walked without building it.
 size_t object_size(std::string_view bytes, const std::string& where) {
+  // Most keys and values are scalars, strs or bins: sized here, without the walk's set-up.
   if (!bytes.empty())
     if (const auto scalar = scalar_size(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()))
       return *scalar;
@@ -194,11 +195,10 @@ void raw_fields(std::string_view bytes, std::span<const std::string_view> keys,
     const std::string_view k = rest.substr(0, key_size);
     rest.remove_prefix(key_size);
     const size_t value_size = object_size(rest, where);
-    // A str key matches when its body equals a key (fixstr or str8/16/32).
-    const auto* p = reinterpret_cast<const unsigned char*>(k.data());
-    const size_t head = (p[0] & 0xe0) == 0xa0 ? 1 : p[0] == 0xd9 ? 2 : p[0] == 0xda ? 3 : p[0] == 0xdb ? 5 : 0;
-    for (size_t f = 0; head > 0 && f < keys.size(); ++f)
-      if (!values[f] && k.substr(head) == keys[f]) {
+    // A str key matches when its body equals a key; a key of another kind never does.
+    const std::optional<std::string_view> name = raw_str(k);
+    for (size_t f = 0; name && f < keys.size(); ++f)
+      if (!values[f] && *name == keys[f]) {
         values[f] = rest.substr(0, value_size);
         --missing;
       }
