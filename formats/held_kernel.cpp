@@ -89,9 +89,9 @@ HeldKernelFilter::Held& HeldKernelFilter::hold_kernel() {
 void HeldKernelFilter::release(Held& held) {
   size_t i = 0;
   Record cta;  // each held cta record in turn: its type was read when it was held
-  held.file->replay([&](const std::string& bytes, int64_t tag) {
+  held.file->replay([&](std::string_view bytes, int64_t tag) {
     if (held.first_cta == i++) results_due();
-    if (tag == kNotCta) return sink_.record(Record(bytes, "spilled record"));
+    if (tag == kNotCta) return sink_.record(Record(std::string(bytes), "spilled record"));
     if (!keeps_cta(static_cast<uint64_t>(tag))) return;
     cta.refill(bytes, "spilled record", RecordType::Cta, record_type_name(RecordType::Cta));
     sink_.record(cta);

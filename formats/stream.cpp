@@ -63,21 +63,26 @@ void append_decimal(std::string& out, uint64_t n) {
   out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
 }
 
-void record_where(std::string& out, const std::string& name, size_t member, uint64_t index) {
-  out.assign(name);
-  out += ": ";
+// What every record's name in a member starts with: "file: record " or
+// "file: member M, record ".
+std::string record_where_prefix(const std::string& name, size_t member) {
+  std::string out = name + ": ";
   if (member > 0) {
     out += "member ";
     append_decimal(out, member + 1);
     out += ", ";
   }
-  out += "record ";
+  return out + "record ";
+}
+
+void record_where(std::string& out, const std::string& prefix, uint64_t index) {
+  out.assign(prefix);
   append_decimal(out, index);
 }
 
-std::string record_where(const std::string& name, size_t member, uint64_t index) {
+std::string record_where(const std::string& prefix, uint64_t index) {
   std::string where;
-  record_where(where, name, member, index);
+  record_where(where, prefix, index);
   return where;
 }
 
@@ -101,6 +106,7 @@ void Record::read_type() {
   const auto t = raw_field(bytes_, "t", where_);
   if (!t) fail_input(where_, "field 't' is missing");
   const auto name = raw_str(*t);
+  if (name && *name == type_name_) return;  // the type of the record before (the reader reuses one Record)
   type_name_ = name ? std::string(*name) : raw_as<std::string>(*t, "t", where_);
   type_ = record_type(type_name_);
 }
@@ -143,7 +149,8 @@ std::optional<uint32_t> Record::kernel_and_place(std::optional<std::string_view>
 }
 
 Reader::Reader(std::istream& in, std::string name, std::string prefix)
-    : in_(in), name_(std::move(name)), buf_(std::move(prefix)), end_(buf_.size()) {
+    : in_(in), name_(std::move(name)), where_prefix_(record_where_prefix(name_, 0)), buf_(std::move(prefix)),
+      end_(buf_.size()) {
   std::string bytes;
   if (!read_object(bytes)) fail_input(name_, "empty input: not a sasskit stream");
   read_header(bytes);
@@ -226,7 +233,7 @@ bool Reader::read_object(std::string& bytes) {
       return true;
     }
     if (v.too_deep)
-      fail_input(record_where(name_, member_, index_),
+      fail_input(record_where(where_prefix_, index_),
                  "cannot decode: nested deeper than " + std::to_string(kMaxDepth) + " levels");
     if (v.malformed) fail_input(name_, "record " + std::to_string(index_) + " is not valid msgpack");
     if (eof_)
@@ -240,7 +247,7 @@ bool Reader::next(Record& out) {
   if (pending_ || !read_object(out.bytes_))
     fail_input(name_, "truncated stream: no end record after " + std::to_string(index_ - 1) +
                           " records");
-  record_where(out.where_, name_, member_, index_ - 1);
+  record_where(out.where_, where_prefix_, index_ - 1);
   out.read_type();
   if (out.type() == RecordType::End) {
     check_end(out);
@@ -274,6 +281,7 @@ bool Reader::next_member() {
   counts_.clear();
   index_ = 1;
   ++member_;
+  where_prefix_ = record_where_prefix(name_, member_);
   return true;
 }
 

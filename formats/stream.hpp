@@ -192,6 +192,7 @@ class Reader {
 
   std::istream& in_;
   std::string name_;
+  std::string where_prefix_;  // of the current member's records' names (record_where_prefix)
   // Bytes read and not yet taken are buf_[pos_, end_); the storage beyond
   // end_ is kept for the next reads (growing it fills it with zeros).
   std::string buf_;

@@ -51,6 +51,14 @@ void UnitCountsTable::grow() {
 }
 
 uint32_t UnitCountsTable::intern(const UnitCounts& counts) {
+  if (has_last_ && counts == last_) return last_id_;
+  last_ = counts;
+  has_last_ = true;
+  last_id_ = find_or_add(counts);
+  return last_id_;
+}
+
+uint32_t UnitCountsTable::find_or_add(const UnitCounts& counts) {
   scratch_.clear();
   for (uint64_t n : counts) append_varint(scratch_, n);
   if (2 * (offsets_.size() + 1) > slots_.size()) grow();  // at most half full

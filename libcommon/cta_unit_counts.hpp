@@ -34,12 +34,17 @@ class UnitCountsTable {
 
  private:
   std::string_view encoded(uint32_t id) const;
+  uint32_t find_or_add(const UnitCounts& counts);
   void grow();
 
   std::string bytes_;              // the distinct counts, encoded, one after another
   std::vector<uint64_t> offsets_;  // where each starts in bytes_
   std::vector<uint32_t> slots_;    // id + 1 by hash of the encoding; 0: empty
   std::string scratch_;            // the encoding being looked up
+  // The counts numbered last: a kernel's CTAs come in runs of equal counts.
+  UnitCounts last_{};
+  uint32_t last_id_ = 0;
+  bool has_last_ = false;
 };
 
 class CtaUnitCounts {

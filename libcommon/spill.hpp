@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <deque>
 #include <memory>
 #include <string>
@@ -32,12 +31,13 @@ class SpillFile {
   // Appends a record's bytes with a tag kept beside it; returns its index.
   size_t append(std::string_view bytes, int64_t tag = 0);
   size_t size() const { return offsets_.size(); }
-  // Reads the records back in order: body(bytes, tag), a buffer of the
-  // file read at a time rather than a record. Then empties the file.
+  // Reads the records back in order: body(bytes, tag), `bytes` a view
+  // valid for the call, a buffer of the file read at a time rather than a
+  // record. Then empties the file.
   template <class F>
   void replay(F&& body);
-  // Reads records [begin, end) back in order: body(bytes, tag), where
-  // `bytes` may be moved from; as replay does, a buffer of the file is read
+  // Reads records [begin, end) back in order: body(bytes, tag), `bytes` a
+  // view valid for the call; as replay does, a buffer of the file is read
   // at a time rather than a record (never past the last record). Needs
   // flush(), as read() does.
   template <class F>
@@ -84,14 +84,20 @@ class SpillFile {
   void fill(Window& w, size_t index, uint64_t limit, size_t want) const;
   // Record `index`, which `w` holds; returns its tag.
   int64_t take(const Window& w, size_t index, std::string& bytes) const;
-  void write(const void* bytes, size_t length);
+  // The same as a view into `w`.
+  int64_t view(const Window& w, size_t index, std::string_view& bytes) const;
+  void write(const char* bytes, size_t length);
+  void write_buffered();
+  void write_at_end(const char* bytes, size_t length);
 
   uint64_t id_;            // of these records, unique in the process (read_near's buffers)
   std::string memory_;     // the first records: offsets [0, memory_.size())
   size_t memory_taken_ = 0;  // of the process's share: memory_'s capacity
   bool on_file_ = false;   // a record went to the file: the later ones follow it
-  std::FILE* file_ = nullptr;  // offsets from memory_.size() on
-  std::unique_ptr<char[]> write_buffer_;  // file_'s
+  int fd_ = -1;             // the file: offsets from memory_.size() on
+  std::unique_ptr<char[]> write_buffer_;  // what is appended, on its way to the file
+  size_t buffered_ = 0;    // bytes in write_buffer_
+  uint64_t file_bytes_ = 0;  // bytes written to the file
   std::string path_ = "temporary file";
   std::deque<uint64_t> offsets_;  // of each record's tag (grows without copying itself)
   uint64_t end_ = 0;  // bytes appended
@@ -109,10 +115,10 @@ void SpillFile::read_run(size_t begin, size_t end, F&& body) const {
   if (begin >= end) return;
   const uint64_t limit = end_of(end - 1);
   Window window;
-  std::string bytes;
+  std::string_view bytes;
   for (size_t i = begin; i < end; ++i) {
     if (!holds(window, i)) fill(window, i, limit, kRunBytes);
-    const int64_t tag = take(window, i, bytes);
+    const int64_t tag = view(window, i, bytes);
     body(bytes, tag);
   }
 }

@@ -74,3 +74,20 @@ TEST(UnitCountsTable, NumbersEachDistinctCountsOnceAndGivesThemBack) {
     EXPECT_EQ(table[uint32_t(i)], distinct[i]);
   }
 }
+
+// CTAs come in runs of equal counts: a run, another counts, and the first
+// again keep their numbers.
+TEST(UnitCountsTable, KeepsNumbersAcrossRunsOfEqualCounts) {
+  UnitCountsTable table;
+  UnitCounts a{}, b{};
+  a[0] = 7;
+  b[0] = 7;
+  b[6] = 1;
+  EXPECT_EQ(table.intern(a), 0u);
+  EXPECT_EQ(table.intern(a), 0u);
+  EXPECT_EQ(table.intern(b), 1u);
+  EXPECT_EQ(table.intern(b), 1u);
+  EXPECT_EQ(table.intern(a), 0u);
+  EXPECT_EQ(table.size(), 2u);
+  EXPECT_EQ(table[1], b);
+}

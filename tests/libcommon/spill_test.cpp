@@ -32,7 +32,7 @@ TEST(SpillFile, ReplayGivesTheRecordsInOrderThenEmptiesTheFile) {
   spill.append("one", 1);
   spill.append("two", 2);
   std::vector<std::pair<std::string, int64_t>> seen;
-  spill.replay([&](const std::string& bytes, int64_t tag) { seen.emplace_back(bytes, tag); });
+  spill.replay([&](std::string_view bytes, int64_t tag) { seen.emplace_back(std::string(bytes), tag); });
   EXPECT_EQ(seen, (std::vector<std::pair<std::string, int64_t>>{{"one", 1}, {"two", 2}}));
   EXPECT_EQ(spill.size(), 0u);
   // Reused after the replay: offsets start again at the beginning.
@@ -54,7 +54,7 @@ TEST(SpillFile, ReplayGivesRecordsLargerThanItsBufferAndAcrossItsEnds) {
   records.emplace_back("", 9);
   for (const auto& [bytes, tag] : records) spill.append(bytes, tag);
   std::vector<std::pair<std::string, int64_t>> seen;
-  spill.replay([&](const std::string& bytes, int64_t tag) { seen.emplace_back(bytes, tag); });
+  spill.replay([&](std::string_view bytes, int64_t tag) { seen.emplace_back(std::string(bytes), tag); });
   EXPECT_EQ(seen, records);
 }
 
@@ -104,7 +104,7 @@ TEST(SpillFile, ReadsAndReplaysRecordsInMemoryAndOnFile) {
     EXPECT_EQ(bytes, records[i].first) << i;
   }
   std::vector<std::pair<std::string, int64_t>> seen;
-  spill.replay([&](const std::string& b, int64_t tag) { seen.emplace_back(b, tag); });
+  spill.replay([&](std::string_view b, int64_t tag) { seen.emplace_back(std::string(b), tag); });
   EXPECT_EQ(seen, records);
   // Emptied, the spill keeps records in memory again.
   TmpdirFor no_directory;
@@ -129,7 +129,7 @@ TEST(SpillFile, ReadsRunsOfRecordsInOrderAndKeepsThem) {
       {0, 1}, {0, 300}, {250, 900}, {899, 900}, {700, records.size()}, {records.size() - 1, records.size()}, {5, 5}};
   for (const auto& [begin, end] : runs) {
     std::vector<std::pair<std::string, int64_t>> seen;
-    spill.read_run(begin, end, [&](std::string& b, int64_t tag) { seen.emplace_back(std::move(b), tag); });
+    spill.read_run(begin, end, [&](std::string_view b, int64_t tag) { seen.emplace_back(std::string(b), tag); });
     const std::vector<std::pair<std::string, int64_t>> expected(records.begin() + begin, records.begin() + end);
     EXPECT_EQ(seen, expected) << begin << ".." << end;
   }

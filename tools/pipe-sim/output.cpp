@@ -15,11 +15,14 @@ namespace sasskit::pipesim {
 
 namespace {
 
-// A passed record, or its run of spilled cta records read back.
+// A passed record, or its run of spilled cta records read back (their
+// type was read when they were spilled).
 void pass(Sink& sink, const Passed& p, const SpillFile* spill) {
   if (p.spilled_end == p.spilled_begin) return sink.record(p.record);
-  spill->read_run(p.spilled_begin, p.spilled_end, [&](std::string& bytes, int64_t) {
-    sink.record(stream::Record(std::move(bytes), "spilled cta record"));
+  stream::Record cta;
+  spill->read_run(p.spilled_begin, p.spilled_end, [&](std::string_view bytes, int64_t) {
+    cta.refill(bytes, "spilled cta record", stream::RecordType::Cta, stream::record_type_name(stream::RecordType::Cta));
+    sink.record(cta);
   });
 }
 

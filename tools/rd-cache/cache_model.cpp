@@ -162,8 +162,11 @@ LaunchRules::CtaRun placed_run(const LaunchRules& rules, const KernelSchedule& s
 
 namespace {
 
-// Per SM, the kernel's CTAs in order of start (then launch order).
-std::vector<std::vector<uint32_t>> ctas_by_sm(const KernelRun& run, unsigned num_sms) {
+// Per SM, the kernel's CTAs in order of start (then launch order). Each
+// SM's CTAs are put in order on the threads; they come in that order
+// already where the placement started CTAs in stream order, as it does
+// for one kernel on an idle GPU.
+std::vector<std::vector<uint32_t>> ctas_by_sm(const KernelRun& run, unsigned num_sms, unsigned threads) {
   const KernelAccesses& kernel = run.kernel;
   const CtaSource& ctas = run.ctas;
   const KernelSchedule& schedule = run.schedule;
@@ -189,10 +192,13 @@ std::vector<std::vector<uint32_t>> ctas_by_sm(const KernelRun& run, unsigned num
     const uint32_t linear = ctas.linear(c);
     return linear < schedule.start.size() ? schedule.start[linear] : 0;
   };
-  for (std::vector<uint32_t>& mine : on_sm)
-    std::stable_sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) {
-      return std::pair(start(a), ctas.linear(a)) < std::pair(start(b), ctas.linear(b));
-    });
+  const auto earlier = [&](uint32_t a, uint32_t b) {
+    return std::pair(start(a), ctas.linear(a)) < std::pair(start(b), ctas.linear(b));
+  };
+  parallel_for(num_sms, threads, [&](size_t sm) {
+    std::vector<uint32_t>& mine = on_sm[sm];
+    if (!std::is_sorted(mine.begin(), mine.end(), earlier)) std::stable_sort(mine.begin(), mine.end(), earlier);
+  });
   return on_sm;
 }
 
@@ -452,7 +458,7 @@ std::vector<KernelResult> CacheModel::run(std::span<const KernelRun> kernels) {
   for (const KernelRun& k : kernels) {
     if (k.ctas_per_sm == 0)  // resident_ctas() refuses such a kernel first
       throw Error(ExitCode::Internal, "rd-cache", "cache model run with no resident CTA per SM");
-    auto on_sm = ctas_by_sm(k, gpu_.num_sms);
+    auto on_sm = ctas_by_sm(k, gpu_.num_sms, threads_);
     for (unsigned sm = 0; sm < gpu_.num_sms; ++sm) sms[sm].lanes.emplace_back(k, std::move(on_sm[sm]), rules_);
   }
   l2_.clear_histograms();
