@@ -95,9 +95,10 @@ Record::Record(std::string bytes, std::string where)
 
 void Record::refill(std::string_view bytes, std::string_view where, RecordType type, std::string_view type_name) {
   bytes_.assign(bytes);
-  where_.assign(where);
+  // Refilled records come in runs of one name or type (a spill's records read back).
+  if (where_ != where) where_.assign(where);
   type_ = type;
-  type_name_.assign(type_name);
+  if (type_name_ != type_name) type_name_.assign(type_name);
   handle_.reset();
 }
 
