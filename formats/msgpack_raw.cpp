@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <msgpack.hpp>
 
 #include "libcommon/diag.hpp"
@@ -79,12 +80,29 @@ inline std::optional<size_t> scalar_size(const unsigned char* p, size_t n) {
   return 1 + shape.field_bytes + length;
 }
 
+// Bytes of the fixarray of whole-sized scalars (a CTA's [x, y, z]) at
+// p[0, n) (n > 0); nullopt for any other object, or one cut short.
+inline std::optional<size_t> scalar_fixarray_size(const unsigned char* p, size_t n) {
+  if ((p[0] & 0xf0) != 0x90) return std::nullopt;
+  size_t at = 1;
+  for (unsigned i = p[0] & 0x0fu; i > 0; --i) {
+    if (at == n) return std::nullopt;
+    const TagShape shape = kTagShapes[p[at]];
+    if (shape.kind != TagShape::kWhole || shape.size > n - at) return std::nullopt;
+    at += shape.size;
+  }
+  return at;
+}
+
 // Bytes of the msgpack object at `bytes`, walked without building it.
 size_t object_size(std::string_view bytes, const std::string& where) {
-  // Most keys and values are scalars, strs or bins: sized here, without the walk's set-up.
-  if (!bytes.empty())
-    if (const auto scalar = scalar_size(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()))
-      return *scalar;
+  // Most keys and values are scalars, strs, bins or short arrays of
+  // numbers: sized here, without the walk's set-up.
+  if (!bytes.empty()) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    if (const auto scalar = scalar_size(p, bytes.size())) return *scalar;
+    if (const auto array = scalar_fixarray_size(p, bytes.size())) return *array;
+  }
   if (const auto plain = plain_object_size(bytes, kMostPlainDepth)) return *plain;
   msgpack::null_visitor v;
   size_t off = 0;
@@ -126,6 +144,69 @@ std::optional<size_t> plain_object_size(std::string_view bytes, size_t max_depth
     outer_left[depth++] = left;
     left = (shape.field_bytes ? big_endian(p + at + 1, shape.field_bytes) : shape.size) * shape.per_count;
     at += 1 + shape.field_bytes;
+  }
+}
+
+std::optional<size_t> plain_map_size(std::string_view bytes, size_t max_depth, TopFields& fields) {
+  fields.complete_ = false;
+  max_depth = std::min(max_depth, kMostPlainDepth);  // as plain_object_size caps it
+  const auto header = map_header(bytes);
+  if (!header || header->entries > TopFields::kMostEntries || bytes.size() > UINT32_MAX || max_depth == 0)
+    return plain_object_size(bytes, max_depth);
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t n = bytes.size();
+  // An entry's key or value: a scalar sized by its tag, or a container walked.
+  const auto size_at = [&](size_t at) -> std::optional<size_t> {
+    if (at == n) return std::nullopt;
+    if (kTagShapes[p[at]].kind != TagShape::kContainer) return scalar_size(p + at, n - at);
+    if (max_depth > 1)  // the array is one level down
+      if (const auto array = scalar_fixarray_size(p + at, n - at)) return array;
+    return plain_object_size(bytes.substr(at), max_depth - 1);
+  };
+  size_t at = header->size;
+  for (uint64_t i = 0; i < header->entries; ++i) {
+    TopFields::Entry& e = fields.entries_[i];
+    e.key_at = 0;
+    size_t key_size;
+    if (at < n && (p[at] & 0xe0) == 0xa0) {  // a fixstr, as writers write keys
+      e.key_at = static_cast<uint32_t>(at + 1);
+      e.key_size = p[at] & 0x1fu;
+      key_size = 1 + e.key_size;
+      if (key_size > n - at) return std::nullopt;
+    } else {
+      const auto size = size_at(at);
+      if (!size) return std::nullopt;
+      key_size = *size;
+      if (const auto name = raw_str(bytes.substr(at, key_size))) {
+        e.key_at = static_cast<uint32_t>(name->data() - bytes.data());
+        e.key_size = static_cast<uint32_t>(name->size());
+      }
+    }
+    at += key_size;
+    const auto value_size = size_at(at);
+    if (!value_size) return std::nullopt;
+    e.value_at = static_cast<uint32_t>(at);
+    e.value_size = static_cast<uint32_t>(*value_size);
+    at += *value_size;
+  }
+  fields.count_ = static_cast<uint8_t>(header->entries);
+  fields.complete_ = true;
+  return at;
+}
+
+void TopFields::find(std::string_view bytes, std::span<const std::string_view> keys,
+                     std::span<std::optional<std::string_view>> values) const {
+  for (size_t f = 0; f < keys.size(); ++f) {
+    values[f] = std::nullopt;
+    for (size_t i = 0; i < count_; ++i) {  // the first entry of the key
+      const Entry& e = entries_[i];
+      // key_at 0: a key that is no str, which matches no key.
+      if (e.key_size == keys[f].size() && e.key_at != 0 &&
+          std::memcmp(bytes.data() + e.key_at, keys[f].data(), e.key_size) == 0) {
+        values[f] = bytes.substr(e.value_at, e.value_size);
+        break;
+      }
+    }
   }
 }
 

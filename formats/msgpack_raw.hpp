@@ -31,6 +31,35 @@ std::optional<size_t> plain_object_size(std::string_view bytes, size_t max_depth
 void raw_fields(std::string_view bytes, std::span<const std::string_view> keys,
                 std::span<std::optional<std::string_view>> values, const std::string& where);
 
+// The top-level entries of a small map, found by the walk that sizes it,
+// so that its fields are then looked up without another walk. Offsets are
+// into the map's bytes.
+class TopFields {
+ public:
+  static constexpr size_t kMostEntries = 8;
+  // Whether every entry of the map is here (a map of at most kMostEntries
+  // entries, sized by plain_map_size); otherwise nothing is.
+  bool complete() const { return complete_; }
+  // raw_fields' answer for the map `bytes` these entries were found in.
+  void find(std::string_view bytes, std::span<const std::string_view> keys,
+            std::span<std::optional<std::string_view>> values) const;
+
+ private:
+  friend std::optional<size_t> plain_map_size(std::string_view bytes, size_t max_depth, TopFields& fields);
+  struct Entry {
+    uint32_t key_at = 0, key_size = 0;  // the key's str body; key_at 0: a key of another kind
+    uint32_t value_at = 0, value_size = 0;
+  };
+  std::array<Entry, kMostEntries> entries_;
+  uint8_t count_ = 0;
+  bool complete_ = false;
+};
+
+// plain_object_size, and where the object is a map of at most
+// TopFields::kMostEntries entries (and at most 4 GiB), its entries in
+// `fields`; `fields` is left incomplete otherwise.
+std::optional<size_t> plain_map_size(std::string_view bytes, size_t max_depth, TopFields& fields);
+
 // Whether `bytes` starts with a msgpack map.
 bool is_raw_map(std::string_view bytes);
 

@@ -211,7 +211,7 @@ bool raw_cta_payload(const Record& r, std::optional<std::string_view>& payload) 
   try {
     static constexpr std::array<std::string_view, 3> kKeys = {"kernel", "cta", "data"};
     std::array<std::optional<std::string_view>, 3> fields;
-    raw_fields(r.bytes(), kKeys, fields, r.where());
+    r.raw(kKeys, fields);
     const auto& [kernel, cta, data] = fields;
     const auto id = kernel ? raw_uint(*kernel) : std::nullopt;
     const auto dims = cta ? raw_uint3(*cta) : std::nullopt;

@@ -100,11 +100,29 @@ void Record::refill(std::string_view bytes, std::string_view where, RecordType t
   type_ = type;
   if (type_name_ != type_name) type_name_.assign(type_name);
   handle_.reset();
+  fields_known_ = false;
+}
+
+void Record::refill(const Record& other) {
+  refill(other.bytes_, other.where_, other.type_, other.type_name_);
+  fields_ = other.fields_;
+  fields_known_ = other.fields_known_;
+}
+
+void Record::raw(std::span<const std::string_view> keys, std::span<std::optional<std::string_view>> values) const {
+  if (!fields_known_) {
+    plain_map_size(bytes_, kMaxDepth, fields_);
+    fields_known_ = true;
+  }
+  if (fields_.complete())
+    fields_.find(bytes_, keys, values);
+  else
+    raw_fields(bytes_, keys, values, where_);  // which words what is wrong with the record
 }
 
 void Record::read_type() {
   handle_.reset();
-  const auto t = raw_field(bytes_, "t", where_);
+  const auto t = raw("t");
   if (!t) fail_input(where_, "field 't' is missing");
   const auto name = raw_str(*t);
   if (name && *name == type_name_) return;  // the type of the record before (the reader reuses one Record)
@@ -128,7 +146,9 @@ const msgpack::object& Record::object() const {
 }
 
 std::optional<std::string_view> Record::raw(std::string_view key) const {
-  return raw_field(bytes_, key, where_);
+  std::optional<std::string_view> value;
+  raw({&key, 1}, {&value, 1});
+  return value;
 }
 
 std::optional<uint32_t> Record::kernel_id() const {
@@ -141,7 +161,7 @@ std::optional<uint32_t> Record::kernel_and_place(std::optional<std::string_view>
   const std::string_view key = type_ == RecordType::Kernel ? "id" : "kernel";
   const std::array<std::string_view, 2> keys = {key, "cta"};
   std::array<std::optional<std::string_view>, 2> values;
-  raw_fields(bytes_, std::span(keys).first(type_ == RecordType::Cta ? 2 : 1), values, where_);
+  raw(std::span(keys).first(type_ == RecordType::Cta ? 2 : 1), values);
   kernel = values[0];
   cta = values[1];
   if (!kernel) return std::nullopt;
@@ -215,7 +235,7 @@ void Reader::fill(size_t at_least) {
   }
 }
 
-bool Reader::read_object(std::string& bytes) {
+bool Reader::read_object(std::string& bytes, TopFields* fields) {
   size_t need = 1;
   for (;;) {
     fill(need);
@@ -223,7 +243,8 @@ bool Reader::read_object(std::string& bytes) {
     if (available == 0) return false;  // clean end between objects
     // Most records are walked here; msgpack's parser takes the others and
     // tells a record cut short from a malformed or too deep one.
-    const auto plain = plain_object_size(std::string_view(buf_).substr(pos_, available), kMaxDepth);
+    const std::string_view buffered = std::string_view(buf_).substr(pos_, available);
+    const auto plain = fields ? plain_map_size(buffered, kMaxDepth, *fields) : plain_object_size(buffered, kMaxDepth);
     CompletenessVisitor v;
     size_t off = plain.value_or(0);
     if (plain || msgpack::parse(buf_.data() + pos_, available, off, v)) {
@@ -245,9 +266,10 @@ bool Reader::read_object(std::string& bytes) {
 }
 
 bool Reader::next(Record& out) {
-  if (pending_ || !read_object(out.bytes_))
+  if (pending_ || !read_object(out.bytes_, &out.fields_))
     fail_input(name_, "truncated stream: no end record after " + std::to_string(index_ - 1) +
                           " records");
+  out.fields_known_ = true;  // read_object found them, or that the record is no small map
   record_where(out.where_, where_prefix_, index_ - 1);
   out.read_type();
   if (out.type() == RecordType::End) {

@@ -10,11 +10,13 @@
 #include <memory>
 #include <optional>
 #include <msgpack.hpp>
+#include <span>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "formats/msgpack_raw.hpp"
 #include "formats/record_type.hpp"
 #include "libcommon/model_in_use.hpp"
 
@@ -86,6 +88,8 @@ class Record {
   // `type` (`type_name` as written): not walked again. Its buffers are
   // reused, and no parsed object is kept.
   void refill(std::string_view bytes, std::string_view where, RecordType type, std::string_view type_name);
+  // Becomes a copy of `other` (its buffers reused), but for its parsed object.
+  void refill(const Record& other);
   // Its "t", decoded once when read: Other for a type no tool knows.
   RecordType type() const { return type_; }
   // Its "t" as written (an Other record's own name).
@@ -97,6 +101,8 @@ class Record {
   const std::string& where() const { return where_; }
   // The encoded value of a top-level field, or nullopt; nothing is built.
   std::optional<std::string_view> raw(std::string_view key) const;
+  // raw() for several keys at once (raw_fields): values[i] is keys[i]'s.
+  void raw(std::span<const std::string_view> keys, std::span<std::optional<std::string_view>> values) const;
   // The kernel this record is about: `id` of a kernel record, `kernel` of
   // any other; nullopt for records about no kernel (memcpy, plan, ...).
   std::optional<uint32_t> kernel_id() const;
@@ -114,6 +120,10 @@ class Record {
   std::string type_name_;
   std::string where_;
   mutable std::shared_ptr<const msgpack::object_handle> handle_;  // lazily decoded
+  // Its top-level fields, found when the reader framed it or on first use:
+  // each lookup is then no walk of the map.
+  mutable TopFields fields_;
+  mutable bool fields_known_ = false;
 };
 
 // Records counted by type name, as an end record lists them. Records come in
@@ -181,7 +191,8 @@ class Reader {
   const std::optional<GpuExpectation>& expected_gpu() const { return expected_gpu_; }
 
  private:
-  bool read_object(std::string& bytes);
+  // The next object's bytes, and with `fields` its top-level fields where it is a small map.
+  bool read_object(std::string& bytes, TopFields* fields = nullptr);
   // Reads until `at_least` bytes are buffered past pos_, or the input ends.
   void fill(size_t at_least);
   void read_header(const std::string& bytes);

@@ -4,6 +4,7 @@
 // stepped over exactly, and a record cut anywhere refused.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <functional>
 #include <msgpack.hpp>
 #include <sstream>
@@ -167,4 +168,77 @@ TEST(PlainObjectSize, EmptyContainersAndTheUnusedTag) {
   EXPECT_EQ(plain_object_size(std::string("\xdc\x00", 2), 32), std::nullopt) << "array16 header cut short";
   EXPECT_EQ(plain_object_size(std::string("\xde\x00\x01\xa1k\x07", 6), 32), 6u) << "map16";
   EXPECT_EQ(plain_object_size("", 32), std::nullopt);
+}
+
+// plain_map_size sizes what plain_object_size sizes, and its entries answer
+// as raw_fields does: every kind of value, a key of another kind, a key
+// twice (the first entry), a record cut anywhere.
+TEST(PlainMapSize, SizesAsTheWalkDoesAndFindsWhatRawFieldsFinds) {
+  for (const auto& [kind, value] : every_kind()) {
+    const std::string record = record_with(value);
+    TopFields fields;
+    EXPECT_EQ(plain_map_size(record + "tail", 32, fields), plain_object_size(record + "tail", 32)) << kind;
+    if (kind == "ext") {
+      EXPECT_FALSE(fields.complete()) << "an ext is left to the parser";
+      continue;
+    }
+    ASSERT_TRUE(fields.complete()) << kind;
+    const std::array<std::string_view, 4> keys = {"z", "a", "b", ""};
+    std::array<std::optional<std::string_view>, 4> found, walked;
+    fields.find(record, keys, found);
+    raw_fields(record, keys, walked, "r");
+    EXPECT_EQ(found, walked) << kind;
+    EXPECT_EQ(found[1], encoded(value)) << kind;
+    for (size_t cut = 0; cut < record.size(); cut += 1 + cut / 64) {
+      TopFields part;
+      EXPECT_EQ(plain_map_size(record.substr(0, cut), 32, part), std::nullopt) << kind << " cut at " << cut;
+      EXPECT_FALSE(part.complete()) << kind << " cut at " << cut;
+    }
+  }
+}
+
+TEST(PlainMapSize, TakesTheFirstEntryOfAKeyAndNoKeyOfAnotherKind) {
+  std::stringstream out;
+  msgpack::packer<std::stringstream> p(out);
+  p.pack_map(4);
+  p.pack(std::vector<int>{1});  // not a string key: never matches
+  p.pack(1);
+  p.pack(std::string(40, 'k'));  // a str8 key
+  p.pack(2);
+  p.pack(std::string("t"));
+  p.pack(3);
+  p.pack(std::string("t"));
+  p.pack(4);
+  const std::string record = out.str();
+  TopFields fields;
+  ASSERT_EQ(plain_map_size(record, 32, fields), record.size());
+  ASSERT_TRUE(fields.complete());
+  const std::string long_key(40, 'k');
+  const std::array<std::string_view, 3> keys = {"t", std::string_view("\x91\x01", 2), long_key};
+  std::array<std::optional<std::string_view>, 3> found;
+  fields.find(record, keys, found);
+  EXPECT_EQ(raw_uint(*found[0]), 3u);
+  EXPECT_EQ(found[1], std::nullopt);
+  EXPECT_EQ(raw_uint(*found[2]), 2u);
+}
+
+TEST(PlainMapSize, LeavesLargerMapsAndOtherObjectsToTheWalk) {
+  std::stringstream out;
+  msgpack::packer<std::stringstream> p(out);
+  p.pack_map(TopFields::kMostEntries + 1);
+  for (size_t i = 0; i <= TopFields::kMostEntries; ++i) {
+    p.pack(std::string(1, char('a' + i)));
+    p.pack(i);
+  }
+  TopFields fields;
+  EXPECT_EQ(plain_map_size(out.str(), 32, fields), out.str().size());
+  EXPECT_FALSE(fields.complete());
+  EXPECT_EQ(plain_map_size(std::string("\x93\x01\x02\x03", 4), 32, fields), 4u);
+  EXPECT_FALSE(fields.complete());
+  const std::string leaf = encoded([](auto& q) { q.pack(std::string("leaf")); });
+  const std::string deep = std::string("\x81\xa1k", 3) + nested(leaf, 31);  // 32 levels with the map
+  EXPECT_EQ(plain_map_size(deep, 32, fields), deep.size());
+  EXPECT_EQ(plain_map_size(std::string("\x81\xa1k", 3) + nested(leaf, 32), 32, fields), std::nullopt);
+  EXPECT_EQ(plain_map_size(std::string("\x81\xa1k\x91\x01", 5), 1, fields), std::nullopt) << "an array below a map of depth 1";
+  EXPECT_EQ(plain_object_size(std::string("\x81\xa1k\x91\x01", 5), 1), std::nullopt);
 }

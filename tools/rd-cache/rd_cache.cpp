@@ -163,8 +163,7 @@ class Filter : public stream::HeldKernelFilter {
     PendingCta& p = pending_[pending_size_++];
     // A record of its own, not a copy: a copy would share the reader's
     // parsed object.
-    const stream::Record& r = cta.record();
-    p.record.refill(r.bytes(), r.where(), r.type(), r.type_name());
+    p.record.refill(cta.record());
     p.index = cta.index();
     if (pending_size_ == kBatchCtas) read_pending();
   }
