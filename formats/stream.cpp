@@ -95,10 +95,11 @@ Record::Record(std::string bytes, std::string where)
 
 void Record::refill(std::string_view bytes, std::string_view where, RecordType type, std::string_view type_name) {
   bytes_.assign(bytes);
-  // Refilled records come in runs of one name or type (a spill's records read back).
-  if (where_ != where) where_.assign(where);
+  where_.assign(where);
+  // Refilled records come in runs of one type (a kernel's cta records);
+  // a type tools know has one name.
+  if (type != type_ || type == RecordType::Other) type_name_.assign(type_name);
   type_ = type;
-  if (type_name_ != type_name) type_name_.assign(type_name);
   handle_.reset();
   fields_known_ = false;
 }

@@ -54,15 +54,58 @@ bool SpillFile::keep_in_memory(size_t length) {
   if (on_file_) return false;
   const size_t needed = memory_.size() + length;
   if (needed <= memory_taken_) return true;
-  // Room doubles from 64 KiB, so that the bytes are copied a few times only.
+  // Room doubles from 64 KiB: few blocks, and little room taken from the
+  // process's share by a small spill.
   size_t room = std::max(needed, std::min(std::max<size_t>(2 * memory_taken_, 64 << 10), kSpillMemoryBytes));
   if (!take_memory(room - memory_taken_)) {
     room = needed;
     if (!take_memory(room - memory_taken_)) return false;
   }
-  memory_.reserve(room);
+  memory_.add_room(room - memory_taken_);
   memory_taken_ = room;
   return true;
+}
+
+void SpillFile::Memory::add_room(size_t bytes) {
+  blocks_.push_back(Block{std::make_unique_for_overwrite<char[]>(bytes), bytes});
+  room_ += bytes;
+}
+
+void SpillFile::Memory::append(const char* bytes, size_t length) {
+  size_ += length;
+  while (length > 0) {
+    const Block& block = blocks_[write_block_];
+    const size_t n = std::min(length, block.size - write_at_);
+    std::memcpy(block.bytes.get() + write_at_, bytes, n);
+    bytes += n;
+    length -= n;
+    write_at_ += n;
+    if (write_at_ == block.size && write_block_ + 1 < blocks_.size()) {
+      ++write_block_;
+      write_at_ = 0;
+    }
+  }
+}
+
+void SpillFile::Memory::copy_out(uint64_t offset, char* to, size_t length) const {
+  for (const Block& block : blocks_) {
+    if (length == 0) return;
+    if (offset >= block.size) {
+      offset -= block.size;
+      continue;
+    }
+    const size_t n = std::min<uint64_t>(length, block.size - offset);
+    std::memcpy(to, block.bytes.get() + offset, n);
+    to += n;
+    length -= n;
+    offset = 0;
+  }
+}
+
+void SpillFile::Memory::clear() {
+  size_ = 0;
+  write_block_ = 0;
+  write_at_ = 0;
 }
 
 // Appends to the file through a buffer of its own (a stdio stream would
@@ -93,7 +136,7 @@ size_t SpillFile::append(std::string_view bytes, int64_t tag) {
   // The bytes live and die with this process: the tag in native byte order.
   if (keep_in_memory(kTagBytes + bytes.size())) {
     memory_.append(reinterpret_cast<const char*>(&tag), kTagBytes);
-    memory_.append(bytes);
+    memory_.append(bytes.data(), bytes.size());
   } else {
     if (fd_ < 0) open_file();
     on_file_ = true;
@@ -111,7 +154,7 @@ void SpillFile::flush() {
 
 void SpillFile::read_at(uint64_t offset, char* to, size_t length) const {
   size_t done = offset < memory_.size() ? std::min<uint64_t>(length, memory_.size() - offset) : 0;
-  std::memcpy(to, memory_.data() + std::min<uint64_t>(offset, memory_.size()), done);
+  memory_.copy_out(offset, to, done);
   while (done < length) {  // the rest is on file, from memory's end on
     ssize_t n = pread(fd_, to + done, length - done, static_cast<off_t>(offset + done - memory_.size()));
     if (n <= 0) fail_io(path_, "cannot read the temporary file back");
