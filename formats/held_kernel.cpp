@@ -15,16 +15,19 @@ HeldKernelFilter::HeldKernelFilter(RecordSink& sink, bool always_holds)
 HeldKernelFilter::~HeldKernelFilter() = default;
 
 void HeldKernelFilter::begin_member(const Header& header, size_t member) {
+  ctas_due();
   sink_.member(header, member);
   member_begins(header, member);
 }
 
 void HeldKernelFilter::end_member(size_t member) {
+  ctas_due();
   member_ends(member);
   release_held(false);
 }
 
 void HeldKernelFilter::begin_kernel(const Kernel& k, const Record& r) {
+  ctas_due();
   kernel_begins(k, r);
   kernel_open_held_ = false;
   if (!held_.empty()) hold_kernel();  // it waits behind the kernels kept held
@@ -32,6 +35,7 @@ void HeldKernelFilter::begin_kernel(const Kernel& k, const Record& r) {
 }
 
 void HeldKernelFilter::insts(const Kernel& k, const InstTable& slice, const Record& r) {
+  ctas_due();
   insts_read(k, slice);
   pass_or_hold(r);
 }
@@ -40,16 +44,23 @@ void HeldKernelFilter::cta(const Kernel& k, const CtaRecord& cta) {
   if (holds_) {
     Held& h = kernel_open_held_ ? held_.back() : hold_kernel();
     if (!h.first_cta) h.first_cta = h.file->size();
-    h.file->append(cta.record().bytes(), static_cast<int64_t>(cta.index()));
+    if (!holds_ctas_later()) hold_cta(cta.record().bytes(), cta.index());
   }
   cta_read(k, cta);
 }
 
+// The open kernel's entry is the last one while its cta records come.
+void HeldKernelFilter::hold_cta(std::string_view bytes, uint64_t linear) {
+  held_.back().file->append(bytes, static_cast<int64_t>(linear));
+}
+
 void HeldKernelFilter::attached(const Kernel& k, const Record& r) {
+  ctas_due();
   if (keeps_attached(k, r)) pass_or_hold(r);
 }
 
 void HeldKernelFilter::end_kernel(const Kernel& k) {
+  ctas_due();
   if (kernel_open_held_) held_.back().file->flush();
   kernel_ends(k);
   kernel_open_held_ = false;
@@ -57,11 +68,15 @@ void HeldKernelFilter::end_kernel(const Kernel& k) {
 }
 
 void HeldKernelFilter::memcpy(const Record& r) {
+  ctas_due();
   memcpy_read(r);
   pass_or_hold(r);
 }
 
-void HeldKernelFilter::other(const Record& r) { pass_or_hold(r); }
+void HeldKernelFilter::other(const Record& r) {
+  ctas_due();
+  pass_or_hold(r);
+}
 
 void HeldKernelFilter::release_held(bool keep_last) {
   const size_t keep = keep_last && kernel_open_held_ ? 1 : 0;

@@ -64,6 +64,17 @@ class HeldKernelFilter : public KernelHandler {
   // (cta-sample keeps the sampled SMs' CTAs only).
   virtual bool keeps_cta(uint64_t /*linear*/) const { return true; }
 
+  // A tool that reads cta records in batches on threads (rd-cache) may
+  // hold them itself, alongside: where holds_ctas_later() is true, cta()
+  // holds nothing, and before every other event of the kernel layer
+  // ctas_due() is called, by which time the tool has held, in order, each
+  // cta record it was handed since the last call (hold_cta).
+  virtual bool holds_ctas_later() const { return false; }
+  virtual void ctas_due() {}
+  // Holds a cta record handed to cta_read (holds_ctas_later), from any one
+  // thread: nothing else of the filter's runs until the tool returns to it.
+  void hold_cta(std::string_view bytes, uint64_t linear);
+
   // Whether the kernel's held records (and those of the kernels kept held
   // before it) go out at its end, right after kernel_ends (the default).
   virtual bool releases_at_end(const Kernel&) { return true; }

@@ -144,7 +144,6 @@ class Filter : public stream::HeldKernelFilter {
   }
 
   void insts_read(const stream::Kernel&, const InstTable& slice) override {
-    read_pending();
     add_insts(open_->accesses, slice.insts);
     for (const StaticInst& s : slice.insts) units_.push_back(stream::pipeline_unit(s, opcodes_->classify(s.opcode)));
   }
@@ -152,8 +151,11 @@ class Filter : public stream::HeldKernelFilter {
   // The record is read once, for the counts and the accesses: from its
   // compact payload, or decoded where it is in full form or count_payload
   // does not take it. With more than one thread, CTAs wait in a batch that
-  // the threads read together; what each gave is added in stream order, so
-  // the spill, the counts and any error are those of one thread.
+  // the threads read together, one of them holding the batch's records
+  // meanwhile; what each gave is added in stream order, so the spill, the
+  // counts and any error are those of one thread.
+  bool holds_ctas_later() const override { return options_.threads > 1; }
+  void ctas_due() override { read_pending(); }
   void cta_read(const stream::Kernel&, const stream::CtaRecord& cta) override {
     if (options_.threads <= 1) {
       read_now(cta);
@@ -193,12 +195,24 @@ class Filter : public stream::HeldKernelFilter {
  public:
   // Reads the CTAs waiting in the batch: before any other event, and before
   // a failure of the reader is reported (an error of a CTA before it comes
-  // first, as with one thread).
+  // first, as with one thread). Task 0 holds their records, in order; a
+  // failure to write is reported at the CTA it stopped at, before that
+  // CTA's own error, as where each record was held as it came.
   void read_pending() {
     const size_t n = std::exchange(pending_size_, 0);
     if (n == 0) return;
-    parallel_for(n, options_.threads, [&](size_t i) {
-      PendingCta& p = pending_[i];
+    size_t held = 0;
+    std::exception_ptr hold_error;
+    parallel_for(n + 1, options_.threads, [&](size_t task) {
+      if (task == 0) {
+        try {
+          for (; held < n; ++held) hold_cta(pending_[held].record.bytes(), pending_[held].index);
+        } catch (...) {
+          hold_error = std::current_exception();
+        }
+        return;
+      }
+      PendingCta& p = pending_[task - 1];
       p.error = nullptr;
       try {
         const auto payload = stream::cta_payload(p.record);
@@ -212,6 +226,7 @@ class Filter : public stream::HeldKernelFilter {
     });
     for (size_t i = 0; i < n; ++i) {
       const PendingCta& p = pending_[i];
+      if (hold_error && held == i) std::rethrow_exception(hold_error);
       if (p.error) std::rethrow_exception(p.error);
       if (!p.from_payload) {
         read_decoded(p.record, p.index);
@@ -225,7 +240,6 @@ class Filter : public stream::HeldKernelFilter {
  private:
   // An upstream cache record is dropped: this run's replaces it.
   bool keeps_attached(const stream::Kernel&, const stream::Record& r) override {
-    read_pending();
     const stream::RecordType type = r.type();
     if (type == stream::RecordCodec<KernelCacheModel>::type) return false;
     if (type == stream::RecordCodec<KernelSchedule>::type) schedule_ = stream::decode<KernelSchedule>(r);
@@ -249,14 +263,12 @@ class Filter : public stream::HeldKernelFilter {
 
   // A copy comes between the kernels before it and those after.
   void memcpy_read(const stream::Record& r) override {
-    read_pending();
     model_held(false);
     const Memcpy m = stream::decode<Memcpy>(r);
     if (options_.memcpy_to_l2) model_->copy_to_l2(m.address, m.bytes);
   }
 
   void kernel_ends(const stream::Kernel&) override {
-    read_pending();
     std::unique_ptr<ReadKernel> k = std::move(open_);
     const std::optional<KernelSchedule> recorded = std::move(schedule_);
     schedule_.reset();
@@ -302,7 +314,6 @@ class Filter : public stream::HeldKernelFilter {
   // The kernels sharing SMs are held until no later kernel can join them.
   bool releases_at_end(const stream::Kernel&) override { return sharing_.empty(); }
   void member_ends(size_t) override {
-    read_pending();
     model_held(false);
   }
 
