@@ -171,3 +171,49 @@ TEST(HeldKernel, KernelsKeptHeldGoOutInOrderWithTheirResultsAheadOfTheirCtas) {
   EXPECT_EQ(sink.out, (std::vector<std::string>{"kernel", "insts", "result1", "cta1", "kernel", "insts", "result2",
                                                 "cta1", "cta0", "memcpy", "kernel", "insts", "result3", "cta1"}));
 }
+
+namespace {
+
+// ResultFirst, but holding its CTA records itself, in batches: each is
+// held when the next event of the kernel layer comes (as rd-cache holds a
+// batch on one of its threads).
+class HoldsLater : public HeldKernelFilter {
+ public:
+  explicit HoldsLater(LogSink& sink) : HeldKernelFilter(sink, false), sink_(sink) {}
+
+ private:
+  bool holds_ctas_later() const override { return true; }
+  void cta_read(const Kernel&, const CtaRecord& cta) override { waiting_.emplace_back(cta.record().bytes(), cta.index()); }
+  void ctas_due() override {
+    for (const auto& [bytes, linear] : waiting_) hold_cta(bytes, linear);
+    waiting_.clear();
+  }
+  void kernel_ends(const Kernel& k) override { sink_.result(k.id()); }
+  LogSink& sink_;
+  std::vector<std::pair<std::string, uint64_t>> waiting_;
+};
+
+}  // namespace
+
+TEST(HeldKernel, CtasTheToolHoldsLaterKeepTheirPlaceAmongTheRecords) {
+  const std::string bytes = stream_of([](Writer& w) {
+    w.write(Memcpy{0x100, 8});
+    w.write(kernel(1));
+    w.write(table(1));
+    w.write(cta(1, 1));
+    w.write(cta(1, 0));
+    w.write(KernelSchedule{1, "greedy", {0, 1}, {0, 0}, 0});  // after its CTAs, before their hold
+    w.write(kernel(2));
+    w.write(table(2));
+    w.write(cta(2, 0));
+    w.write(Memcpy{0x200, 8});
+  });
+  LogSink later;
+  std::istringstream in(bytes);
+  Reader reader(in, "s");
+  HoldsLater filter(later);
+  read_kernels(reader, filter);
+  EXPECT_EQ(later.out, filtered(bytes));
+  EXPECT_EQ(later.out, (std::vector<std::string>{"memcpy", "kernel", "insts", "result1", "cta1", "cta0", "sched",
+                                                 "kernel", "insts", "result2", "cta0", "memcpy"}));
+}
