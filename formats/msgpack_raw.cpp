@@ -94,16 +94,20 @@ inline std::optional<size_t> scalar_fixarray_size(const unsigned char* p, size_t
   return at;
 }
 
+// plain_object_size, where most keys and values (scalars, strs, bins and
+// short arrays of numbers) are sized without the walk's set-up.
+std::optional<size_t> plain_size(std::string_view bytes, size_t max_depth) {
+  if (bytes.empty()) return std::nullopt;
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (kTagShapes[p[0]].kind != TagShape::kContainer) return scalar_size(p, bytes.size());
+  if (max_depth > 0)
+    if (const auto array = scalar_fixarray_size(p, bytes.size())) return array;
+  return plain_object_size(bytes, max_depth);
+}
+
 // Bytes of the msgpack object at `bytes`, walked without building it.
 size_t object_size(std::string_view bytes, const std::string& where) {
-  // Most keys and values are scalars, strs, bins or short arrays of
-  // numbers: sized here, without the walk's set-up.
-  if (!bytes.empty()) {
-    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-    if (const auto scalar = scalar_size(p, bytes.size())) return *scalar;
-    if (const auto array = scalar_fixarray_size(p, bytes.size())) return *array;
-  }
-  if (const auto plain = plain_object_size(bytes, kMostPlainDepth)) return *plain;
+  if (const auto plain = plain_size(bytes, kMostPlainDepth)) return *plain;
   msgpack::null_visitor v;
   size_t off = 0;
   if (!msgpack::parse(bytes.data(), bytes.size(), off, v)) fail_input(where, "record is cut short");
@@ -155,14 +159,8 @@ std::optional<size_t> plain_map_size(std::string_view bytes, size_t max_depth, T
     return plain_object_size(bytes, max_depth);
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   const size_t n = bytes.size();
-  // An entry's key or value: a scalar sized by its tag, or a container walked.
-  const auto size_at = [&](size_t at) -> std::optional<size_t> {
-    if (at == n) return std::nullopt;
-    if (kTagShapes[p[at]].kind != TagShape::kContainer) return scalar_size(p + at, n - at);
-    if (max_depth > 1)  // the array is one level down
-      if (const auto array = scalar_fixarray_size(p + at, n - at)) return array;
-    return plain_object_size(bytes.substr(at), max_depth - 1);
-  };
+  // An entry's key or value, one level down.
+  const auto size_at = [&](size_t at) { return plain_size(bytes.substr(at), max_depth - 1); };
   size_t at = header->size;
   for (uint64_t i = 0; i < header->entries; ++i) {
     TopFields::Entry& e = fields.entries_[i];

@@ -72,10 +72,9 @@ std::vector<std::string> filtered(const std::string& bytes, std::optional<uint64
   return sink.out;
 }
 
-}  // namespace
-
-TEST(HeldKernel, TheToolsRecordGoesAheadOfTheHeldCtas) {
-  const std::string bytes = stream_of([](Writer& w) {
+// Two kernels between copies, the first's sched record after its CTAs.
+std::string two_kernels() {
+  return stream_of([](Writer& w) {
     w.write(Memcpy{0x100, 8});
     w.write(kernel(1));
     w.write(table(1));
@@ -87,8 +86,17 @@ TEST(HeldKernel, TheToolsRecordGoesAheadOfTheHeldCtas) {
     w.write(cta(2, 0));
     w.write(Memcpy{0x200, 8});
   });
-  EXPECT_EQ(filtered(bytes), (std::vector<std::string>{"memcpy", "kernel", "insts", "result1", "cta1", "cta0", "sched",
-                                                       "kernel", "insts", "result2", "cta0", "memcpy"}));
+}
+
+// What ResultFirst passes of two_kernels(), keeping every CTA.
+const std::vector<std::string> kTwoKernelsFiltered = {"memcpy", "kernel", "insts",   "result1", "cta1", "cta0",
+                                                      "sched",  "kernel", "insts",   "result2", "cta0", "memcpy"};
+
+}  // namespace
+
+TEST(HeldKernel, TheToolsRecordGoesAheadOfTheHeldCtas) {
+  const std::string bytes = two_kernels();
+  EXPECT_EQ(filtered(bytes), kTwoKernelsFiltered);
   // Held CTAs the tool does not keep are left out; the other records stay.
   EXPECT_EQ(filtered(bytes, 1), (std::vector<std::string>{"memcpy", "kernel", "insts", "result1", "cta0", "sched",
                                                           "kernel", "insts", "result2", "cta0", "memcpy"}));
@@ -195,25 +203,14 @@ class HoldsLater : public HeldKernelFilter {
 
 }  // namespace
 
+// The sched record comes after kernel 1's CTAs and before they are held.
 TEST(HeldKernel, CtasTheToolHoldsLaterKeepTheirPlaceAmongTheRecords) {
-  const std::string bytes = stream_of([](Writer& w) {
-    w.write(Memcpy{0x100, 8});
-    w.write(kernel(1));
-    w.write(table(1));
-    w.write(cta(1, 1));
-    w.write(cta(1, 0));
-    w.write(KernelSchedule{1, "greedy", {0, 1}, {0, 0}, 0});  // after its CTAs, before their hold
-    w.write(kernel(2));
-    w.write(table(2));
-    w.write(cta(2, 0));
-    w.write(Memcpy{0x200, 8});
-  });
+  const std::string bytes = two_kernels();
   LogSink later;
   std::istringstream in(bytes);
   Reader reader(in, "s");
   HoldsLater filter(later);
   read_kernels(reader, filter);
   EXPECT_EQ(later.out, filtered(bytes));
-  EXPECT_EQ(later.out, (std::vector<std::string>{"memcpy", "kernel", "insts", "result1", "cta1", "cta0", "sched",
-                                                 "kernel", "insts", "result2", "cta0", "memcpy"}));
+  EXPECT_EQ(later.out, kTwoKernelsFiltered);
 }

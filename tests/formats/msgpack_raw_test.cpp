@@ -198,18 +198,17 @@ TEST(PlainMapSize, SizesAsTheWalkDoesAndFindsWhatRawFieldsFinds) {
 }
 
 TEST(PlainMapSize, TakesTheFirstEntryOfAKeyAndNoKeyOfAnotherKind) {
-  std::stringstream out;
-  msgpack::packer<std::stringstream> p(out);
-  p.pack_map(4);
-  p.pack(std::vector<int>{1});  // not a string key: never matches
-  p.pack(1);
-  p.pack(std::string(40, 'k'));  // a str8 key
-  p.pack(2);
-  p.pack(std::string("t"));
-  p.pack(3);
-  p.pack(std::string("t"));
-  p.pack(4);
-  const std::string record = out.str();
+  const std::string record = encoded([](auto& p) {
+    p.pack_map(4);
+    p.pack(std::vector<int>{1});  // not a string key: never matches
+    p.pack(1);
+    p.pack(std::string(40, 'k'));  // a str8 key
+    p.pack(2);
+    p.pack(std::string("t"));
+    p.pack(3);
+    p.pack(std::string("t"));
+    p.pack(4);
+  });
   TopFields fields;
   ASSERT_EQ(plain_map_size(record, 32, fields), record.size());
   ASSERT_TRUE(fields.complete());
@@ -223,15 +222,15 @@ TEST(PlainMapSize, TakesTheFirstEntryOfAKeyAndNoKeyOfAnotherKind) {
 }
 
 TEST(PlainMapSize, LeavesLargerMapsAndOtherObjectsToTheWalk) {
-  std::stringstream out;
-  msgpack::packer<std::stringstream> p(out);
-  p.pack_map(TopFields::kMostEntries + 1);
-  for (size_t i = 0; i <= TopFields::kMostEntries; ++i) {
-    p.pack(std::string(1, char('a' + i)));
-    p.pack(i);
-  }
+  const std::string nine = encoded([](auto& p) {
+    p.pack_map(TopFields::kMostEntries + 1);
+    for (size_t i = 0; i <= TopFields::kMostEntries; ++i) {
+      p.pack(std::string(1, char('a' + i)));
+      p.pack(i);
+    }
+  });
   TopFields fields;
-  EXPECT_EQ(plain_map_size(out.str(), 32, fields), out.str().size());
+  EXPECT_EQ(plain_map_size(nine, 32, fields), nine.size());
   EXPECT_FALSE(fields.complete());
   EXPECT_EQ(plain_map_size(std::string("\x93\x01\x02\x03", 4), 32, fields), 4u);
   EXPECT_FALSE(fields.complete());
