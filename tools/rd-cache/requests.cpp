@@ -65,6 +65,22 @@ bool mark_sectors(std::span<const uint64_t> starts, uint32_t bytes, const Diviso
   return true;
 }
 
+// The sectors of every lane (a sector touched by several lanes as often),
+// sorted: in `room` where they are sure to fit (a warp's lanes of a sector
+// or two each), else in `spill`.
+std::span<const uint64_t> sorted_sectors(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
+                                         std::span<uint64_t> room, std::vector<uint64_t>& spill) {
+  const uint64_t most = starts.size() * ((bytes - 1) / sector.divisor() + 2);  // a lane spans at most this many
+  uint64_t* const at = most <= room.size() ? room.data() : (spill.resize(most), spill.data());
+  uint64_t* next = at;
+  for (uint64_t start : starts) {
+    const uint64_t last = sector.div(start + (bytes - 1));
+    for (uint64_t s = sector.div(start); s <= last; ++s) *next++ = s;
+  }
+  std::sort(at, next);
+  return {at, next};
+}
+
 // coalesce of lanes in any order: their sectors marked in a bitmap centred
 // on the first lane's, or sorted where they spread wider.
 void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
@@ -79,15 +95,10 @@ void coalesce_unordered(std::span<const uint64_t> starts, uint32_t bytes, const 
         add_sector(low + w * 64 + static_cast<uint64_t>(std::countr_zero(bits)), per_line, out);
     return;
   }
-  thread_local std::vector<uint64_t> sectors;
-  sectors.clear();
-  for (uint64_t start : starts) {
-    const uint64_t last = sector.div(start + (bytes - 1));
-    for (uint64_t s = sector.div(start); s <= last; ++s) sectors.push_back(s);
-  }
-  std::sort(sectors.begin(), sectors.end());
-  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
-  for (uint64_t s : sectors) add_sector(s, per_line, out);
+  std::array<uint64_t, 64> room;
+  thread_local std::vector<uint64_t> spill;  // wider lanes
+  // A sector repeated adds its bit to its line again: nothing to remove.
+  for (uint64_t s : sorted_sectors(starts, bytes, sector, room, spill)) add_sector(s, per_line, out);
 }
 
 }  // namespace
