@@ -70,7 +70,7 @@ bool mark_sectors(std::span<const uint64_t> starts, uint32_t bytes, const Diviso
 // or two each), else in `spill`.
 std::span<const uint64_t> sorted_sectors(std::span<const uint64_t> starts, uint32_t bytes, const Divisor& sector,
                                          std::span<uint64_t> room, std::vector<uint64_t>& spill) {
-  const uint64_t most = starts.size() * ((bytes - 1) / sector.divisor() + 2);  // a lane spans at most this many
+  const uint64_t most = starts.size() * (sector.div(bytes - 1) + 2);  // a lane spans at most this many
   uint64_t* const at = most <= room.size() ? room.data() : (spill.resize(most), spill.data());
   uint64_t* next = at;
   for (uint64_t start : starts) {
